@@ -1,0 +1,3 @@
+"""tabletop_gui: a desktop assistant for tabletop wargames."""
+
+__version__ = "0.1.0"

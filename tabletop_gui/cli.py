@@ -1,0 +1,97 @@
+"""The `tabletop-gui` command line (shared/spec/cli.md).
+
+`tabletop-gui [FILE]` opens the GUI; the sub-commands run the same engine without a
+screen and never import Qt. Exit status: 0 done, 2 input refused (one line per problem
+on stderr, nothing on stdout), 1 a fault of the program.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+SUBCOMMANDS = ("validate", "inspect", "attack", "move", "rulesets")
+
+
+class InputRefused(Exception):
+    """Input the program refuses; each line is printed on stderr and the exit status is 2."""
+
+    def __init__(self, lines: Sequence[str]) -> None:
+        super().__init__("\n".join(lines))
+        self.lines = list(lines)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="tabletop-gui",
+        description="Geometry, line of sight, cover and exact attack odds for tabletop "
+        "wargames. Without a sub-command: open the GUI on FILE or on the demo battlefield.",
+    )
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+
+    v = sub.add_parser("validate", help="check a scenario file")
+    v.add_argument("file")
+
+    i = sub.add_parser("inspect", help="geometry between every pair of opposing models")
+    i.add_argument("file")
+    i.add_argument("--json", action="store_true")
+
+    a = sub.add_parser("attack", help="target check, modifiers, odds and a roll")
+    a.add_argument("file")
+    a.add_argument("--attacker", required=True)
+    a.add_argument("--target", required=True)
+    a.add_argument("--weapon")
+    a.add_argument("--offhand")
+    a.add_argument("--set", dest="sets", action="append", default=[], nargs="+",
+                   metavar="KEY=VALUE")
+    a.add_argument("--dice")
+    a.add_argument("--seed", type=int)
+    a.add_argument("--json", action="store_true")
+
+    m = sub.add_parser("move", help="Attacks of Opportunity along a path (grid rulesets)")
+    m.add_argument("file")
+    m.add_argument("--fighter", required=True)
+    m.add_argument("--path", required=True, help="X,Y;X,Y;... space centres in inches")
+    m.add_argument("--json", action="store_true")
+
+    r = sub.add_parser("rulesets", help="the rulesets and what they read")
+    r.add_argument("--json", action="store_true")
+    return p
+
+
+def _gui_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="tabletop-gui",
+        usage="tabletop-gui [FILE] | tabletop-gui {" + ",".join(SUBCOMMANDS) + "} ...",
+        description="Open the battlefield FILE (or the built-in demo) in the GUI. "
+        "Sub-commands: " + ", ".join(SUBCOMMANDS) + " (see `tabletop-gui COMMAND --help`).",
+    )
+    p.add_argument("file", nargs="?")
+    p.add_argument("--ruleset", help="demo battlefield of this ruleset (default warcry)")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if not args_list or args_list[0] not in SUBCOMMANDS:
+        gui_args = _gui_parser().parse_args(args_list)
+        from tabletop_gui.app import run_app
+
+        return run_app(gui_args.file, gui_args.ruleset)
+
+    args = build_parser().parse_args(args_list)
+    module = importlib.import_module(f"tabletop_gui.commands.{args.command}")
+    try:
+        return int(module.run(args))
+    except InputRefused as e:
+        for line in e.lines:
+            print(line, file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

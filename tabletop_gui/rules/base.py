@@ -1,0 +1,387 @@
+"""The one interface every ruleset implements, and the values it returns.
+
+A ruleset sees a ``Battle``: the geometry of the battlefield (``geometry.Board``) and
+every combatant by id (the scenario's fighters or units, read through the small
+``Combatant`` protocol so that this layer never imports the scenario layer).
+
+Results are frozen values that say why: every target rule checked (with numbers and
+margins), every modifier with its reason, the table row used, the exact distribution of
+damage, and, given dice, a resolution step by step. ``AttackReport.to_json`` and
+``PairFacts.to_json`` produce exactly the objects of ``shared/spec/cli.md``.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from tabletop_gui.geometry.board import Board
+from tabletop_gui.rules.dist import Dist
+from tabletop_gui.rules.fields import FieldError, OptionSpec, RulesetInfo, resolve_options
+
+# -- what a ruleset reads of the document ------------------------------------------------
+
+
+class WeaponLike(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def values(self) -> Mapping[str, Any]: ...
+
+
+class Combatant(Protocol):
+    """A fighter or a unit, as the rules read it (scenario entities satisfy this)."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def side(self) -> str: ...
+    @property
+    def characteristics(self) -> Mapping[str, float]: ...
+    @property
+    def traits(self) -> tuple[Any, ...]: ...
+    @property
+    def weapons(self) -> tuple[Any, ...]: ...
+    @property
+    def state(self) -> Mapping[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class Battle:
+    """Everything a ruleset needs: options, geometry, and the combatants by id."""
+
+    ruleset_options: Mapping[str, Any]
+    board: Board
+    combatants: Mapping[str, Combatant]
+
+    def combatant(self, cid: str) -> Combatant:
+        try:
+            return self.combatants[cid]
+        except KeyError:
+            raise RulesError(f"unknown fighter or unit id {cid!r}") from None
+
+
+class RulesError(ValueError):
+    """Input the rules refuse (unknown id or weapon, bad option, wrong dice): exit status 2."""
+
+
+@dataclass(frozen=True)
+class AttackRequest:
+    attacker: str
+    target: str
+    weapon: str | None = None
+    offhand: str | None = None
+    situational: Mapping[str, Any] = field(default_factory=dict)  # parsed `--set` values
+
+
+# -- what a ruleset answers ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Check:
+    """One target rule: passed or not, with the numbers behind it."""
+
+    rule: str  # short id: "range", "visible", "engaged", "friendly_fire", ...
+    ok: bool
+    text: str  # a sentence a player understands: 'out of range: 7.2" > 6"'
+    value: float | None = None
+    threshold: float | None = None
+    margin: float | None = None  # by how much the threshold is met (>0) or missed (<0)
+
+
+@dataclass(frozen=True)
+class Modifier:
+    name: str
+    effect: str  # "+1 toughness", "-1 to hit"
+    why: str  # the geometric or rules reason
+
+    def to_json(self) -> dict[str, str]:
+        return {"name": self.name, "effect": self.effect, "why": self.why}
+
+
+@dataclass(frozen=True)
+class PairFacts:
+    """The geometry of one ordered pair, as ``inspect`` prints it."""
+
+    attacker: str
+    target: str
+    distance: float
+    horizontal_distance: float
+    vertical_distance: float
+    engaged: bool
+    visible: bool
+    cover: str
+    cover_by: tuple[str, ...] = ()
+    flanked: bool = False
+    arc: str | None = None
+    spaces: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "attacker": self.attacker,
+            "target": self.target,
+            "distance": round(self.distance, 3),
+            "horizontal_distance": round(self.horizontal_distance, 3),
+            "vertical_distance": round(self.vertical_distance, 3),
+            "engaged": self.engaged,
+            "visible": self.visible,
+            "cover": self.cover,
+            "cover_by": list(self.cover_by),
+            "flanked": self.flanked,
+            "arc": self.arc,
+            "spaces": self.spaces,
+        }
+
+    def geometry_json(self) -> dict[str, Any]:
+        """The `geometry` object of `attack --json`."""
+        return {
+            "distance": round(self.distance, 3),
+            "engaged": self.engaged,
+            "visible": self.visible,
+            "cover": self.cover,
+            "flanked": self.flanked,
+            "arc": self.arc,
+            "spaces": self.spaces,
+        }
+
+
+@dataclass(frozen=True)
+class DieRoll:
+    """One die of a resolution: its size, its face, what it meant."""
+
+    sides: int
+    face: int
+    label: str  # "hit roll 1", "to wound 3", "defense"
+    outcome: str  # "miss", "hit", "critical", "saved", ...
+
+
+@dataclass(frozen=True)
+class StateChange:
+    """New state values for one combatant, produced by a resolution (applied by the GUI)."""
+
+    combatant: str
+    state: Mapping[str, Any]
+
+
+@dataclass(frozen=True)
+class Resolution:
+    dice: tuple[DieRoll, ...]
+    damage: int
+    taken_down: bool
+    steps: tuple[str, ...]
+    changes: tuple[StateChange, ...] = ()
+    extras: Mapping[str, Any] = field(default_factory=dict)  # ruleset extras for `roll`
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "dice": [d.face for d in self.dice],
+            "damage": self.damage,
+            "taken_down": self.taken_down,
+            "steps": list(self.steps),
+        }
+        out.update(self.extras)
+        return out
+
+
+@dataclass(frozen=True)
+class AttackReport:
+    ruleset: str
+    attacker: str
+    target: str
+    weapon: str | None
+    offhand: str | None
+    attack_type: str
+    checks: tuple[Check, ...]
+    modifiers: tuple[Modifier, ...]
+    facts: PairFacts
+    distribution: Dist
+    table_row: str | None = None
+    extras: Mapping[str, Any] = field(default_factory=dict)  # ruleset extras (top level)
+
+    @property
+    def valid(self) -> bool:
+        return all(c.ok for c in self.checks)
+
+    @property
+    def reasons(self) -> list[str]:
+        return [c.text for c in self.checks if not c.ok]
+
+    @property
+    def expected_damage(self) -> float:
+        return self.distribution.mean
+
+    @property
+    def take_down_probability(self) -> float:
+        return float(self.extras.get("_take_down_probability", 0.0))
+
+    def to_json(self, roll: Resolution | None = None) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "ruleset": self.ruleset,
+            "attacker": self.attacker,
+            "target": self.target,
+            "weapon": self.weapon,
+            "offhand": self.offhand,
+            "attack_type": self.attack_type,
+            "valid": self.valid,
+            "reasons": self.reasons,
+            "geometry": self.facts.geometry_json(),
+            "modifiers": [m.to_json() for m in self.modifiers],
+            "expected_damage": round(self.expected_damage, 3),
+            "distribution": self.distribution.pairs(),
+            "take_down_probability": round(self.take_down_probability, 6),
+        }
+        if self.table_row is not None:
+            out["table_row"] = self.table_row
+        for k, v in self.extras.items():
+            if not k.startswith("_"):
+                out[k] = v
+        out["roll"] = roll.to_json() if roll is not None else None
+        return out
+
+
+# -- dice -------------------------------------------------------------------------------
+
+
+class DiceSource(ABC):
+    """Where the faces of a resolution come from: a seeded generator or given dice."""
+
+    @abstractmethod
+    def roll(self, sides: int, label: str) -> int: ...
+
+    def finish(self) -> None:  # noqa: B027 - a hook; seeded dice have nothing to check
+        """Called after a resolution; given dice refuse leftovers here."""
+
+
+class SeededDice(DiceSource):
+    """Same seed, same dice on every machine (Python's Mersenne Twister)."""
+
+    def __init__(self, seed: int) -> None:
+        self.seed = seed
+        self._rng = random.Random(seed)
+
+    def roll(self, sides: int, label: str) -> int:
+        return self._rng.randint(1, sides)
+
+
+class GivenDice(DiceSource):
+    """Dice the players rolled, consumed in the ruleset's order."""
+
+    def __init__(self, faces: Sequence[int]) -> None:
+        self.faces = list(faces)
+        self.used = 0
+        self.sizes: list[int] = []
+
+    def roll(self, sides: int, label: str) -> int:
+        if self.used >= len(self.faces):
+            raise DiceShortage(self.used + 1, len(self.faces))
+        face = self.faces[self.used]
+        if not 1 <= face <= sides:
+            raise RulesError(
+                f"die {self.used + 1} ({label}) shows {face}, but a d{sides} shows 1 to {sides}"
+            )
+        self.used += 1
+        self.sizes.append(sides)
+        return face
+
+    def finish(self) -> None:
+        if self.used < len(self.faces):
+            raise RulesError(
+                f"too many dice: this attack needs {self.used}, {len(self.faces)} were given"
+            )
+
+
+class DiceShortage(RulesError):
+    def __init__(self, needed_at_least: int, given: int) -> None:
+        super().__init__(
+            f"too few dice: this attack needs at least {needed_at_least}, {given} were given"
+        )
+        self.needed_at_least = needed_at_least
+        self.given = given
+
+
+# -- the interface ------------------------------------------------------------------------
+
+
+class Ruleset(ABC):
+    """One ruleset. Implementations live in ``rules/<ruleset>/`` and register themselves."""
+
+    info: RulesetInfo
+
+    @property
+    def id(self) -> str:
+        return self.info.id
+
+    def options(self, battle: Battle) -> dict[str, Any]:
+        """The battle's ruleset options with defaults filled in."""
+        try:
+            return resolve_options(self.info.ruleset_options, battle.ruleset_options)
+        except FieldError as e:
+            raise RulesError(f"ruleset_options: {e}") from None
+
+    def situational(self, request: AttackRequest) -> dict[str, Any]:
+        try:
+            return resolve_options(self.info.situational_options, request.situational)
+        except FieldError as e:
+            raise RulesError(f"--set: {e}") from None
+
+    def parse_set(self, pairs: Sequence[str]) -> dict[str, Any]:
+        """Parse ``KEY=VALUE`` texts against the situational options."""
+        known: dict[str, OptionSpec] = {s.key: s for s in self.info.situational_options}
+        out: dict[str, Any] = {}
+        for pair in pairs:
+            key, sep, text = pair.partition("=")
+            key = key.strip()
+            if not sep:
+                raise RulesError(f"--set {pair!r}: expected KEY=VALUE")
+            spec = known.get(key)
+            if spec is None:
+                names = ", ".join(sorted(known)) or "none"
+                raise RulesError(f"--set {key}: unknown option for {self.id} (known: {names})")
+            try:
+                out[key] = spec.parse_text(text)
+            except FieldError as e:
+                raise RulesError(f"--set {e}") from None
+        return out
+
+    @abstractmethod
+    def pair_facts(self, battle: Battle, attacker: str, target: str) -> PairFacts:
+        """The geometry of one ordered pair as this ruleset measures it."""
+
+    @abstractmethod
+    def attack(self, battle: Battle, request: AttackRequest) -> AttackReport:
+        """Target check, modifiers and the exact damage distribution."""
+
+    @abstractmethod
+    def resolve(self, battle: Battle, request: AttackRequest, dice: DiceSource) -> Resolution:
+        """Resolve the attack with dice; the faces are consumed in the page's order."""
+
+    @abstractmethod
+    def odds_given(self, battle: Battle, request: AttackRequest, known: Sequence[int]) -> Dist:
+        """The damage distribution conditioned on the first dice already rolled."""
+
+    def move(self, battle: Battle, mover: str, path: Sequence[tuple[float, float]]
+             ) -> dict[str, Any]:
+        """Attacks of Opportunity along a path (grid rulesets only)."""
+        raise RulesError(f"{self.id} has no grid moves: `move` is for grid rulesets")
+
+    def describe(self) -> dict[str, Any]:
+        """What `tabletop-gui rulesets --json` prints for this ruleset."""
+        d = self.info.declaration
+        return {
+            "id": self.info.id,
+            "name": self.info.name,
+            "models": d.models,
+            "grid": d.needs_grid,
+            "attack_types": list(self.info.attack_types),
+            "characteristics": [f.describe() for f in d.characteristics],
+            "weapon_fields": [f.describe() for f in d.weapon_fields],
+            "traits": [*d.traits, *d.valued_traits],
+            "state": [f.describe() for f in d.state],
+            "situational_options": [o.describe() for o in self.info.situational_options],
+            "ruleset_options": [o.describe() for o in self.info.ruleset_options],
+        }

@@ -1,0 +1,48 @@
+"""What `circle-of-realms` reads and which options it takes (rules/circle-of-realms.md)."""
+
+from tabletop_gui.rules.fields import Declaration, FieldSpec, OptionSpec, RulesetInfo
+
+ATTACK_TYPES = ("slashing", "hacking", "shredding", "piercing", "blunt", "siege")
+
+INFO = RulesetInfo(
+    id="circle-of-realms",
+    name="Circle of Realms",
+    declaration=Declaration(
+        characteristics=(
+            FieldSpec("base_attack", "die", required=True, help="die size: 6 means a d6"),
+            FieldSpec("defense", "die", required=True),
+            FieldSpec("armour", "int", required=True, minimum=0),
+            FieldSpec("precision", "int", default=0, minimum=0, help="0 = no critical hits"),
+            FieldSpec("movement", "int", required=True, minimum=0, help="spaces"),
+            FieldSpec("wounds", "int", required=True, minimum=1),
+        ),
+        weapon_fields=(
+            FieldSpec("attack", "die", required=True),
+            FieldSpec("attack_type", "enum", required=True, choices=ATTACK_TYPES),
+            FieldSpec("range", "int", default=1, minimum=1, help="spaces"),
+            FieldSpec("hand", "enum", default="main", choices=("main", "off", "both")),
+        ),
+        traits=("infantry", "scout", "ignores_zoc", "left_handed"),
+        state=(
+            FieldSpec("damage", "int", default=0, minimum=0),
+            FieldSpec("taken_down", "bool", default=False),
+            FieldSpec("limbs_lost", "limbs", default=[]),
+        ),
+        needs_grid=True,
+        weapons_required=False,
+    ),
+    attack_types=("melee", "ranged"),
+    situational_options=(
+        OptionSpec("night", "bool", False, "the night turn"),
+        OptionSpec("attack_bonus", "int", 0, "pre-rolled bonuses added to the attack"),
+        OptionSpec("limb_choice", "enum", "", "limb taken on a chooser's face (default: main hand)",
+                   choices=("", "RH", "LH", "RL", "LL")),
+    ),
+    ruleset_options=(
+        OptionSpec("counter_damage", "enum", "melee",
+                   "when the defense roll deals damage back to the attacker",
+                   choices=("melee", "always", "never")),
+        OptionSpec("dismemberment_faces", "str", "RH,LH,RL,LL,defender,attacker",
+                   "what faces 1-6 of the Dismemberment Die mean, in order"),
+    ),
+)

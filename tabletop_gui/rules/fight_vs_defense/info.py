@@ -1,0 +1,38 @@
+"""What `fight-vs-defense` reads and which options it takes (rules/fight-vs-defense.md)."""
+
+from tabletop_gui.rules.fields import Declaration, FieldSpec, OptionSpec, RulesetInfo
+
+FVD_WEAPON_FIELDS = (
+    FieldSpec("kind", "enum", required=True, choices=("melee", "ranged")),
+    FieldSpec("range", "range", required=True, help='maximum, or "min-max"'),
+    FieldSpec("attacks", "int", required=True, minimum=1),
+    FieldSpec("damage", "damage", required=True, help='"hit/crit"'),
+    FieldSpec("piercing", "int", default=0, minimum=0),
+)
+
+PLATFORM_COVER_IN_MELEE = OptionSpec(
+    "platform_cover_in_melee", "bool", False,
+    "a target on a platform 2\" or more above the attacker is in cover against melee too",
+)
+
+INFO = RulesetInfo(
+    id="fight-vs-defense",
+    name="Warcry variant: Fight/Shoot vs Defense",
+    declaration=Declaration(
+        characteristics=(
+            FieldSpec("move", "number", required=True, minimum=0),
+            FieldSpec("fight", "int", required=True, minimum=0),
+            FieldSpec("shoot", "int", required=True, minimum=0),
+            FieldSpec("defense", "int", required=True, minimum=0),
+            FieldSpec("wounds", "int", required=True, minimum=1),
+        ),
+        weapon_fields=FVD_WEAPON_FIELDS,
+        state=(
+            FieldSpec("damage", "int", default=0, minimum=0),
+            FieldSpec("panicked", "bool", default=False),
+            FieldSpec("taken_down", "bool", default=False),
+        ),
+    ),
+    attack_types=("melee", "ranged"),
+    ruleset_options=(PLATFORM_COVER_IN_MELEE,),
+)

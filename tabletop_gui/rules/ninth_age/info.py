@@ -1,0 +1,61 @@
+"""What `ninth-age` reads and which options it takes (rules/ninth-age.md)."""
+
+from tabletop_gui.rules.fields import Declaration, FieldSpec, OptionSpec, RulesetInfo
+
+
+def _c(name: str, required: bool = True, default: int | None = None) -> FieldSpec:
+    return FieldSpec(name, "int", required=required, default=default, minimum=0)
+
+
+INFO = RulesetInfo(
+    id="ninth-age",
+    name="The Ninth Age: Fantasy Battles (2nd edition)",
+    declaration=Declaration(
+        characteristics=(
+            _c("adv"), _c("mar"), _c("dis"),
+            FieldSpec("hp", "int", required=True, minimum=1),
+            _c("def"), _c("res"), _c("arm"),
+            _c("aegis", False, 0), _c("fortitude", False, 0),
+            _c("att"), _c("off"), _c("str"), _c("ap"), _c("agi"),
+        ),
+        weapon_fields=(
+            FieldSpec("kind", "enum", required=True, choices=("close_combat", "shooting")),
+            FieldSpec("strength", "modifier", help='absolute, or "+N" on the unit\'s Str'),
+            FieldSpec("ap", "modifier", help='absolute, or "+N" on the unit\'s AP'),
+            FieldSpec("attacks", "modifier", help='"+N" attacks per model'),
+            FieldSpec("range", "range", help="maximum range, inches (shooting)"),
+            FieldSpec("aim", "int", minimum=2, help="X for an X+ to-hit roll (shooting)"),
+            FieldSpec("shots", "dice", help='shots per model: a number or "D3"'),
+            FieldSpec("attributes", "strings", default=[]),
+        ),
+        traits=("flammable", "fly", "distracting", "hard_target", "shield", "harnessed",
+                "inanimate"),
+        valued_traits=("aegis_vs_magical",),
+        state=(
+            FieldSpec("hp_lost", "int", default=0, minimum=0),
+            FieldSpec("charging", "bool", default=False),
+            FieldSpec("moved", "bool", default=False),
+            FieldSpec("marched", "bool", default=False),
+            FieldSpec("taken_down", "bool", default=False),
+        ),
+        models="units",
+    ),
+    attack_types=("close_combat", "shooting"),
+    situational_options=(
+        OptionSpec("charging", "bool", False, "the attacker charged this turn"),
+        OptionSpec("moved", "bool", False, "the shooter moved this turn"),
+        OptionSpec("marched", "bool", False, "the shooter marched this turn"),
+        OptionSpec("first_round", "bool", False, "first round of combat (Hatred)"),
+        OptionSpec("stand_and_shoot", "bool", False, "a Stand and Shoot charge reaction"),
+        OptionSpec("crush_attack", "bool", False, "make a Crush Attack instead"),
+        OptionSpec("attacking_models", "int", -1,
+                   "models attacking (-1: from the geometry)", minimum=-1),
+        OptionSpec("supporting_models", "int", -1,
+                   "models making supporting attacks (-1: from the geometry)", minimum=-1),
+    ),
+    ruleset_options=(
+        OptionSpec("cover_threshold", "enum", "more_than_half",
+                   "how much of the Target Facing must be hidden for cover",
+                   choices=("more_than_half", "half_or_more")),
+    ),
+)

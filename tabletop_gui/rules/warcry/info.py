@@ -1,0 +1,33 @@
+"""What `warcry` reads from a scenario and which options it takes (shared/rules/warcry.md)."""
+
+from tabletop_gui.rules.fields import Declaration, FieldSpec, OptionSpec, RulesetInfo
+
+WARCRY_STATE = (
+    FieldSpec("damage", "int", default=0, minimum=0, help="damage points allocated so far"),
+    FieldSpec("taken_down", "bool", default=False),
+)
+
+INFO = RulesetInfo(
+    id="warcry",
+    name="Warcry",
+    declaration=Declaration(
+        characteristics=(
+            FieldSpec("move", "number", required=True, minimum=0),
+            FieldSpec("toughness", "int", required=True, minimum=1),
+            FieldSpec("wounds", "int", required=True, minimum=1),
+        ),
+        weapon_fields=(
+            FieldSpec("range", "range", required=True, help='maximum, or "min-max"'),
+            FieldSpec("attacks", "int", required=True, minimum=1),
+            FieldSpec("strength", "int", required=True, minimum=1),
+            FieldSpec("damage", "damage", required=True, help='"hit/crit"'),
+        ),
+        traits=("fly",),
+        state=WARCRY_STATE,
+    ),
+    attack_types=("melee", "missile"),
+    ruleset_options=(
+        OptionSpec("cover", "enum", "all", "which attacks cover applies to",
+                   choices=("all", "missile", "none")),
+    ),
+)

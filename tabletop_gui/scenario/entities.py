@@ -1,0 +1,300 @@
+"""The battlefield document: typed, immutable entities of a scenario (format version 1).
+
+Every entity is a frozen dataclass; an edit replaces an entity (``dataclasses.replace``)
+and the scenario with it, so old and new documents can be kept for undo and compared
+with ``==``. Mappings inside entities (characteristics, state, weapon values) are plain
+dicts by construction but are never mutated in place: always build a new one.
+
+Field names follow ``shared/spec/scenario-format.md`` to the letter.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, TypeAlias
+
+MM_PER_INCH = 25.4
+
+JsonValue: TypeAlias = Any
+Trait: TypeAlias = str | Mapping[str, JsonValue]
+
+
+@dataclass(frozen=True)
+class RoundBase:
+    diameter_mm: float
+    shape: Literal["round"] = "round"
+
+    @property
+    def length_in(self) -> float:
+        """Extent along the facing, inches."""
+        return self.diameter_mm / MM_PER_INCH
+
+    @property
+    def width_in(self) -> float:
+        """Extent across the facing, inches."""
+        return self.diameter_mm / MM_PER_INCH
+
+
+@dataclass(frozen=True)
+class OvalBase:
+    length_mm: float
+    width_mm: float
+    shape: Literal["oval"] = "oval"
+
+    @property
+    def length_in(self) -> float:
+        return self.length_mm / MM_PER_INCH
+
+    @property
+    def width_in(self) -> float:
+        return self.width_mm / MM_PER_INCH
+
+
+@dataclass(frozen=True)
+class RectBase:
+    width_mm: float
+    depth_mm: float
+    shape: Literal["rect"] = "rect"
+
+    @property
+    def length_in(self) -> float:
+        return self.depth_mm / MM_PER_INCH
+
+    @property
+    def width_in(self) -> float:
+        return self.width_mm / MM_PER_INCH
+
+
+Base: TypeAlias = RoundBase | OvalBase | RectBase
+
+
+@dataclass(frozen=True)
+class Weapon:
+    """A weapon profile: its name and the ruleset's fields, exactly as in the file."""
+
+    name: str
+    values: Mapping[str, JsonValue] = field(default_factory=dict)
+
+    def get(self, key: str, default: JsonValue = None) -> JsonValue:
+        return self.values.get(key, default)
+
+
+@dataclass(frozen=True)
+class Fighter:
+    """An individual model (Warcry family and Circle of Realms)."""
+
+    id: str
+    name: str
+    side: str
+    x: float
+    y: float
+    base: Base
+    facing: float = 90.0
+    elevation: float | None = None
+    height: float = 1.25
+    characteristics: Mapping[str, float] = field(default_factory=dict)
+    traits: tuple[Trait, ...] = ()
+    weapons: tuple[Weapon, ...] = ()
+    state: Mapping[str, JsonValue] = field(default_factory=dict)
+
+    kind: Literal["fighter"] = "fighter"
+
+    def has_trait(self, name: str) -> bool:
+        return has_trait(self.traits, name)
+
+    def weapon(self, name: str) -> Weapon | None:
+        return next((w for w in self.weapons if w.name == name), None)
+
+    @property
+    def taken_down(self) -> bool:
+        return bool(self.state.get("taken_down", False))
+
+    def moved_to(self, x: float, y: float) -> Fighter:
+        return replace(self, x=x, y=y)
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A rank-and-file block (The Ninth Age)."""
+
+    id: str
+    name: str
+    side: str
+    x: float
+    y: float
+    models: int
+    files: int
+    base_mm: tuple[float, float]
+    facing: float = 90.0
+    round_base: bool = False
+    characteristics: Mapping[str, float] = field(default_factory=dict)
+    height_class: Literal["standard", "large", "gigantic"] = "standard"
+    traits: tuple[Trait, ...] = ()
+    weapons: tuple[Weapon, ...] = ()
+    state: Mapping[str, JsonValue] = field(default_factory=dict)
+
+    kind: Literal["unit"] = "unit"
+
+    def has_trait(self, name: str) -> bool:
+        return has_trait(self.traits, name)
+
+    def weapon(self, name: str) -> Weapon | None:
+        return next((w for w in self.weapons if w.name == name), None)
+
+    @property
+    def ranks(self) -> int:
+        return max(1, math.ceil(self.models / self.files)) if self.files > 0 else 1
+
+    @property
+    def width_in(self) -> float:
+        """Width of the boundary along the front, inches."""
+        if self.round_base:
+            return self.base_mm[0] / MM_PER_INCH
+        return self.files * self.base_mm[0] / MM_PER_INCH
+
+    @property
+    def depth_in(self) -> float:
+        """Depth of the boundary front to back, inches."""
+        if self.round_base:
+            return self.base_mm[0] / MM_PER_INCH
+        return self.ranks * self.base_mm[1] / MM_PER_INCH
+
+    @property
+    def taken_down(self) -> bool:
+        """A unit is destroyed when all its Health Points are lost."""
+        hp = float(self.characteristics.get("hp", 1))
+        return float(self.state.get("hp_lost", 0)) >= self.models * hp or bool(
+            self.state.get("taken_down", False)
+        )
+
+    def moved_to(self, x: float, y: float) -> Unit:
+        return replace(self, x=x, y=y)
+
+
+@dataclass(frozen=True)
+class Obstacle:
+    id: str
+    polygon: tuple[tuple[float, float], ...]
+    height: float
+    name: str = ""
+    blocks_sight: bool = True
+    cover: Literal["hard", "soft"] = "hard"
+
+    kind: Literal["obstacle"] = "obstacle"
+
+
+@dataclass(frozen=True)
+class Platform:
+    id: str
+    polygon: tuple[tuple[float, float], ...]
+    height: float
+    name: str = ""
+
+    kind: Literal["platform"] = "platform"
+
+
+@dataclass(frozen=True)
+class Side:
+    id: str
+    name: str = ""
+    color: str = "#808080"
+
+
+@dataclass(frozen=True)
+class Grid:
+    kind: Literal["square", "hex"]
+    size: float
+
+
+@dataclass(frozen=True)
+class Battlefield:
+    width: float
+    depth: float
+    grid: Grid | None = None
+
+
+Entity: TypeAlias = Fighter | Unit | Obstacle | Platform
+Model: TypeAlias = Fighter | Unit
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """One scenario document, as loaded from or saved to a file."""
+
+    ruleset: str
+    battlefield: Battlefield
+    sides: tuple[Side, ...]
+    name: str = ""
+    ruleset_options: Mapping[str, JsonValue] = field(default_factory=dict)
+    fighters: tuple[Fighter, ...] = ()
+    units: tuple[Unit, ...] = ()
+    obstacles: tuple[Obstacle, ...] = ()
+    platforms: tuple[Platform, ...] = ()
+
+    # -- look-ups -------------------------------------------------------------
+    @property
+    def models(self) -> tuple[Model, ...]:
+        return (*self.fighters, *self.units)
+
+    @property
+    def entities(self) -> tuple[Entity, ...]:
+        return (*self.fighters, *self.units, *self.obstacles, *self.platforms)
+
+    def entity(self, entity_id: str) -> Entity | None:
+        return next((e for e in self.entities if e.id == entity_id), None)
+
+    def model(self, model_id: str) -> Model | None:
+        return next((m for m in self.models if m.id == model_id), None)
+
+    def side(self, side_id: str) -> Side | None:
+        return next((s for s in self.sides if s.id == side_id), None)
+
+    # -- edits (each returns a new scenario) ---------------------------------
+    def with_entity(self, entity: Entity) -> Scenario:
+        """Replace the entity with the same id, or append it when new."""
+        attr = _COLLECTION[entity.kind]
+        items: tuple[Entity, ...] = getattr(self, attr)
+        if any(e.id == entity.id for e in items):
+            new = tuple(entity if e.id == entity.id else e for e in items)
+        else:
+            new = (*items, entity)
+        return replace(self, **{attr: new})
+
+    def without_entity(self, entity_id: str) -> Scenario:
+        changes = {
+            attr: tuple(e for e in getattr(self, attr) if e.id != entity_id)
+            for attr in _COLLECTION.values()
+        }
+        return replace(self, **changes)
+
+    def new_id(self, prefix: str) -> str:
+        used = {e.id for e in self.entities}
+        n = 1
+        while f"{prefix}{n}" in used:
+            n += 1
+        return f"{prefix}{n}"
+
+
+_COLLECTION = {
+    "fighter": "fighters",
+    "unit": "units",
+    "obstacle": "obstacles",
+    "platform": "platforms",
+}
+
+
+def has_trait(traits: tuple[Trait, ...], name: str) -> bool:
+    for t in traits:
+        if t == name or (isinstance(t, Mapping) and name in t):
+            return True
+    return False
+
+
+def trait_value(traits: tuple[Trait, ...], name: str) -> JsonValue:
+    """The value of a parameterised trait such as ``{"aegis_vs_magical": 4}``, else None."""
+    for t in traits:
+        if isinstance(t, Mapping) and name in t:
+            return t[name]
+    return None
