@@ -1,0 +1,89 @@
+"""From a scenario document to what geometry and rules see: a Board and a Battle."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from tabletop_gui.geometry.board import Board, Body, Footprint, Formation, GridSpec, Terrain
+from tabletop_gui.rules.base import Battle
+from tabletop_gui.scenario.entities import (
+    MM_PER_INCH,
+    Fighter,
+    Model,
+    Scenario,
+    Unit,
+)
+
+
+_SHAPES: dict[str, Literal["circle", "ellipse", "rect"]] = {
+    "round": "circle", "oval": "ellipse", "rect": "rect"}
+
+
+def body_of(model: Model) -> Body:
+    """The geometric body of a fighter (its base) or a unit (its boundary)."""
+    if isinstance(model, Fighter):
+        base = model.base
+        shape = _SHAPES[base.shape]
+        fp = Footprint(shape, model.x, model.y, base.length_in, base.width_in, model.facing)
+        return Body(
+            id=model.id,
+            side=model.side,
+            footprint=fp,
+            elevation=model.elevation,
+            height=model.height,
+            active=not model.taken_down,
+        )
+    return _unit_body(model)
+
+
+def _unit_body(unit: Unit) -> Body:
+    w_in = unit.base_mm[0] / MM_PER_INCH
+    d_in = unit.base_mm[1] / MM_PER_INCH
+    formation = Formation(unit.models, unit.files, w_in, d_in, unit.round_base)
+    shape = "circle" if unit.round_base else "rect"
+    fp = Footprint(shape, unit.x, unit.y, unit.depth_in, unit.width_in, unit.facing)
+    return Body(
+        id=unit.id,
+        side=unit.side,
+        footprint=fp,
+        elevation=0.0,
+        height={"standard": 1.25, "large": 2.5, "gigantic": 4.0}[unit.height_class],
+        formation=formation,
+        height_class=unit.height_class,
+        active=not unit.taken_down,
+    )
+
+
+def board_of(scenario: Scenario) -> Board:
+    """The Board of a scenario: every model's body, every obstacle and platform, the grid."""
+    terrains = tuple(
+        Terrain(o.id, "obstacle", o.polygon, o.height, o.name, o.blocks_sight, o.cover)
+        for o in scenario.obstacles
+    ) + tuple(
+        Terrain(p.id, "platform", p.polygon, p.height, p.name, True, "hard")
+        for p in scenario.platforms
+    )
+    grid = scenario.battlefield.grid
+    return Board(
+        width=scenario.battlefield.width,
+        depth=scenario.battlefield.depth,
+        bodies=tuple(body_of(m) for m in scenario.models),
+        terrains=terrains,
+        grid=GridSpec(grid.kind, grid.size) if grid else None,
+    )
+
+
+_last: list[tuple[Scenario, Battle]] = []
+
+
+def battle_of(scenario: Scenario) -> Battle:
+    """The Battle a ruleset resolves attacks in (the last one is kept for the same document)."""
+    if _last and _last[0][0] is scenario:
+        return _last[0][1]
+    battle = Battle(
+        ruleset_options=dict(scenario.ruleset_options),
+        board=board_of(scenario),
+        combatants={m.id: m for m in scenario.models},
+    )
+    _last[:] = [(scenario, battle)]
+    return battle
