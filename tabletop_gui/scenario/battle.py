@@ -14,7 +14,6 @@ from tabletop_gui.scenario.entities import (
     Unit,
 )
 
-
 _SHAPES: dict[str, Literal["circle", "ellipse", "rect"]] = {
     "round": "circle", "oval": "ellipse", "rect": "rect"}
 
