@@ -3,11 +3,17 @@
 A ``Dist`` is a numpy vector of probabilities indexed by value (from ``offset``). Sums of
 independent variables are convolutions; caps fold the tail into the cap. Everything here
 is exact up to floating point: no sampling.
+
+On top of it, the damage engine of dice attacks (``FaceTable``, ``DicePool``,
+``pool_damage``): what each face of a die deals, pools of such dice whose total is
+reduced (armour) before it is added, a cap (the wounds left), and conditioning on the
+first dice already rolled (the odds shown while a player enters physical dice).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
@@ -83,9 +89,13 @@ class Dist:
 
     def clip(self, lo: int | None = None, hi: int | None = None) -> Dist:
         """Values below lo count as lo, above hi as hi."""
+        if lo is None and hi is not None:
+            return self.cap(hi)
+        if hi is None and lo is not None and lo <= self.offset:
+            return self
         values = np.arange(self.offset, self.offset + self.probs.size)
         lo_v = int(values[0]) if lo is None else lo
-        hi_v = int(values[-1]) if hi is None else hi
+        hi_v = max(int(values[-1]), lo_v) if hi is None else hi
         if lo_v > hi_v:
             lo_v = hi_v
         clipped = np.clip(values, lo_v, hi_v)
@@ -93,6 +103,17 @@ class Dist:
         out = np.zeros(int(clipped.max()) - start + 1)
         np.add.at(out, clipped - start, self.probs)
         return Dist(out, start)
+
+    def cap(self, hi: int) -> Dist:
+        """Values above hi count as hi (the tail folds into hi): a fast ``clip(hi=hi)``."""
+        n = hi - self.offset + 1
+        if n >= self.probs.size:
+            return self
+        if n <= 0:
+            return Dist.point(hi)
+        out = self.probs[:n].copy()
+        out[-1] += float(self.probs[n:].sum())
+        return Dist(out, self.offset)
 
     def mix(self, weight: float, other: Dist) -> Dist:
         """weight * self + (1 - weight) * other (a mixture of two distributions)."""
@@ -148,3 +169,120 @@ class Dist:
 
     def __repr__(self) -> str:
         return f"Dist({self.items()})"
+
+
+# -- dice attacks: per-face outcome tables, pools, armour, caps, conditioning ------------
+
+
+class FaceTable:
+    """What each face of one die means: an outcome name and the damage it deals.
+
+    ``outcomes[i]`` and ``damage[i]`` belong to face ``i + 1``. Immutable and hashable by
+    value, so that equal tables share their cached distributions.
+    """
+
+    __slots__ = ("outcomes", "damage", "_dist", "_powers")
+
+    def __init__(self, outcomes: Sequence[str], damage: Sequence[int]) -> None:
+        if len(outcomes) != len(damage) or len(outcomes) < 2:
+            raise ValueError("a face table needs one outcome and one damage per face (>= 2)")
+        if any(d < 0 for d in damage):
+            raise ValueError("damage per face cannot be negative")
+        self.outcomes: tuple[str, ...] = tuple(outcomes)
+        self.damage: tuple[int, ...] = tuple(int(d) for d in damage)
+        counts = np.bincount(np.asarray(self.damage, dtype=np.int64)).astype(np.float64)
+        self._dist = Dist(counts / len(self.damage), 0)
+        self._powers: dict[int, Dist] = {}
+
+    @property
+    def sides(self) -> int:
+        return len(self.damage)
+
+    @property
+    def dist(self) -> Dist:
+        """The damage of one die."""
+        return self._dist
+
+    def face(self, face: int) -> tuple[str, int]:
+        """The outcome and damage of one face (1-based)."""
+        if not 1 <= face <= self.sides:
+            raise ValueError(f"a d{self.sides} shows 1 to {self.sides}, not {face}")
+        return self.outcomes[face - 1], self.damage[face - 1]
+
+    def sum_of(self, n: int) -> Dist:
+        """The damage of n such dice (kept per table: a drag asks for it again and again)."""
+        hit = self._powers.get(n)
+        if hit is None:
+            hit = self._dist.repeat(n)
+            if len(self._powers) < 64:
+                self._powers[n] = hit
+        return hit
+
+    def __eq__(self, other: object) -> bool:
+        return (isinstance(other, FaceTable) and self.outcomes == other.outcomes
+                and self.damage == other.damage)
+
+    def __hash__(self) -> int:
+        return hash((self.outcomes, self.damage))
+
+    def __repr__(self) -> str:
+        faces = ", ".join(f"{i + 1}:{o}/{d}" for i, (o, d) in
+                          enumerate(zip(self.outcomes, self.damage, strict=True)))
+        return f"FaceTable({faces})"
+
+
+@dataclass(frozen=True)
+class DicePool:
+    """``count`` dice of one face table whose total is reduced by ``reduction`` (armour),
+    never below 0, before it joins the attack's damage. ``name`` labels it (the weapon)."""
+
+    table: FaceTable
+    count: int
+    reduction: int = 0
+    name: str = ""
+
+    def __post_init__(self) -> None:
+        if self.count < 0:
+            raise ValueError("a pool cannot roll a negative number of dice")
+
+    def total(self, faces: Sequence[int]) -> tuple[int, int]:
+        """(raw total, total after the reduction) of these faces of this pool."""
+        raw = sum(self.table.face(f)[1] for f in faces)
+        return raw, max(0, raw - self.reduction)
+
+
+def dice_needed(pools: Sequence[DicePool]) -> int:
+    return sum(p.count for p in pools)
+
+
+def _reduced(d: Dist, reduction: int) -> Dist:
+    """max(0, X - reduction)."""
+    if reduction <= 0:
+        return d
+    shifted = Dist(d.probs, d.offset - reduction)
+    return shifted.clip(lo=0)
+
+
+def pool_damage(pools: Sequence[DicePool], cap: int | None = None,
+                known: Sequence[int] = ()) -> Dist:
+    """The exact distribution of an attack's damage.
+
+    Each pool's total is reduced separately (armour per weapon), the pools are summed, and
+    the sum is capped at ``cap`` (the wounds left: damage beyond them is discarded).
+    ``known`` are the first faces already rolled, in pool order: the result is the
+    distribution conditioned on them (the remaining dice are still unknown).
+    """
+    if len(known) > dice_needed(pools):
+        raise ValueError(f"{len(known)} dice known, but the attack rolls {dice_needed(pools)}")
+    total = Dist.point(0)
+    pos = 0
+    for pool in pools:
+        mine = known[pos: pos + pool.count]
+        pos += len(mine)
+        raw_known = sum(pool.table.face(f)[1] for f in mine)
+        part = pool.table.sum_of(pool.count - len(mine)) + raw_known
+        part = _reduced(part, pool.reduction)
+        total = part if total.probs.size == 1 and total.offset == 0 else total + part
+    if cap is not None:
+        total = total.cap(max(0, cap))
+    return total

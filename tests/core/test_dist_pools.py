@@ -1,0 +1,129 @@
+"""The exact damage engine of rules/dist.py against brute force enumeration and icepool."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import icepool
+import numpy as np
+import pytest
+
+from tabletop_gui.rules.dist import DicePool, Dist, FaceTable, dice_needed, pool_damage
+
+WARCRY_GREATER = FaceTable(["miss"] * 2 + ["hit"] * 3 + ["critical"], [0, 0, 1, 1, 1, 3])
+HAMMER = FaceTable(["miss"] * 3 + ["hit"] * 2 + ["critical"], [0, 0, 0, 2, 2, 3])
+DAGGER = FaceTable(["miss"] * 3 + ["hit"] * 2 + ["critical"], [0, 0, 0, 1, 1, 3])
+
+
+def brute(pools: list[DicePool], cap: int | None, known: tuple[int, ...] = ()) -> dict[int, float]:
+    """Enumerate every outcome of the unknown dice."""
+    n = dice_needed(pools)
+    sides = [p.table.sides for p in pools for _ in range(p.count)]
+    out: dict[int, float] = {}
+    rest = [range(1, s + 1) for s in sides[len(known):]]
+    combos = list(itertools.product(*rest))
+    for combo in combos:
+        faces = list(known) + list(combo)
+        assert len(faces) == n
+        total, pos = 0, 0
+        for p in pools:
+            total += p.total(faces[pos: pos + p.count])[1]
+            pos += p.count
+        if cap is not None:
+            total = min(total, cap)
+        out[total] = out.get(total, 0.0) + 1.0 / len(combos)
+    return out
+
+
+def as_dict(d: Dist) -> dict[int, float]:
+    return {v: q for v, q in d.items() if q > 1e-15}
+
+
+def assert_same(d: Dist, ref: dict[int, float]) -> None:
+    got = as_dict(d)
+    assert set(got) == {k for k, v in ref.items() if v > 1e-15}
+    for k, v in ref.items():
+        assert got[k] == pytest.approx(v, abs=1e-12)
+
+
+def test_face_table_dist_and_faces() -> None:
+    d = WARCRY_GREATER.dist
+    assert as_dict(d) == pytest.approx({0: 2 / 6, 1: 3 / 6, 3: 1 / 6})
+    assert WARCRY_GREATER.face(6) == ("critical", 3)
+    with pytest.raises(ValueError):
+        WARCRY_GREATER.face(7)
+    with pytest.raises(ValueError):
+        FaceTable(["miss"], [0])
+    with pytest.raises(ValueError):
+        FaceTable(["a", "b"], [0, -1])
+    assert FaceTable(["a", "b"], [0, 1]) == FaceTable(["a", "b"], [0, 1])
+    assert hash(FaceTable(["a", "b"], [0, 1])) == hash(FaceTable(["a", "b"], [0, 1]))
+
+
+@pytest.mark.parametrize("cap", [None, 0, 1, 4, 30])
+def test_sum_and_cap_match_brute_force(cap: int | None) -> None:
+    pools = [DicePool(WARCRY_GREATER, 4)]
+    assert_same(pool_damage(pools, cap), brute(pools, cap))
+
+
+def test_reduction_per_pool_matches_brute_force() -> None:
+    pools = [DicePool(HAMMER, 3, reduction=1), DicePool(DAGGER, 1, reduction=3)]
+    for cap in (None, 2, 5):
+        assert_same(pool_damage(pools, cap), brute(pools, cap))
+
+
+def test_conditioning_matches_brute_force_for_every_prefix() -> None:
+    pools = [DicePool(HAMMER, 3, reduction=2), DicePool(DAGGER, 1, reduction=1)]
+    for k in range(0, 5):
+        for known in itertools.product(range(1, 7), repeat=k):
+            assert_same(pool_damage(pools, 6, known), brute(pools, 6, known))
+
+
+def test_all_dice_known_is_a_point() -> None:
+    pools = [DicePool(HAMMER, 2, reduction=1), DicePool(DAGGER, 1, reduction=3)]
+    # the worked example of mordheim-warcry.md: hammer 5,6 -> 5 - 1 = 4; dagger 6 -> 3 - 3 = 0
+    assert as_dict(pool_damage(pools, None, (5, 6, 6))) == {4: 1.0}
+    with pytest.raises(ValueError):
+        pool_damage(pools, None, (1, 1, 1, 1))
+
+
+def test_zero_dice_and_mixture_helpers() -> None:
+    assert as_dict(pool_damage([DicePool(HAMMER, 0)], 3)) == {0: 1.0}
+    with pytest.raises(ValueError):
+        DicePool(HAMMER, -1)
+    d = Dist([0.5, 0.5])
+    assert d.cap(0).items() == [(0, 1.0)]
+    assert d.cap(5) is d
+    assert d.cap(-2).items() == [(-2, 1.0)]
+    assert d.clip(lo=0) is d
+
+
+def test_probabilities_are_exact_fractions_of_icepool() -> None:
+    die = icepool.Die([0, 0, 1, 1, 1, 3])
+    ref = (8 @ die).map(lambda x: min(x, 10))
+    ours = pool_damage([DicePool(WARCRY_GREATER, 8)], 10)
+    total = ref.denominator()
+    for value, q in ref.items():
+        assert ours.prob(value) == pytest.approx(q / total, abs=1e-12)
+    assert ours.total == pytest.approx(1.0, abs=1e-12)
+    assert ours.mean == pytest.approx(float(Fraction(ref.mean())), abs=1e-9)
+
+
+def test_icepool_agrees_with_armour_per_weapon() -> None:
+    hammer = icepool.Die([0, 0, 0, 2, 2, 3])
+    dagger = icepool.Die([0, 0, 0, 1, 1, 3])
+    main = (3 @ hammer).map(lambda x: max(0, x - 1))
+    off = dagger.map(lambda x: max(0, x - 3))
+    ref = (main + off).map(lambda x: min(x, 6))
+    ours = pool_damage([DicePool(HAMMER, 3, 1), DicePool(DAGGER, 1, 3)], 6)
+    total = ref.denominator()
+    for value, q in ref.items():
+        assert ours.prob(value) == pytest.approx(q / total, abs=1e-12)
+
+
+def test_large_pool_is_a_distribution() -> None:
+    d = pool_damage([DicePool(WARCRY_GREATER, 40)], None)
+    assert d.total == pytest.approx(1.0, abs=1e-9)
+    assert np.all(d.probs >= 0)
+    assert d.mean == pytest.approx(40 * (3 / 6 + 3 / 6), abs=1e-9)
