@@ -1,0 +1,179 @@
+"""The open battlefield: one scenario, its undo stack, its selection, its change signal.
+
+The document is the single source of truth. Views (canvas items, panels) read
+``Document.scenario`` and subscribe to ``Document.changed``; they never write to the
+scenario. Every change is an edit: a new immutable ``Scenario`` pushed on the undo stack
+as one ``ScenarioEdit`` (a drag is one edit, pushed on release; repeated nudges merge
+through ``merge_id``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoCommand, QUndoStack
+
+from tabletop_gui.scenario.entities import Entity, Scenario
+
+if TYPE_CHECKING:
+    from tabletop_gui.rules.base import Battle
+
+
+@dataclass(frozen=True)
+class Change:
+    """What one step changed: entity ids whose data differ; ``structural`` when entities
+    were added or removed, or the battlefield, sides, ruleset or name changed."""
+
+    ids: frozenset[str]
+    structural: bool
+
+
+def diff(old: Scenario, new: Scenario) -> Change:
+    """The change from ``old`` to ``new`` (identity first, then equality, per entity)."""
+    if old is new:
+        return Change(frozenset(), False)
+    old_by_id: dict[str, Entity] = {e.id: e for e in old.entities}
+    new_by_id: dict[str, Entity] = {e.id: e for e in new.entities}
+    ids = {i for i in old_by_id.keys() ^ new_by_id.keys()}
+    for i, e in new_by_id.items():
+        o = old_by_id.get(i)
+        if o is not None and o is not e and o != e:
+            ids.add(i)
+    structural = (
+        old_by_id.keys() != new_by_id.keys()
+        or old.battlefield != new.battlefield
+        or old.sides != new.sides
+        or old.ruleset != new.ruleset
+        or old.name != new.name
+        or old.ruleset_options != new.ruleset_options
+    )
+    return Change(frozenset(ids), structural)
+
+
+class ScenarioEdit(QUndoCommand):
+    """One undoable step: the scenario before and after."""
+
+    def __init__(
+        self, document: Document, text: str, old: Scenario, new: Scenario,
+        merge_id: int | None = None,
+    ) -> None:
+        super().__init__(text)
+        self._document = document
+        self.old = old
+        self.new = new
+        self._merge_id = -1 if merge_id is None else merge_id
+        self._ids = diff(old, new).ids
+
+    def id(self) -> int:  # noqa: A003 - Qt's name
+        return self._merge_id
+
+    def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 - Qt override
+        if not isinstance(other, ScenarioEdit) or other.id() != self.id() or self.id() < 0:
+            return False
+        if other.old != self.new or other._ids != self._ids:
+            return False
+        self.new = other.new
+        if self.new == self.old:
+            self.setObsolete(True)
+        return True
+
+    def redo(self) -> None:
+        self._document._apply(self.new)
+
+    def undo(self) -> None:
+        self._document._apply(self.old)
+
+
+class Document(QObject):
+    """The open scenario with its undo stack and selection."""
+
+    changed = Signal(object)  # Change
+    selection_changed = Signal()
+    path_changed = Signal()
+
+    def __init__(
+        self, scenario: Scenario, path: Path | None = None, parent: QObject | None = None
+    ) -> None:
+        super().__init__(parent)
+        self._scenario = scenario
+        self._path = path
+        self._selection: tuple[str, ...] = ()
+        self.revision = 0
+        self.undo_stack = QUndoStack(self)
+
+    # -- reading ---------------------------------------------------------------------
+    @property
+    def scenario(self) -> Scenario:
+        return self._scenario
+
+    @property
+    def path(self) -> Path | None:
+        return self._path
+
+    @path.setter
+    def path(self, value: Path | None) -> None:
+        self._path = value
+        self.path_changed.emit()
+
+    @property
+    def selection(self) -> tuple[str, ...]:
+        return self._selection
+
+    @property
+    def modified(self) -> bool:
+        return not self.undo_stack.isClean()
+
+    def battle(self) -> Battle:
+        from tabletop_gui.scenario.battle import battle_of
+
+        return battle_of(self._scenario)
+
+    # -- selection -------------------------------------------------------------------
+    def set_selection(self, ids: Iterable[str]) -> None:
+        present = {e.id for e in self._scenario.entities}
+        new = tuple(dict.fromkeys(i for i in ids if i in present))
+        if new != self._selection:
+            self._selection = new
+            self.selection_changed.emit()
+
+    # -- editing ---------------------------------------------------------------------
+    def edit(self, text: str, new_scenario: Scenario, merge_id: int | None = None) -> None:
+        """Push one undoable step that replaces the scenario by ``new_scenario``."""
+        if new_scenario == self._scenario:
+            return
+        self.undo_stack.push(ScenarioEdit(self, text, self._scenario, new_scenario, merge_id))
+
+    def replace(self, scenario: Scenario, path: Path | None = None) -> None:
+        """Start over with another scenario (New, Open, restore): history is cleared."""
+        self.undo_stack.clear()
+        old = self._scenario
+        self._scenario = scenario
+        self.revision += 1
+        self.path = path
+        self._selection = ()
+        all_ids = frozenset(e.id for e in old.entities) | frozenset(
+            e.id for e in scenario.entities
+        )
+        self.changed.emit(Change(all_ids, True))
+        self.selection_changed.emit()
+        self.undo_stack.setClean()
+
+    def mark_saved(self, path: Path) -> None:
+        self.undo_stack.setClean()
+        self.path = path
+
+    def _apply(self, scenario: Scenario) -> None:
+        change = diff(self._scenario, scenario)
+        self._scenario = scenario
+        self.revision += 1
+        self.changed.emit(change)
+        if self._selection:
+            present = {e.id for e in scenario.entities}
+            kept = tuple(i for i in self._selection if i in present)
+            if kept != self._selection:
+                self._selection = kept
+                self.selection_changed.emit()

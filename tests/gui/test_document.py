@@ -1,0 +1,74 @@
+"""The document: edits on the undo stack, change summaries, merging nudges, selection."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from tabletop_gui.model.document import Change, Document, diff
+from tests.gui.factories import skirmish
+
+
+def test_edit_undo_redo_and_change_summary(qtbot):
+    s0 = skirmish()
+    doc = Document(s0)
+    seen: list[Change] = []
+    doc.changed.connect(seen.append)
+    f1 = s0.model("f1")
+    s1 = s0.with_entity(f1.moved_to(7, 5))
+    doc.edit("Move Iron Sentinel", s1)
+    assert doc.scenario is s1 and doc.modified
+    assert seen[-1] == Change(frozenset({"f1"}), False)
+    assert doc.undo_stack.undoText() == "Move Iron Sentinel"
+    doc.undo_stack.undo()
+    assert doc.scenario == s0 and not doc.modified
+    doc.undo_stack.redo()
+    assert doc.scenario == s1
+    doc.edit("Delete", s1.without_entity("w1"))
+    assert seen[-1] == Change(frozenset({"w1"}), True)
+    assert doc.revision == 4
+
+
+def test_nudges_merge_into_one_step(qtbot):
+    s = skirmish()
+    doc = Document(s)
+    for _ in range(5):
+        f = doc.scenario.model("f1")
+        doc.edit("Nudge", doc.scenario.with_entity(f.moved_to(f.x + 0.1, f.y)), merge_id=7)
+    assert doc.undo_stack.count() == 1
+    assert abs(doc.scenario.model("f1").x - 6.5) < 1e-9
+    doc.undo_stack.undo()
+    assert doc.scenario == s
+
+
+def test_nudges_of_another_model_do_not_merge(qtbot):
+    s = skirmish()
+    doc = Document(s)
+    f1, f2 = s.model("f1"), s.model("f2")
+    doc.edit("Nudge", s.with_entity(f1.moved_to(1, 1)), merge_id=7)
+    doc.edit("Nudge", doc.scenario.with_entity(f2.moved_to(2, 2)), merge_id=7)
+    assert doc.undo_stack.count() == 2
+
+
+def test_selection_drops_deleted_ids(qtbot):
+    s = skirmish()
+    doc = Document(s)
+    with qtbot.waitSignal(doc.selection_changed):
+        doc.set_selection(["f1", "nope", "f2"])
+    assert doc.selection == ("f1", "f2")
+    doc.edit("Delete", s.without_entity("f1"))
+    assert doc.selection == ("f2",)
+    doc.undo_stack.undo()
+    assert doc.selection == ("f2",)
+
+
+def test_diff_sees_side_changes_as_structural():
+    s = skirmish()
+    s2 = replace(s, sides=(replace(s.sides[0], color="#000000"), s.sides[1]))
+    assert diff(s, s2).structural and not diff(s, s2).ids
+    assert diff(s, s) == Change(frozenset(), False)
+
+
+def test_battle_of_document(qtbot):
+    doc = Document(skirmish())
+    battle = doc.battle()
+    assert set(battle.combatants) == {"f1", "f2", "f3", "f4"}
