@@ -37,6 +37,9 @@ INFO = RulesetInfo(
         OptionSpec("attack_bonus", "int", 0, "pre-rolled bonuses added to the attack"),
         OptionSpec("limb_choice", "enum", "", "limb taken on a chooser's face (default: main hand)",
                    choices=("", "RH", "LH", "RL", "LL")),
+        OptionSpec("defender_weapon", "str", "",
+                   "the weapon the defender fights back with (its attack type decides whether "
+                   "the attacker can lose a limb); default: its first weapon it can hold"),
     ),
     ruleset_options=(
         OptionSpec("counter_damage", "enum", "melee",
