@@ -1,0 +1,187 @@
+"""The `ninth-age` ruleset on the rules interface (rules/ninth-age.md).
+
+Geometry comes from ``BoardGeometry`` (distance between unit boundaries in 2D, contact,
+engaged facing, arc, contact models, sight, facing cover); ``build.py`` turns it into a
+``Plan``; ``odds.py`` gives exact distributions and ``sequence.py`` rolls dice.
+
+``attack --json`` extras: ``expected_casualties`` (models removed, whole models from the
+rear, computed from the capped HP-lost distribution and the target's ``hp`` and
+``hp_lost``); ``hits`` and ``wounds``: ``{"expected": x, "distribution": [[n, p], ...]}``
+for the number of hits scored (after Area Attack and Battle Focus) and of successful
+to-wound results (Poison's automatic wounds included, before any save), both uncapped.
+In ``roll``: ``hits``, ``wounds`` and ``casualties`` of the rolled attack.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from tabletop_gui.rules.base import (
+    AttackReport,
+    AttackRequest,
+    Battle,
+    DiceSource,
+    PairFacts,
+    Resolution,
+    RulesError,
+    Ruleset,
+    StateChange,
+)
+from tabletop_gui.rules.dist import Dist
+from tabletop_gui.rules.ninth_age.build import Plan, build_plan
+from tabletop_gui.rules.ninth_age.info import INFO
+from tabletop_gui.rules.ninth_age.odds import Measure, Odds, capped
+from tabletop_gui.rules.ninth_age.sequence import Runner, conditioned
+from tabletop_gui.rules.ninth_age.units import HAND_WEAPON, Situation, UnitView, WeaponView
+
+
+def unit_view(battle: Battle, uid: str) -> UnitView:
+    """A unit as the rules read it: the combatant plus its formation from the Board."""
+    c = battle.combatant(uid)
+    try:
+        body = battle.board.body(uid)
+    except KeyError:
+        raise RulesError(f"{uid} is not on the battlefield") from None
+    f = body.formation
+    return UnitView(
+        id=c.id, name=c.name, side=c.side, characteristics=c.characteristics,
+        traits=tuple(c.traits),
+        weapons=tuple(WeaponView(w.name, dict(w.values)) for w in c.weapons),
+        state=c.state,
+        models=f.models if f else 1, files=f.files if f else 1,
+        height_class=body.height_class, round_base=f.round_base if f else True,
+    )
+
+
+def situation_of(battle: Battle, attacker: str, target: str, threshold: str) -> Situation:
+    """The geometric facts of one pair, from the geometry library."""
+    from tabletop_gui.geometry.board_geometry import BoardGeometry
+
+    g = BoardGeometry.of(battle.board)
+    m = g.measure(attacker, target)
+    engaged = m.horizontal <= 0.01 or bool(g.in_contact(attacker, target))
+    facing = g.engaged_facing(target, attacker) if engaged else None
+    cover = g.facing_cover(attacker, target, threshold=threshold)
+    shooter_h = battle.board.body(attacker).height
+    heights = {b.id: b.height for b in battle.board.bodies}
+    low = bool(cover.by) and all(
+        i in heights and heights[i] <= shooter_h + 1e-9 for i in cover.by)
+    return Situation(
+        distance=m.horizontal,
+        engaged=engaged,
+        engaged_facing=facing,
+        arc=g.arc_of(target, attacker),
+        contact_models=g.contact_models(attacker, target) if engaged else 0,
+        visible=g.sight(attacker, target).visible,
+        cover=cover.kind,
+        cover_by=tuple(cover.by),
+        cover_only_low_units=low,
+    )
+
+
+def facts_of(attacker: str, target: str, s: Situation) -> PairFacts:
+    return PairFacts(attacker, target, s.distance, s.distance, 0.0, s.engaged, s.visible,
+                     s.cover, s.cover_by, False, s.arc, None)
+
+
+def casualties(hp_dist: Dist, hp: int, hp_lost: int) -> float:
+    """Expected whole models removed, given Health Points lost (models die from the rear)."""
+    before = hp_lost // hp
+    return sum(q * ((hp_lost + v) // hp - before) for v, q in hp_dist.items())
+
+
+def summary(d: Dist) -> dict[str, Any]:
+    return {"expected": round(d.mean, 3), "distribution": d.pairs()}
+
+
+def plan_distribution(plan: Plan, measure: Measure = "hp") -> Dist:
+    """Exact distribution of the whole attack (HP lost capped at what the target has)."""
+    odds = Odds(plan.profile, measure)
+    if plan.shots is not None:
+        d = odds.attacks_from_shots(plan.shots, plan.shooting_models)
+    else:
+        d = odds.attacks(plan.attacks)
+    return capped(d, plan.remaining) if measure == "hp" else d
+
+
+class NinthAgeRuleset(Ruleset):
+    info = INFO
+
+    # -- geometry ------------------------------------------------------------------------
+    def situation(self, battle: Battle, attacker: str, target: str) -> Situation:
+        threshold = str(self.options(battle)["cover_threshold"])
+        return situation_of(battle, attacker, target, threshold)
+
+    def pair_facts(self, battle: Battle, attacker: str, target: str) -> PairFacts:
+        return facts_of(attacker, target, self.situation(battle, attacker, target))
+
+    # -- plans ---------------------------------------------------------------------------
+    def plan(self, battle: Battle, request: AttackRequest,
+             situation: Situation | None = None) -> tuple[Plan, Situation]:
+        situ = self.situational(request)
+        a = unit_view(battle, request.attacker)
+        t = unit_view(battle, request.target)
+        s = situation if situation is not None else self.situation(
+            battle, request.attacker, request.target)
+        if request.weapon is not None or situ.get("crush_attack"):
+            return build_plan(a, t, request.weapon, s, situ), s
+        names = [w.name for w in a.weapons] or [HAND_WEAPON]
+        plans = [build_plan(a, t, n, s, situ) for n in names]
+        return next((p for p in plans if p.valid), plans[0]), s
+
+    def attack(self, battle: Battle, request: AttackRequest,
+               situation: Situation | None = None) -> AttackReport:
+        plan, s = self.plan(battle, request, situation)
+        hp = plan_distribution(plan)
+        extras: dict[str, Any] = {
+            "_take_down_probability": hp.prob_at_least(plan.remaining) if plan.remaining else 1.0,
+            "expected_casualties": round(casualties(hp, plan.target_hp, plan.target_hp_lost), 3),
+            "hits": summary(plan_distribution(plan, "hits")),
+            "wounds": summary(plan_distribution(plan, "wounds")),
+        }
+        return AttackReport(
+            ruleset=self.id, attacker=request.attacker, target=request.target,
+            weapon=plan.weapon, offhand=None, attack_type=plan.attack_type,
+            checks=plan.checks, modifiers=plan.modifiers,
+            facts=facts_of(request.attacker, request.target, s), distribution=hp,
+            table_row=plan.table_row, extras=extras,
+        )
+
+    def resolve(self, battle: Battle, request: AttackRequest, dice: DiceSource,
+                situation: Situation | None = None) -> Resolution:
+        plan, _ = self.plan(battle, request, situation)
+
+        def feed(sides: int, label: str) -> int | None:
+            return dice.roll(sides, label)
+
+        runner = Runner(plan.profile, feed, plan.shots)
+        run = runner.run(runner.start(plan.attacks, plan.shots, plan.shooting_models))
+        dice.finish()
+        damage = min(run.hp, plan.remaining)
+        taken = plan.remaining > 0 and damage >= plan.remaining
+        lost = plan.target_hp_lost + damage
+        removed = lost // plan.target_hp - plan.target_hp_lost // plan.target_hp
+        steps = [f"{d.label}: {d.face}, {d.outcome}" for d in run.dice]
+        steps.append(f"{run.hits} hits, {run.wounds} wounds, {damage} Health Points lost, "
+                     f"{removed} models removed" + (": the unit is destroyed" if taken else ""))
+        state: dict[str, Any] = {"hp_lost": lost}
+        if taken:
+            state["taken_down"] = True
+        return Resolution(
+            dice=tuple(run.dice), damage=damage, taken_down=taken, steps=tuple(steps),
+            changes=(StateChange(request.target, state),),
+            extras={"hits": run.hits, "wounds": run.wounds, "casualties": removed},
+        )
+
+    def odds_given(self, battle: Battle, request: AttackRequest, known: Sequence[int],
+                   situation: Situation | None = None) -> Dist:
+        plan, _ = self.plan(battle, request, situation)
+        d, used = conditioned(plan.profile, plan.attacks, plan.shots, plan.shooting_models,
+                              plan.remaining, list(known))
+        if used < len(known):
+            raise RulesError(f"too many dice: this attack needs {used}, {len(known)} were given")
+        return d
+
+
+RULESET = NinthAgeRuleset()

@@ -1,0 +1,194 @@
+"""Exact distributions of one attack, and of any step it may be waiting at.
+
+Every state an attack (or one of its hits) can be in between two dice has a
+``remainder`` distribution: what it will still add, given everything rolled so far.
+The whole attack is the remainder of an attack waiting for its hit roll; ``n`` attacks
+are its ``repeat(n)`` (all attacks are independent), capped at the Health Points the
+target has left. ``sequence.py`` uses the same remainders to condition on given dice.
+
+Three measures: ``"hp"`` (Health Points lost, the main answer), ``"hits"`` (hits scored,
+after Area Attack and Battle Focus) and ``"wounds"`` (successful to-wound results,
+automatic Poison wounds included, before saves).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Literal
+
+from tabletop_gui.rules.dist import Dist
+from tabletop_gui.rules.fields import DiceSpec
+from tabletop_gui.rules.ninth_age.profile import CANNOT_HIT, HOPELESS, AttackProfile
+from tabletop_gui.rules.ninth_age.tables import NO_SAVE, success
+
+Measure = Literal["hp", "hits", "wounds"]
+ZERO = Dist.point(0)
+ONE = Dist.point(1)
+
+
+def bernoulli(p: float, then: Dist, otherwise: Dist = ZERO) -> Dist:
+    return Dist.mixture([(p, then), (1.0 - p, otherwise)])
+
+
+def dice_dist(spec: DiceSpec) -> Dist:
+    return Dist.from_mapping(spec.outcomes())
+
+
+def hit_roll_split(needed: int) -> tuple[float, float]:
+    """(P(natural 6 and a hit), P(a hit with another face)) for one d6 needing ``needed``."""
+    if needed >= 7:
+        return 0.0, 0.0
+    return 1 / 6, (6 - needed) / 6
+
+
+class Odds:
+    """Remainder distributions of one attack profile, for one measure (cached)."""
+
+    def __init__(self, profile: AttackProfile, measure: Measure = "hp") -> None:
+        self.p = profile
+        self.measure = measure
+        self._cache: dict[tuple[object, ...], Dist] = {}
+
+    def _memo(self, key: tuple[object, ...], make: Callable[[], Dist]) -> Dist:
+        d = self._cache.get(key)
+        if d is None:
+            d = make()
+            self._cache[key] = d
+        return d
+
+    # -- after a successful attack ----------------------------------------------------------
+    def expansion(self, six: bool) -> Dist:
+        """What a successful attack adds: its hits, each with all later steps."""
+        def make() -> Dist:
+            kinds = self.p.hit_kinds(six)
+            if self.measure == "hits":
+                return Dist.point(len(kinds))
+            total = ZERO
+            for kind, auto in kinds:
+                total = total + (self.armour(kind, False) if auto else self.wound(kind))
+            return total
+        return self._memo(("expansion", six), make)
+
+    # -- to hit ------------------------------------------------------------------------------
+    def attack(self) -> Dist:
+        """An attack waiting for its hit roll."""
+        def make() -> Dist:
+            need = self.p.hit_needed
+            if need >= CANNOT_HIT:
+                return ZERO
+            if need == HOPELESS:
+                return bernoulli(1 / 6, self.hopeless())
+            p6, p_other = hit_roll_split(need)
+            fail = self.hit_reroll() if self.p.reroll_failed_hits else ZERO
+            return Dist.mixture([
+                (p6, self.expansion(True)),
+                (p_other, self.expansion(False)),
+                (1 - p6 - p_other, fail),
+            ])
+        return self._memo(("attack",), make)
+
+    def hit_reroll(self) -> Dist:
+        """A failed hit roll waiting for its re-roll."""
+        def make() -> Dist:
+            p6, p_other = hit_roll_split(self.p.hit_needed)
+            return Dist.mixture([(p6, self.expansion(True)), (p_other, self.expansion(False)),
+                                 (1 - p6 - p_other, ZERO)])
+        return self._memo(("hit_reroll",), make)
+
+    def hopeless(self) -> Dist:
+        """Hopeless Shots: the first roll was a 6; the second needs 4+."""
+        return self._memo(("hopeless",), lambda: bernoulli(0.5, self.expansion(True)))
+
+    # -- to wound and saves ---------------------------------------------------------------
+    def wound(self, kind: str) -> Dist:
+        """A hit waiting for its to-wound roll."""
+        def make() -> Dist:
+            h = self.p.hit(kind)
+            fail = self.wound_reroll(kind) if h.reroll_failed_wounds else ZERO
+            p6 = 1 / 6
+            p_other = (6 - h.wound_needed) / 6
+            return Dist.mixture([
+                (p6, self.armour(kind, h.lethal_strike)),
+                (p_other, self.armour(kind, False)),
+                (1 - p6 - p_other, fail),
+            ])
+        return self._memo(("wound", kind), make)
+
+    def wound_reroll(self, kind: str) -> Dist:
+        def make() -> Dist:
+            h = self.p.hit(kind)
+            p_other = (6 - h.wound_needed) / 6
+            return Dist.mixture([(1 / 6, self.armour(kind, h.lethal_strike)),
+                                 (p_other, self.armour(kind, False)),
+                                 (1 - 1 / 6 - p_other, ZERO)])
+        return self._memo(("wound_reroll", kind), make)
+
+    def armour(self, kind: str, lethal: bool) -> Dist:
+        """A wound waiting for its armour save."""
+        def make() -> Dist:
+            if self.measure == "wounds":
+                return ONE
+            need = self.p.hit(kind).armour(lethal)
+            return bernoulli(success(need), ZERO, self.special(kind, lethal))
+        return self._memo(("armour", kind, lethal), make)
+
+    def special(self, kind: str, lethal: bool) -> Dist:
+        """A failed armour save waiting for its special save."""
+        def make() -> Dist:
+            if self.measure == "wounds":
+                return ONE
+            h = self.p.hit(kind)
+            which, need = h.special_save(lethal)
+            if need >= NO_SAVE:
+                return self.unsaved(kind)
+            if which == "aegis" and h.divine:
+                return bernoulli(success(need), self.special_reroll(kind), self.unsaved(kind))
+            return bernoulli(success(need), ZERO, self.unsaved(kind))
+        return self._memo(("special", kind, lethal), make)
+
+    def special_reroll(self, kind: str) -> Dist:
+        """A successful Aegis save against Divine Attacks, waiting for its re-roll."""
+        def make() -> Dist:
+            if self.measure == "wounds":
+                return ONE
+            need = self.p.hit(kind).aegis_needed
+            return bernoulli(success(need), ZERO, self.unsaved(kind))
+        return self._memo(("special_reroll", kind), make)
+
+    def unsaved(self, kind: str) -> Dist:
+        """An unsaved wound waiting for its Multiple Wounds dice (if any)."""
+        def make() -> Dist:
+            if self.measure == "wounds":
+                return ONE
+            h = self.p.hit(kind)
+            return dice_dist(h.wounds).clip(lo=0, hi=h.hp_cap)
+        return self._memo(("unsaved", kind), make)
+
+    # -- many attacks ----------------------------------------------------------------------
+    def attacks(self, n: int) -> Dist:
+        """``n`` attacks, uncapped."""
+        return self.attack().repeat(n)
+
+    def attacks_from_shots(self, per_model: DiceSpec, models: int) -> Dist:
+        """Attacks whose number is ``models`` rolls of ``per_model`` shots (uncapped)."""
+        shots = dice_dist(per_model).repeat(models)
+        return self.attacks_mixture(shots)
+
+    def attacks_mixture(self, counts: Dist) -> Dist:
+        """Attacks whose number is itself random (``counts``), uncapped."""
+        parts: list[tuple[float, Dist]] = []
+        power = ZERO
+        one = self.attack()
+        top = counts.max_value
+        for k in range(0, top + 1):
+            if k > 0:
+                power = power + one
+            q = counts.prob(k)
+            if q > 0:
+                parts.append((q, power))
+        return Dist.mixture(parts)
+
+
+def capped(d: Dist, remaining: int) -> Dist:
+    """Health Points lost, capped at what the target has left."""
+    return d.clip(lo=0, hi=max(0, remaining))

@@ -1,0 +1,305 @@
+"""Dice, step by step, in the page's order; and odds conditioned on the first dice.
+
+Order (each step in the order of the attacks, hits or wounds it concerns): shots dice;
+hit rolls; their re-rolls (Hatred); second rolls of Hopeless Shots; to-wound rolls;
+their re-rolls (Flaming against Flammable); armour saves; special saves; re-rolls of
+special saves (Divine Attacks); Multiple Wounds dice.
+
+Each attack and each of its hits is an ``Item`` that waits at one step. The runner
+advances every item through the steps with dice from a feed; when the feed runs dry
+(conditioning on known dice) the items stay where they are, and the answer is the sum
+of what is already lost and each waiting item's exact remainder (``odds.Odds``): the
+dice not yet rolled are independent of the rolled ones, item by item.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from tabletop_gui.rules.base import DieRoll, RulesError
+from tabletop_gui.rules.dist import Dist
+from tabletop_gui.rules.fields import DiceSpec
+from tabletop_gui.rules.ninth_age.odds import Odds, capped, dice_dist
+from tabletop_gui.rules.ninth_age.profile import CANNOT_HIT, HOPELESS, AttackProfile
+from tabletop_gui.rules.ninth_age.tables import NO_SAVE
+
+STEPS = ("shots", "hit", "hit_reroll", "hopeless", "wound", "wound_reroll", "armour",
+         "special", "special_reroll", "mw")
+
+Feed = Callable[[int, str], "int | None"]
+
+
+@dataclass
+class Item:
+    step: str  # one of STEPS, or "done"
+    label: str
+    kind: str = "normal"
+    lethal: bool = False
+    six: bool = False
+    hp: int = 0  # Health Points lost once done
+    wounded: bool = False
+    known: int = 0  # shots: faces summed so far
+    left: int = 0  # shots: dice still to roll
+    save: str = ""
+
+
+@dataclass
+class Run:
+    items: list[Item]
+    dice: list[DieRoll] = field(default_factory=list)
+    exhausted: bool = False
+    hits: int = 0
+
+    @property
+    def hp(self) -> int:
+        return sum(i.hp for i in self.items if i.step == "done")
+
+    @property
+    def wounds(self) -> int:
+        return sum(1 for i in self.items if i.wounded)
+
+
+class Runner:
+    """Advances the items of one attack sequence with dice from ``feed``."""
+
+    def __init__(self, profile: AttackProfile, feed: Feed, shots: DiceSpec | None = None
+                 ) -> None:
+        self.p = profile
+        self.feed = feed
+        self.shot_sides = shots.sides if shots is not None else 6
+
+    def start(self, attacks: int, shots: DiceSpec | None, shooting_models: int) -> Run:
+        items: list[Item] = []
+        if shots is not None and self.p.hit_needed < CANNOT_HIT:
+            items = [Item("shots", f"model {m + 1}", left=shots.count, known=shots.bonus)
+                     for m in range(shooting_models)]
+        elif self.p.hit_needed < CANNOT_HIT:
+            items = [Item("hit", f"attack {a + 1}") for a in range(attacks)]
+        return Run(items)
+
+    def _roll(self, run: Run, sides: int, label: str, outcome: Callable[[int], str]) -> int | None:
+        if run.exhausted:
+            return None
+        face = self.feed(sides, label)
+        if face is None:
+            run.exhausted = True
+            return None
+        run.dice.append(DieRoll(sides, face, label, outcome(face)))
+        return face
+
+    def run(self, run: Run) -> Run:
+        for step in STEPS:
+            if run.exhausted:
+                break
+            out: list[Item] = []
+            if step == "hit":
+                run.items = self._number_attacks(run.items)
+            for item in run.items:
+                if item.step != step or run.exhausted:
+                    out.append(item)
+                    continue
+                out.extend(self._advance(run, item))
+            run.items = out
+        return run
+
+    def _number_attacks(self, items: list[Item]) -> list[Item]:
+        """After the shots dice: one waiting attack per shot, numbered in order."""
+        out: list[Item] = []
+        for it in items:
+            if it.step == "shots" and it.left == 0:
+                out.extend(Item("hit", "") for _ in range(max(0, it.known)))
+            else:
+                out.append(it)
+        n = 0
+        for it in out:
+            if it.step == "hit":
+                n += 1
+                it.label = f"attack {n}"
+        return out
+
+    def _success(self, run: Run, item: Item, six: bool) -> list[Item]:
+        """A successful attack turns into its hits (each waiting for its to-wound roll)."""
+        kinds = self.p.hit_kinds(six)
+        run.hits += len(kinds)
+        hits = []
+        for n, (kind, auto) in enumerate(kinds):
+            label = item.label if len(kinds) == 1 else f"{item.label} hit {n + 1}"
+            hit = Item("armour" if auto else "wound", label, kind=kind, wounded=auto)
+            hits.append(self._settle(hit))
+        return hits
+
+    def _settle(self, item: Item) -> Item:
+        """Steps without dice: no armour save, no special save, fixed Multiple Wounds."""
+        h = self.p.hit(item.kind)
+        if item.step == "armour" and h.armour(item.lethal) >= NO_SAVE:
+            item.step = "special"
+        if item.step == "special":
+            which, need = h.special_save(item.lethal)
+            if need >= NO_SAVE:
+                item.step = "mw"
+            item.save = which
+        if item.step == "mw":
+            if h.wounds.fixed:
+                item.step = "done"
+                item.hp = min(h.hp_cap, max(0, h.wounds.count + h.wounds.bonus))
+            else:
+                item.known, item.left = h.wounds.bonus, h.wounds.count
+        return item
+
+    def _advance(self, run: Run, item: Item) -> list[Item]:
+        p = self.p
+        step = item.step
+        if step == "shots":
+            face = self._roll(run, self.shot_sides, f"shots, {item.label}",
+                              lambda f: f"{f} shots")
+            if face is None:
+                return [item]
+            item.known += face
+            item.left -= 1
+            return [item]
+        if step in ("hit", "hit_reroll", "hopeless"):
+            need = 4 if step == "hopeless" else min(p.hit_needed, 6)
+            what = {"hit": "hit roll", "hit_reroll": "hit re-roll",
+                    "hopeless": "second roll (Hopeless Shots)"}[step]
+            first = p.hit_needed == HOPELESS and step == "hit"
+
+            def outcome(f: int) -> str:
+                if first:
+                    return "6: roll again" if f == 6 else "miss"
+                return "hit" + (" (natural 6)" if f == 6 and step != "hopeless" else "") if (
+                    f >= need and f != 1) else "miss"
+            face = self._roll(run, 6, f"{what}, {item.label}", outcome)
+            if face is None:
+                return [item]
+            if first:
+                if face == 6:
+                    item.step, item.six = "hopeless", True
+                    return [item]
+                return [_done(item)]
+            if face >= need and face != 1:
+                return self._success(run, item, item.six if step == "hopeless" else face == 6)
+            if step == "hit" and p.reroll_failed_hits:
+                item.step = "hit_reroll"
+                return [item]
+            return [_done(item)]
+        h = p.hit(item.kind)
+        if step in ("wound", "wound_reroll"):
+            need = h.wound_needed
+            what = "to-wound roll" if step == "wound" else "to-wound re-roll"
+            face = self._roll(run, 6, f"{what}, {item.label}",
+                              lambda f: "wound" + (" (Lethal Strike)" if f == 6 and h.lethal_strike
+                                                   else "") if f >= need and f != 1 else "fail")
+            if face is None:
+                return [item]
+            if face >= need and face != 1:
+                item.step, item.wounded = "armour", True
+                item.lethal = h.lethal_strike and face == 6
+                return [self._settle(item)]
+            if step == "wound" and h.reroll_failed_wounds:
+                item.step = "wound_reroll"
+                return [item]
+            return [_done(item)]
+        if step == "armour":
+            need = h.armour(item.lethal)
+            face = self._roll(run, 6, f"armour save, {item.label}",
+                              lambda f: "saved" if f >= need and f != 1 else "failed")
+            if face is None:
+                return [item]
+            if face >= need and face != 1:
+                return [_done(item)]
+            item.step = "special"
+            return [self._settle(item)]
+        if step in ("special", "special_reroll"):
+            which, need = h.special_save(item.lethal)
+            if step == "special_reroll":
+                which, need = "aegis", h.aegis_needed
+            name = f"{which} save" + (" re-roll (Divine Attacks)" if step == "special_reroll"
+                                      else "")
+            face = self._roll(run, 6, f"{name}, {item.label}",
+                              lambda f: "saved" if f >= need and f != 1 else "failed")
+            if face is None:
+                return [item]
+            if face >= need and face != 1:
+                if step == "special" and which == "aegis" and h.divine:
+                    item.step = "special_reroll"
+                    return [item]
+                return [_done(item)]
+            item.step = "mw"
+            return [self._settle(item)]
+        # Multiple Wounds dice (a multiple stays waiting with its partial sum)
+        while item.left > 0:
+            face = self._roll(run, h.wounds.sides, f"Multiple Wounds die, {item.label}",
+                              lambda f: f"{f}")
+            if face is None:
+                return [item]
+            item.known += face
+            item.left -= 1
+        item.step, item.hp = "done", min(h.hp_cap, max(0, item.known))
+        return [item]
+
+    def remainder(self, odds: Odds, run: Run, shots: DiceSpec | None) -> Dist:
+        """Exact distribution of everything the waiting items will still add."""
+        groups: dict[tuple[str, str, bool, int, int], int] = {}
+        total = Dist.point(run.hp)
+        for it in run.items:
+            if it.step == "done":
+                continue
+            key = (it.step, it.kind, it.lethal, it.known, it.left)
+            groups[key] = groups.get(key, 0) + 1
+        for (step, kind, lethal, known, left), n in groups.items():
+            total = total + _waiting(odds, step, kind, lethal, known, left, shots).repeat(n)
+        return total
+
+
+def _waiting(odds: Odds, step: str, kind: str, lethal: bool, known: int, left: int,
+             shots: DiceSpec | None) -> Dist:
+    if step == "shots":
+        assert shots is not None
+        n = Dist.point(known) + dice_dist(DiceSpec(1, shots.sides)).repeat(left)
+        return odds.attacks_mixture(n)
+    table = {
+        "hit": odds.attack, "hit_reroll": odds.hit_reroll, "hopeless": odds.hopeless,
+    }
+    if step in table:
+        return table[step]()
+    if step == "wound":
+        return odds.wound(kind)
+    if step == "wound_reroll":
+        return odds.wound_reroll(kind)
+    if step == "armour":
+        return odds.armour(kind, lethal)
+    if step == "special":
+        return odds.special(kind, lethal)
+    if step == "special_reroll":
+        return odds.special_reroll(kind)
+    h = odds.p.hit(kind)
+    partial = Dist.point(known) + dice_dist(DiceSpec(1, h.wounds.sides)).repeat(left)
+    return partial.clip(lo=0, hi=h.hp_cap)
+
+
+def _done(item: Item) -> Item:
+    item.step, item.hp = "done", 0
+    return item
+
+
+def conditioned(profile: AttackProfile, attacks: int, shots: DiceSpec | None,
+                shooting_models: int, remaining: int, known: list[int]) -> tuple[Dist, int]:
+    """HP-lost distribution given the first dice; also how many of them were used."""
+    pos = 0
+
+    def feed(sides: int, label: str) -> int | None:
+        nonlocal pos
+        if pos >= len(known):
+            return None
+        face = known[pos]
+        if not 1 <= face <= sides:
+            raise RulesError(f"die {pos + 1} ({label}) shows {face}, but a d{sides} shows "
+                             f"1 to {sides}")
+        pos += 1
+        return face
+
+    runner = Runner(profile, feed, shots)
+    run = runner.run(runner.start(attacks, shots, shooting_models))
+    used = len(run.dice)
+    return capped(runner.remainder(Odds(profile), run, shots), remaining), used
