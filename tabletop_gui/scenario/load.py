@@ -1,0 +1,299 @@
+"""Loading scenario files (format version 1, ``shared/spec/scenario-format.md``).
+
+The file is untrusted: it is decoded as strict UTF-8 JSON with size and nesting limits,
+nothing in it is ever evaluated, and every defect is collected as a Problem naming its
+place. One ``ScenarioError`` carries them all; nothing is built from a refused file.
+
+Choices where the format page is silent:
+- unknown keys are refused everywhere (a misspelt ``elevaton`` would otherwise be lost
+  silently), except ``$schema`` at the top level, which editors add and which is ignored;
+- a wrong ``format`` or an unsupported ``schema_version`` stops the check there: the rest
+  of such a file is not version 1 and would only give misleading problems;
+- JSON objects that name a key twice are refused.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from tabletop_gui.rules.fields import Declaration, FieldError, type_name
+from tabletop_gui.rules.registry import INFOS, RULESET_IDS
+from tabletop_gui.scenario.entities import Fighter, Scenario, Side, Unit
+from tabletop_gui.scenario.load_models import ModelReader
+from tabletop_gui.scenario.load_terrain import ENTITY_LISTS, TerrainReader, battlefield
+from tabletop_gui.scenario.problems import Problem, ScenarioError, index_path, key_path, shown
+from tabletop_gui.scenario.reader import DuplicateKeyObject, Reader, is_missing
+
+FORMAT = "tabletop-gui/scenario"
+SCHEMA_VERSION = 1
+MAX_BYTES = 16 * 1024 * 1024
+MAX_ENTITIES = 10_000
+MAX_DEPTH = 32
+TOP_FIELDS = ("$schema", "format", "schema_version", "name", "ruleset", "ruleset_options",
+              "battlefield", "sides", "fighters", "units", "obstacles", "platforms")
+SIDE_FIELDS = ("id", "name", "color")
+_NON_FINITE = {"NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf")}
+
+
+def load_scenario(path: str | os.PathLike[str]) -> Scenario:
+    """Read and check a scenario file; raise ScenarioError listing every problem."""
+    p = Path(path)
+    source = str(path)
+    try:
+        with p.open("rb") as f:
+            data = f.read(MAX_BYTES + 1)
+    except OSError as e:
+        reason = e.strerror or type(e).__name__
+        raise ScenarioError([Problem("", f"cannot read the file: {reason}")], source) from None
+    return loads_scenario(data, source=source)
+
+
+def loads_scenario(data: str | bytes, source: str = "<string>") -> Scenario:
+    """Check a scenario given as JSON text or bytes; raise ScenarioError on any problem."""
+    document, non_finite = _decode(data, source)
+    return scenario_from_json(document, source, non_finite=non_finite)
+
+
+def decode(data: str | bytes, source: str = "<string>") -> Any:
+    """Strict JSON decoding with the size and nesting limits of the format."""
+    return _decode(data, source)[0]
+
+
+def _decode(data: str | bytes, source: str) -> tuple[Any, str | None]:
+
+    def refuse(message: str) -> ScenarioError:
+        return ScenarioError([Problem("", message)], source)
+
+    if isinstance(data, str):
+        try:
+            size = len(data.encode("utf-8"))
+        except UnicodeEncodeError:
+            raise refuse("not valid Unicode text (unpaired surrogate)") from None
+        text = data
+    else:
+        size = len(data)
+    if size > MAX_BYTES:
+        raise refuse(f"the file is larger than {MAX_BYTES // (1024 * 1024)} MiB")
+    if isinstance(data, bytes | bytearray):
+        try:
+            text = bytes(data).decode("utf-8-sig")
+        except UnicodeDecodeError as e:
+            raise refuse(f"not UTF-8 text: invalid byte at offset {e.start}") from None
+    non_finite: list[str] = []
+
+    def constant(name: str) -> float:
+        non_finite.append(name)
+        return _NON_FINITE[name]
+
+    try:
+        document = json.loads(text, parse_constant=constant, parse_int=_parse_int,
+                              object_pairs_hook=_object)
+    except json.JSONDecodeError as e:
+        raise refuse(f"not valid JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
+    except RecursionError:
+        raise refuse(f"nested too deeply (at most {MAX_DEPTH} levels)") from None
+    except ValueError as e:  # pragma: no cover - json raises JSONDecodeError for bad text
+        raise refuse(f"not valid JSON: {e}") from None
+    if _depth_exceeds(document, MAX_DEPTH):
+        raise refuse(f"nested too deeply (at most {MAX_DEPTH} levels)")
+    return document, (non_finite[0] if non_finite else None)
+
+
+def scenario_from_json(
+    document: Any, source: str = "<string>", *, non_finite: str | None = None
+) -> Scenario:
+    """Check a decoded document and build its Scenario.
+
+    ``non_finite`` names a NaN/Infinity literal the text used: every number is checked
+    where it is read, and this catches one that no check reached.
+    """
+    r = Reader()
+
+    def fail() -> ScenarioError:
+        return ScenarioError(r.problems, source)
+
+    if not isinstance(document, dict):
+        r.problem("", f"the top level must be an object, not {type_name(document)}")
+        raise fail()
+    top = r.obj(document, "", TOP_FIELDS)
+    assert top is not None
+    fmt = r.get(top, "format", "", required=True)
+    if not is_missing(fmt) and fmt != FORMAT:
+        r.problem("format", f'must be "{FORMAT}", not {shown(fmt)}: not a scenario file')
+        raise fail()
+    _schema_version(r, top)
+    if any(p.path == "schema_version" for p in r.problems):
+        raise fail()
+    if "$schema" in top:
+        r.string(top["$schema"], "$schema")
+
+    ruleset, decl = _ruleset(r, top)
+    options = _ruleset_options(r, top, ruleset)
+    name = r.opt_string(top, "name", "") or ""
+    field = battlefield(r, top, decl)
+    sides = _sides(r, top)
+    if not _within_entity_limit(r, top):
+        raise fail()
+
+    models = ModelReader(r, ruleset, decl)
+    side_ids = [s.id for s in sides]
+    fighters: list[Fighter] = []
+    units: list[Unit] = []
+    for key, read, out in (("fighters", models.fighter, fighters), ("units", models.unit, units)):
+        items = r.array(top.get(key, []), key)
+        if not items:
+            continue
+        if decl is not None and decl.models != key:
+            r.problem(key, f"{ruleset} places {decl.models}, not {key}")
+            continue
+        for i, item in enumerate(items):
+            entity = read(item, index_path(key, i), side_ids)
+            if entity is not None:
+                out.append(entity)  # type: ignore[arg-type]
+    terrain = TerrainReader(r)
+    obstacles = terrain.obstacles(top.get("obstacles", []))
+    platforms = terrain.platforms(top.get("platforms", []))
+    _unique_ids(r, top)
+    if non_finite is not None and not r.problems:
+        r.problem("", f"{non_finite} is not a number JSON allows")
+    if r.problems or field is None:
+        raise fail()
+    return Scenario(ruleset=ruleset, battlefield=field, sides=tuple(sides), name=name,
+                    ruleset_options=options, fighters=tuple(fighters), units=tuple(units),
+                    obstacles=obstacles, platforms=platforms)
+
+
+# -- top-level parts ------------------------------------------------------------------
+
+
+def _schema_version(r: Reader, top: dict[str, Any]) -> None:
+    raw = r.get(top, "schema_version", "", required=True)
+    if is_missing(raw):
+        return
+    if isinstance(raw, bool) or not isinstance(raw, int):
+        r.problem("schema_version", f"must be a whole number, not {shown(raw)}")
+    elif raw > SCHEMA_VERSION:
+        r.problem("schema_version", f"version {raw} is newer than this build reads "
+                                    f"(newest: {SCHEMA_VERSION}); update tabletop-gui")
+    elif raw < 1:
+        r.problem("schema_version", f"unsupported version {raw} (this build reads 1 to "
+                                    f"{SCHEMA_VERSION})")
+
+
+def _ruleset(r: Reader, top: dict[str, Any]) -> tuple[str, Declaration | None]:
+    raw = r.get(top, "ruleset", "", required=True)
+    if is_missing(raw):
+        return "", None
+    if not isinstance(raw, str) or raw not in INFOS:
+        got = shown(raw) if isinstance(raw, str) else type_name(raw)
+        r.problem("ruleset", f"unknown ruleset {got} (known: {', '.join(RULESET_IDS)})")
+        return "", None
+    return raw, INFOS[raw].declaration
+
+
+def _ruleset_options(r: Reader, top: dict[str, Any], ruleset: str) -> dict[str, Any]:
+    obj = r.obj(top.get("ruleset_options", {}), "ruleset_options")
+    if obj is None or ruleset not in INFOS:
+        return {}
+    specs = INFOS[ruleset].ruleset_options
+    known = {s.key: s for s in specs}
+    good: dict[str, Any] = {}
+    for key, value in obj.items():
+        spec = known.get(key)
+        p = key_path("ruleset_options", key)
+        if spec is None:
+            names = ", ".join(known) or "none"
+            r.problem(p, f"not an option of {ruleset} (known: {names})")
+            continue
+        try:
+            good[key] = spec.check(value)
+        except (FieldError, OverflowError) as e:
+            r.problem(p, str(e) if isinstance(e, FieldError) else "is too large")
+    return {s.key: good[s.key] for s in specs if s.key in good}
+
+
+def _sides(r: Reader, top: dict[str, Any]) -> list[Side]:
+    raw = r.get(top, "sides", "", required=True)
+    if is_missing(raw):
+        return []
+    items = r.array(raw, "sides", min_items=1) or []
+    sides: list[Side] = []
+    seen: set[str] = set()
+    for i, item in enumerate(items):
+        p = index_path("sides", i)
+        obj = r.obj(item, p, SIDE_FIELDS)
+        if obj is None:
+            continue
+        side_id = r.req_id(obj, "id", p)
+        name = r.opt_string(obj, "name", p)
+        color = r.color(obj["color"], key_path(p, "color")) if "color" in obj else "#808080"
+        if side_id is not None and side_id in seen:
+            r.problem(key_path(p, "id"), f"duplicate side id {shown(side_id)}")
+        elif side_id is not None:
+            seen.add(side_id)
+            if name is not None and color is not None:
+                sides.append(Side(side_id, name, color))
+    return sides
+
+
+def _within_entity_limit(r: Reader, top: dict[str, Any]) -> bool:
+    count = sum(len(top[k]) for k in ENTITY_LISTS if isinstance(top.get(k), list))
+    if count > MAX_ENTITIES:
+        r.problem("", f"too many entities: {count} fighters, units, obstacles and platforms "
+                      f"(at most {MAX_ENTITIES})")
+        return False
+    return True
+
+
+def _unique_ids(r: Reader, top: dict[str, Any]) -> None:
+    """Ids are unique across fighters, units, obstacles and platforms."""
+    first: dict[str, str] = {}
+    for key in ENTITY_LISTS:
+        items = top.get(key)
+        if not isinstance(items, list):
+            continue
+        for i, item in enumerate(items):
+            if not isinstance(item, dict) or not isinstance(item.get("id"), str):
+                continue
+            p = index_path(key, i)
+            ident = item["id"]
+            if ident in first:
+                r.problem(key_path(p, "id"), f"duplicate id {shown(ident)} (also {first[ident]})")
+            else:
+                first[ident] = p
+
+
+# -- decoding helpers -------------------------------------------------------------------
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    obj = dict(pairs)
+    if len(obj) == len(pairs):
+        return obj
+    seen: set[str] = set()
+    dups = [k for k, _ in pairs if k in seen or seen.add(k)]  # type: ignore[func-returns-value]
+    flagged = DuplicateKeyObject(obj)
+    flagged.duplicates = tuple(dict.fromkeys(dups))
+    return flagged
+
+
+def _parse_int(text: str) -> int | float:
+    # Huge integers become floats (inf beyond 1e308) so that size checks catch them
+    # instead of int-to-float overflows or Python's integer digit limit.
+    return int(text) if len(text) <= 18 else float(text)
+
+
+def _depth_exceeds(document: Any, limit: int) -> bool:
+    stack: list[tuple[Any, int]] = [(document, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > limit:
+            return True
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1) for v in value.values() if isinstance(v, dict | list))
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1) for v in value if isinstance(v, dict | list))
+    return False
