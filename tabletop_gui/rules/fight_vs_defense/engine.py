@@ -1,0 +1,105 @@
+"""The `fight-vs-defense` engine (shared/rules/fight-vs-defense.md).
+
+Fight (melee) or Shoot (ranged) against Defense on the five-row table; panicked,
+Piercing, cover and flanking modify the two sides. The weapon's ``kind`` decides the
+attack type. Target rules as Warcry but the ranged friendly-fire rule has no exception.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tabletop_gui.geometry.facts import Cover
+from tabletop_gui.rules.base import AttackRequest, Battle, Modifier, RulesError
+from tabletop_gui.rules.dist import DicePool
+from tabletop_gui.rules.fight_vs_defense.info import INFO
+from tabletop_gui.rules.warcry_family.ruleset import (
+    Plan,
+    Roll,
+    WarcryFamilyRuleset,
+    facts_of,
+    wounds_left,
+)
+from tabletop_gui.rules.warcry_family.tables import face_table, five_row
+from tabletop_gui.rules.warcry_family.targeting import Targeting
+from tabletop_gui.rules.warcry_family.variants import (
+    flank_of,
+    flank_why,
+    kind_of,
+    variant_cover,
+)
+from tabletop_gui.rules.warcry_family.weapons import find_weapon, profile_of
+
+
+class FightVsDefenseRuleset(WarcryFamilyRuleset):
+    info = INFO
+
+    def inspect_cover(self, tg: Targeting, options: Mapping[str, Any], attacker: str,
+                      target: str) -> Cover:
+        return variant_cover(tg, options, attacker, target, "ranged")
+
+    def inspect_flanked(self, tg: Targeting, attacker: str, target: str) -> bool:
+        return flank_of(tg, attacker, target).flanked
+
+    def plan_for(self, battle: Battle, request: AttackRequest) -> Plan:
+        if request.offhand is not None:
+            raise RulesError("--offhand: fight-vs-defense has no dual wielding")
+        options = self.options(battle)
+        self.situational(request)
+        attacker = battle.combatant(request.attacker)
+        target = battle.combatant(request.target)
+        assert request.weapon is not None
+        prof = profile_of(find_weapon(attacker, request.weapon), attacker.id)
+        kind = kind_of(prof, attacker.id)
+        tg = Targeting(battle)
+
+        checks = tg.enemy_checks(attacker, target)
+        visible = tg.visible_check(attacker.id, target.id)
+        checks.append(visible)
+        distance = tg.measure(attacker.id, target.id).distance
+        checks += tg.range_checks(distance, prof.range)
+        engaged, _ = tg.engaged_check(attacker.id, target.id)
+        checks.append(engaged)
+        if kind == "ranged":
+            checks.append(tg.friendly_fire_check(attacker, target.id, distance,
+                                                 exception=False, rng=prof.range))
+
+        melee = kind == "melee"
+        a_name = "fight" if melee else "shoot"
+        a = int(attacker.characteristics[a_name])
+        d = int(target.characteristics["defense"])
+        mods: list[Modifier] = []
+        if bool(attacker.state.get("panicked", False)):
+            a -= 1
+            mods.append(Modifier("panicked", f"-1 {a_name}", f"{attacker.id} is panicked"))
+        if prof.piercing:
+            d -= prof.piercing
+            mods.append(Modifier("piercing", f"-{prof.piercing} defense",
+                                 f"{prof.name} has Piercing {prof.piercing}"))
+        cover = variant_cover(tg, options, attacker.id, target.id, kind)
+        if cover.in_cover:
+            d += 1
+            mods.append(Modifier("cover", "+1 defense", cover.why or "target in cover"))
+        flanked = False
+        if melee:
+            flank = flank_of(tg, attacker.id, target.id)
+            flanked = flank.flanked
+            if flanked:
+                d -= 1
+                mods.append(Modifier("flanked", "-1 defense", flank_why(flank)))
+        row = five_row(a, d)
+        table = face_table(row, prof.damage)
+        facts = facts_of(tg, attacker.id, target.id, cover, flanked, visible.ok)
+        return Plan(
+            weapon=prof.name, offhand=None, attack_type=kind, checks=tuple(checks),
+            modifiers=tuple(mods), facts=facts, table_row=row.name,
+            rolls=(Roll(DicePool(table, prof.attacks, 0, prof.name), "hit roll"),),
+            wounds_left=wounds_left(target), target=target,
+            extras={"_compare": {"attack": a, "attack_name": a_name.capitalize(),
+                                 "defense": d, "defense_name": "Defense"},
+                    "_faces": row.faces_text()},
+        )
+
+
+RULESET = FightVsDefenseRuleset()

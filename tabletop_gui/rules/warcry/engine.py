@@ -1,0 +1,97 @@
+"""The `warcry` engine (shared/rules/warcry.md): Strength against Toughness.
+
+Target rules: an enemy not taken down, visible, in range (minimum excluded), the 1"
+forced target, and the missile friendly-fire rule with its 3" exception. Cover (+1
+Toughness) per the ruleset option ``cover``. Damage per hit / critical hit, capped at the
+wounds left. Dice: one hit roll per Attack, in order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from tabletop_gui.geometry.facts import Cover
+from tabletop_gui.rules.base import AttackRequest, Battle, Modifier, RulesError
+from tabletop_gui.rules.dist import DicePool
+from tabletop_gui.rules.warcry.info import INFO
+from tabletop_gui.rules.warcry_family.ruleset import (
+    Plan,
+    Roll,
+    WarcryFamilyRuleset,
+    facts_of,
+    wounds_left,
+)
+from tabletop_gui.rules.warcry_family.tables import face_table, strength_row
+from tabletop_gui.rules.warcry_family.targeting import Targeting
+from tabletop_gui.rules.warcry_family.weapons import find_weapon, profile_of
+
+MELEE_MAX_RANGE = 3.0
+COVER_PLATFORM_HEIGHT = 3.0  # a target on a platform 3" or more above the attacker
+
+
+def attack_type_of(max_range: float) -> str:
+    """Melee when the (maximum) range is 3 or less, missile otherwise."""
+    return "melee" if max_range <= MELEE_MAX_RANGE else "missile"
+
+
+class WarcryRuleset(WarcryFamilyRuleset):
+    info = INFO
+
+    def _cover(self, tg: Targeting, attacker: str, target: str) -> Cover:
+        return tg.g.warcry_cover(attacker, target, gate_1in=True,
+                                 platform_threshold=COVER_PLATFORM_HEIGHT)
+
+    def inspect_cover(self, tg: Targeting, options: Mapping[str, Any], attacker: str,
+                      target: str) -> Cover:
+        if options["cover"] == "none":
+            return Cover(False)
+        return self._cover(tg, attacker, target)
+
+    def plan_for(self, battle: Battle, request: AttackRequest) -> Plan:
+        if request.offhand is not None:
+            raise RulesError("--offhand: warcry has no dual wielding")
+        options = self.options(battle)
+        self.situational(request)
+        attacker = battle.combatant(request.attacker)
+        target = battle.combatant(request.target)
+        assert request.weapon is not None
+        prof = profile_of(find_weapon(attacker, request.weapon), attacker.id)
+        kind = attack_type_of(prof.range.maximum)
+        tg = Targeting(battle)
+
+        checks = tg.enemy_checks(attacker, target)
+        visible = tg.visible_check(attacker.id, target.id)
+        checks.append(visible)
+        distance = tg.measure(attacker.id, target.id).distance
+        checks += tg.range_checks(distance, prof.range)
+        engaged, _ = tg.engaged_check(attacker.id, target.id)
+        checks.append(engaged)
+        if kind == "missile":
+            checks.append(tg.friendly_fire_check(attacker, target.id, distance,
+                                                 exception=True, rng=prof.range))
+
+        cover = self._cover(tg, attacker.id, target.id)
+        applies = options["cover"] == "all" or (options["cover"] == "missile"
+                                               and kind == "missile")
+        toughness = int(target.characteristics["toughness"])
+        modifiers = []
+        if cover.in_cover and applies:
+            toughness += 1
+            modifiers.append(Modifier("cover", "+1 toughness", cover.why or "target in cover"))
+        row = strength_row(prof.strength, toughness)
+        table = face_table(row, prof.damage)
+        facts = facts_of(tg, attacker.id, target.id,
+                         cover if applies else Cover(False), False, visible.ok)
+        return Plan(
+            weapon=prof.name, offhand=None, attack_type=kind, checks=tuple(checks),
+            modifiers=tuple(modifiers), facts=facts, table_row=row.name,
+            rolls=(Roll(DicePool(table, prof.attacks, 0, prof.name), "hit roll"),),
+            wounds_left=wounds_left(target), target=target,
+            extras={"_compare": {"attack": prof.strength, "attack_name": "Strength",
+                                 "defense": toughness, "defense_name": "Toughness"},
+                    "_faces": row.faces_text()},
+        )
+
+
+RULESET = WarcryRuleset()

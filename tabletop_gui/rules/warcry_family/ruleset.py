@@ -1,0 +1,209 @@
+"""The base class of the Warcry-family engines: from an attack plan to odds and rolls.
+
+A ruleset engine says how to plan an attack (its checks, modifiers, table row and dice
+pools); this class turns the plan into the ``AttackReport`` (exact distribution capped at
+the wounds left, take-down probability), a ``Resolution`` from dice consumed in pool order,
+and the odds conditioned on the first dice already rolled.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from tabletop_gui.geometry.facts import Cover
+from tabletop_gui.rules.base import (
+    AttackReport,
+    AttackRequest,
+    Battle,
+    Check,
+    Combatant,
+    DiceSource,
+    DieRoll,
+    GivenDice,
+    Modifier,
+    PairFacts,
+    Resolution,
+    RulesError,
+    Ruleset,
+    StateChange,
+)
+from tabletop_gui.rules.dist import DicePool, Dist, dice_needed, pool_damage
+from tabletop_gui.rules.warcry_family.targeting import ENGAGE, EPS, Targeting
+from tabletop_gui.rules.warcry_family.weapons import weapon_names
+
+OUTCOME_TEXT = {"miss": "miss", "hit": "hit", "critical": "critical hit"}
+
+
+@dataclass(frozen=True)
+class Roll:
+    """One pool of an attack's dice: which weapon, how its dice are called, its armour."""
+
+    pool: DicePool
+    label: str  # "hit roll" (numbered) or "Dagger off-hand roll"
+    numbered: bool = True
+    armour_text: str = ""  # "armour 1 (3 - piercing 2)" when a reduction applies
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Everything about one attack except the dice."""
+
+    weapon: str
+    offhand: str | None
+    attack_type: str
+    checks: tuple[Check, ...]
+    modifiers: tuple[Modifier, ...]
+    facts: PairFacts
+    table_row: str
+    rolls: tuple[Roll, ...]
+    wounds_left: int
+    target: Combatant
+    extras: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def pools(self) -> list[DicePool]:
+        return [r.pool for r in self.rolls]
+
+    @property
+    def valid(self) -> bool:
+        return all(c.ok for c in self.checks)
+
+
+def wounds_left(target: Combatant) -> int:
+    wounds = int(target.characteristics.get("wounds", 1))
+    done = int(target.state.get("damage", 0) or 0)
+    return max(0, wounds - done)
+
+
+def facts_of(tg: Targeting, attacker: str, target: str, cover: Cover, flanked: bool,
+             visible: bool | None = None) -> PairFacts:
+    m = tg.measure(attacker, target)
+    if visible is None:
+        visible = tg.g.sight(attacker, target).visible
+    return PairFacts(
+        attacker=attacker, target=target,
+        distance=m.distance, horizontal_distance=m.horizontal, vertical_distance=m.vertical,
+        engaged=m.distance <= ENGAGE + EPS, visible=visible,
+        cover="cover" if cover.in_cover else "none", cover_by=tuple(cover.by),
+        flanked=flanked,
+    )
+
+
+class WarcryFamilyRuleset(Ruleset):
+    """Shared machinery; subclasses implement ``plan`` and the inspect facts."""
+
+    @abstractmethod
+    def plan_for(self, battle: Battle, request: AttackRequest) -> Plan:
+        """Plan the attack with ``request.weapon`` set."""
+
+    @abstractmethod
+    def inspect_cover(self, tg: Targeting, options: Mapping[str, Any], attacker: str,
+                      target: str) -> Cover:
+        """Cover as `inspect` reports it for the pair."""
+
+    def inspect_flanked(self, tg: Targeting, attacker: str, target: str) -> bool:
+        return False
+
+    # -- the interface ----------------------------------------------------------------
+    def pair_facts(self, battle: Battle, attacker: str, target: str) -> PairFacts:
+        battle.combatant(attacker)
+        battle.combatant(target)
+        tg = Targeting(battle)
+        cover = self.inspect_cover(tg, self.options(battle), attacker, target)
+        return facts_of(tg, attacker, target, cover, self.inspect_flanked(tg, attacker, target))
+
+    def plan(self, battle: Battle, request: AttackRequest) -> Plan:
+        """The plan; without a weapon, the first that can attack validly, else the first."""
+        if request.weapon is not None:
+            return self.plan_for(battle, request)
+        attacker = battle.combatant(request.attacker)
+        names = weapon_names(attacker)
+        if not names:
+            raise RulesError(f"{attacker.id} has no weapon")
+        first: Plan | None = None
+        for name in names:
+            p = self.plan_for(battle, replace(request, weapon=name))
+            if p.valid:
+                return p
+            first = first or p
+        assert first is not None
+        return first
+
+    def attack(self, battle: Battle, request: AttackRequest) -> AttackReport:
+        p = self.plan(battle, request)
+        dist = pool_damage(p.pools, p.wounds_left)
+        extras = dict(p.extras)
+        extras["_take_down_probability"] = self._take_down(dist, p.wounds_left)
+        return AttackReport(
+            ruleset=self.id, attacker=request.attacker, target=request.target,
+            weapon=p.weapon, offhand=p.offhand, attack_type=p.attack_type,
+            checks=p.checks, modifiers=p.modifiers, facts=p.facts, distribution=dist,
+            table_row=p.table_row, extras=extras,
+        )
+
+    @staticmethod
+    def _take_down(dist: Dist, left: int) -> float:
+        return dist.prob_at_least(left) if left > 0 else 0.0
+
+    def odds_given(self, battle: Battle, request: AttackRequest, known: Sequence[int]) -> Dist:
+        p = self.plan(battle, request)
+        need = dice_needed(p.pools)
+        if len(known) > need:
+            raise RulesError(f"too many dice: this attack rolls {need}, {len(known)} were given")
+        for i, face in enumerate(known):
+            if not 1 <= face <= 6:
+                raise RulesError(f"die {i + 1} shows {face}, but a d6 shows 1 to 6")
+        return pool_damage(p.pools, p.wounds_left, known)
+
+    def dice_text(self, p: Plan) -> str:
+        parts = [f"{r.pool.count} {r.label}{'s' if r.pool.count != 1 else ''}" for r in p.rolls]
+        return " then ".join(parts)
+
+    def resolve(self, battle: Battle, request: AttackRequest, dice: DiceSource) -> Resolution:
+        p = self.plan(battle, request)
+        need = dice_needed(p.pools)
+        if isinstance(dice, GivenDice):
+            given = len(dice.faces) - dice.used
+            if given != need:
+                raise RulesError(f"this attack needs {need} dice ({self.dice_text(p)}), "
+                                 f"{given} were given")
+        rolled: list[DieRoll] = []
+        steps: list[str] = []
+        total = 0
+        for r in p.rolls:
+            raw = 0
+            for i in range(r.pool.count):
+                label = f"{r.label} {i + 1}" if r.numbered else r.label
+                face = dice.roll(r.pool.table.sides, label)
+                outcome, dmg = r.pool.table.face(face)
+                rolled.append(DieRoll(r.pool.table.sides, face, label, outcome))
+                text = OUTCOME_TEXT.get(outcome, outcome)
+                steps.append(f"{r.label} {face}: {text}"
+                             + (f", {dmg} damage" if outcome != "miss" else ""))
+                raw += dmg
+            after = max(0, raw - r.pool.reduction)
+            if r.armour_text:
+                steps.append(f"{r.pool.name} total {raw}, {r.armour_text}: {after} damage")
+            total += after
+        dice.finish()
+        left = p.wounds_left
+        dealt = min(total, left)
+        down = left > 0 and dealt >= left
+        target = p.target
+        if down:
+            steps.append(f"{dealt} damage allocated"
+                         + (f" ({total - dealt} discarded)" if total > dealt else "")
+                         + f": {target.id} is taken down")
+        else:
+            steps.append(f"{dealt} damage allocated, {left - dealt} wound"
+                         f"{'s' if left - dealt != 1 else ''} left")
+        state = dict(target.state)
+        state["damage"] = int(target.state.get("damage", 0) or 0) + dealt
+        state["taken_down"] = bool(target.state.get("taken_down", False)) or down
+        return Resolution(
+            dice=tuple(rolled), damage=dealt, taken_down=down, steps=tuple(steps),
+            changes=(StateChange(target.id, state),),
+        )

@@ -1,0 +1,146 @@
+"""The target rules of the Warcry family, written once against ``BoardGeometry``.
+
+Each function returns ``Check`` values with the numbers behind them (distance, limit and
+margin), so that a refused target says why in a sentence a player understands.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tabletop_gui.geometry.board_geometry import BoardGeometry
+from tabletop_gui.geometry.facts import Measure
+from tabletop_gui.rules.base import Battle, Check, Combatant
+from tabletop_gui.rules.fields import RangeSpec
+
+EPS = 1e-9
+ENGAGE = 1.0  # the 1" of engagement and of the friendly-fire rule
+
+
+def inches(x: float) -> str:
+    """3.5 -> '3.5"', 3.0 -> '3"', 2.345678 -> '2.35"'."""
+    r = round(x, 2)
+    text = str(int(r)) if float(r).is_integer() else f"{r:g}"
+    return text + '"'
+
+
+@dataclass(frozen=True)
+class Near:
+    """A fighter near another one: its id and the 3D distance between them."""
+
+    id: str
+    distance: float
+
+
+class Targeting:
+    """The geometry of one battle as the Warcry family's target rules read it."""
+
+    def __init__(self, battle: Battle) -> None:
+        self.battle = battle
+        self.g = BoardGeometry.of(battle.board)
+
+    def measure(self, a: str, b: str) -> Measure:
+        return self.g.measure(a, b)
+
+    def elevation(self, body_id: str) -> float:
+        return float(self.g.elevation(body_id))
+
+    def engaging(self, fighter: str) -> list[Near]:
+        """Active enemies within 1" of the fighter, nearest first."""
+        ids = self.g.within_1_enemies(fighter)
+        near = [Near(i, self.g.measure(fighter, i).distance) for i in ids]
+        return sorted(near, key=lambda n: (n.distance, n.id))
+
+    def friends_near_target(self, attacker: Combatant, target: str) -> list[Near]:
+        """Fighters of the attacker's side (not the attacker) within 1" of the target."""
+        out = []
+        for i in self.g.within_1_enemies(target):
+            if i == attacker.id:
+                continue
+            other = self.battle.combatants.get(i)
+            if other is not None and other.side == attacker.side:
+                out.append(Near(i, self.g.measure(i, target).distance))
+        return sorted(out, key=lambda n: (n.distance, n.id))
+
+    # -- checks ----------------------------------------------------------------------
+    def enemy_checks(self, attacker: Combatant, target: Combatant) -> list[Check]:
+        out = []
+        if target.side == attacker.side:
+            out.append(Check("enemy", False, f"not an enemy: {target.id} is on "
+                             f"{attacker.id}'s side ({target.side})"))
+        else:
+            out.append(Check("enemy", True, f"{target.id} is an enemy fighter"))
+        down = bool(target.state.get("taken_down", False))
+        text = f"{target.id} is taken down" if down else f"{target.id} is not taken down"
+        out.append(Check("taken_down", not down, text))
+        return out
+
+    def visible_check(self, attacker: str, target: str) -> Check:
+        sight = self.g.sight(attacker, target)
+        if sight.visible:
+            return Check("visible", True, f"{target} is visible")
+        labels = [self._terrain_label(t) for t in sight.blocked_by]
+        by = f": sight blocked by {', '.join(labels)}" if labels else ""
+        return Check("visible", False, f"not visible{by}")
+
+    def _terrain_label(self, tid: str) -> str:
+        for t in self.battle.board.terrains:
+            if t.id == tid:
+                return t.label
+        return tid
+
+    @staticmethod
+    def range_checks(distance: float, rng: RangeSpec, weapon: str = "") -> list[Check]:
+        of = f" of {weapon}" if weapon else ""
+        mx = rng.maximum
+        ok = distance <= mx + EPS
+        text = (f"in range{of}: {inches(distance)} <= {inches(mx)}" if ok
+                else f"out of range{of}: {inches(distance)} > {inches(mx)}")
+        out = [Check("range", ok, text, distance, mx, mx - distance)]
+        if rng.minimum is not None:
+            mn = rng.minimum
+            ok = distance > mn + EPS
+            text = (f"beyond minimum range{of}: {inches(distance)} > {inches(mn)}" if ok
+                    else f"within minimum range{of}: {inches(distance)} <= {inches(mn)}")
+            out.append(Check("minimum_range", ok, text, distance, mn, distance - mn))
+        return out
+
+    def engaged_check(self, attacker: str, target: str) -> tuple[Check, list[Near]]:
+        """If enemies are within 1" of the attacker, the target must be one of them."""
+        near = self.engaging(attacker)
+        if not near:
+            return Check("engaged", True, 'no enemy within 1" of the attacker'), near
+        closest = near[0]
+        listed = ", ".join(f"{n.id} at {inches(n.distance)}" for n in near)
+        mine = next((n for n in near if n.id == target), None)
+        if mine is not None:
+            return Check("engaged", True, f'{target} is within 1" of the attacker',
+                         mine.distance, ENGAGE, ENGAGE - mine.distance), near
+        return Check("engaged", False,
+                     f'an enemy is within 1" of the attacker ({listed}): '
+                     "the target must be one of them",
+                     closest.distance, ENGAGE, ENGAGE - closest.distance), near
+
+    def friendly_fire_check(self, attacker: Combatant, target: str, distance: float,
+                            exception: bool, rng: RangeSpec) -> Check:
+        """A missile/ranged attack may not target an enemy within 1" of the attacker's
+        friends; with ``exception`` (Warcry) it may when the weapon has no minimum range
+        and the attacker is within 3" of the target."""
+        near = self.friends_near_target(attacker, target)
+        if not near:
+            return Check("friendly_fire", True, f'no fighter of {attacker.id}\'s side '
+                         f'within 1" of {target}')
+        f = near[0]
+        base = f"{target} is within 1\" of {f.id} ({inches(f.distance)})"
+        if exception:
+            close = distance <= 3.0 + EPS
+            if rng.minimum is None and close:
+                return Check("friendly_fire", True,
+                             f"{base}, allowed: no minimum range and the attacker is within "
+                             f"3\" ({inches(distance)})", distance, 3.0, 3.0 - distance)
+            why = ("the weapon has a minimum range" if rng.minimum is not None
+                   else f"the attacker is {inches(distance)} away, more than 3\"")
+            return Check("friendly_fire", False, f"friendly fire: {base} and {why}",
+                         distance, 3.0, 3.0 - distance)
+        return Check("friendly_fire", False, f"friendly fire: {base}",
+                     f.distance, ENGAGE, f.distance - ENGAGE)
