@@ -47,5 +47,9 @@ INFO = RulesetInfo(
                    choices=("melee", "always", "never")),
         OptionSpec("dismemberment_faces", "str", "RH,LH,RL,LL,defender,attacker",
                    "what faces 1-6 of the Dismemberment Die mean, in order"),
+        OptionSpec("zoc_exit", "enum", "zone",
+                   "what triggers an Attack of Opportunity: 'zone' a step out of an enemy's "
+                   "Zone of Control (moving within it is free), 'space' every step away from "
+                   "a space inside it", choices=("zone", "space")),
     ),
 )

@@ -3,8 +3,9 @@
 A fighter's Zone of Control is the set of spaces neighbouring its own. A mover suffers an
 Attack of Opportunity from an enemy each time a step takes it from a space inside that
 enemy's zone to a space outside it (moving within the zone, or only entering it, costs
-nothing). The enemy must be ``infantry`` and not taken down; a mover that
-``ignores_zoc`` suffers none.
+nothing; option ``zoc_exit="space"`` counts every step away from a space in the zone).
+The enemy must be ``infantry`` and not taken down; a mover that ``ignores_zoc`` suffers
+none. Every exit counts, so leaving the same zone twice costs two attacks.
 
 The attack of opportunity rolls one die, the base attack die or the die of a weapon the
 enemy can still hold, whichever deals more wounds on average against the mover's armour
@@ -81,15 +82,19 @@ class ZoneExit:
     space: Space
 
 
-def zone_exits(grid: GridLike, path: Sequence[Space],
-               enemies: Mapping[str, Space]) -> list[ZoneExit]:
-    """Every step leaving an enemy's Zone of Control, in path order (enemies in given order)."""
+def zone_exits(grid: GridLike, path: Sequence[Space], enemies: Mapping[str, Space],
+               rule: str = "zone") -> list[ZoneExit]:
+    """Every step leaving an enemy's Zone of Control, in path order (enemies in given order).
+
+    ``rule`` (option ``zoc_exit``): ``"zone"`` counts a step from inside the zone to
+    outside it; ``"space"`` counts every step away from a space inside the zone.
+    """
     zones = {eid: {_space(s) for s in grid.neighbours(space)} for eid, space in enemies.items()}
     exits: list[ZoneExit] = []
     for i in range(len(path) - 1):
         here, there = path[i], path[i + 1]
         for eid, zone in zones.items():
-            if here in zone and there not in zone:
+            if here in zone and (there not in zone or rule == "space"):
                 exits.append(ZoneExit(eid, i, here))
     return exits
 
@@ -124,8 +129,8 @@ def may_attack(enemy: FighterProfile) -> bool:
 
 
 def move_report(grid: GridLike, size: float, mover: FighterProfile, start: Space,
-                points: Sequence[Point], enemies: Sequence[tuple[FighterProfile, Space]]
-                ) -> dict[str, Any]:
+                points: Sequence[Point], enemies: Sequence[tuple[FighterProfile, Space]],
+                rule: str = "zone") -> dict[str, Any]:
     """The `move --json` object: the path and every Attack of Opportunity it triggers."""
     path = path_spaces(grid, size, start, points)
     attackers = {} if mover.ignores_zoc else {
@@ -133,7 +138,7 @@ def move_report(grid: GridLike, size: float, mover: FighterProfile, start: Space
     by_id = {e.id: e for e, _ in enemies}
     attacks: list[dict[str, Any]] = []
     total = Dist.point(0)
-    for ex in zone_exits(grid, path, attackers):
+    for ex in zone_exits(grid, path, attackers, rule):
         die = opportunity_die(by_id[ex.enemy], mover)
         total = (total + die.wounds).clip(hi=mover.wounds_left)
         cx, cy = (float(v) for v in grid.centre(ex.space))
