@@ -222,3 +222,20 @@ def test_unknown_situational_option_and_bad_value() -> None:
     assert RULESET.parse_set(["diving_charge=yes"]) == {"diving_charge": True}
     with pytest.raises(RulesError):
         RULESET.parse_set(["diving_charge=maybe"])
+
+
+def test_odds_given_dual_wield_match_enumeration() -> None:
+    import itertools
+
+    b = duel(t_chars=mh_chars(fight=4, armour=2, wounds=6))
+    rq = req(weapon="Hammer", offhand="Dagger")
+    for k in range(4):
+        for known in itertools.product(range(1, 7), repeat=k):
+            got = RULESET.odds_given(b, rq, list(known))
+            rest = list(itertools.product(range(1, 7), repeat=3 - k))
+            counts: dict[int, int] = {}
+            for combo in rest:
+                dmg = RULESET.resolve(b, rq, GivenDice([*known, *combo])).damage
+                counts[dmg] = counts.get(dmg, 0) + 1
+            assert {v: q for v, q in got.items() if q > 1e-15} == pytest.approx(
+                {v: n / len(rest) for v, n in counts.items()})
