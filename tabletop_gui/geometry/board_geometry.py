@@ -1,0 +1,207 @@
+"""``BoardGeometry``: the one object through which rules and GUI ask geometric questions.
+
+``BoardGeometry.of(board)`` builds the arrays of a board once (bodies, terrain prisms)
+and keeps the instance for that same Board object, so every question asked about one
+document revision shares the work. Answers are the frozen values of ``geometry.facts``.
+
+Measuring: the horizontal gap between base outlines (0 when they overlap), the vertical
+difference of elevations, and the 3D distance ``sqrt(gap^2 + vertical^2)``. "Within X"
+is ``distance <= X`` (with a 1e-9 tolerance), its margin ``X - distance``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import ClassVar
+
+import numpy as np
+from numpy.typing import NDArray
+
+from tabletop_gui.geometry import ninth_age
+from tabletop_gui.geometry.board import Board, Body, Point
+from tabletop_gui.geometry.bodies import BodyArrays, gaps
+from tabletop_gui.geometry.cover import CoverRule, cover_pairs
+from tabletop_gui.geometry.facts import Arc, Cover, Flank, Measure, Sight, Threshold
+from tabletop_gui.geometry.grid import GridGeometry
+from tabletop_gui.geometry.sight import sight_pairs
+from tabletop_gui.geometry.terrain import TerrainSet
+
+FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.intp]
+
+ENGAGE = 1.0
+_CACHE_SIZE = 8
+
+
+class BoardGeometry:
+    """Geometry of one Board value (bodies and terrain as arrays, answers as facts)."""
+
+    _cache: ClassVar[list[tuple[Board, BoardGeometry]]] = []
+
+    def __init__(self, board: Board, terrain: TerrainSet | None = None) -> None:
+        self.board = board
+        self.terrain = terrain if terrain is not None else TerrainSet.build(board.terrains)
+        self.bodies = BodyArrays.build(board.bodies, self.terrain)
+        self.grid: GridGeometry | None = (
+            GridGeometry(board.grid.kind, board.grid.size) if board.grid else None
+        )
+        self._tables: dict[object, object] = {}
+
+    @classmethod
+    def of(cls, board: Board) -> BoardGeometry:
+        """The geometry of ``board``, built once per Board object (a small identity cache)."""
+        for b, g in cls._cache:
+            if b is board:
+                return g
+        g = cls(board)
+        cls._cache.insert(0, (board, g))
+        del cls._cache[_CACHE_SIZE:]
+        return g
+
+    # -- look-ups ---------------------------------------------------------------------
+    def index(self, body_id: str) -> int:
+        try:
+            return self.bodies.index[body_id]
+        except KeyError:
+            raise KeyError(f"no fighter or unit with id {body_id!r}") from None
+
+    def body(self, body_id: str) -> Body:
+        return self.bodies.bodies[self.index(body_id)]
+
+    def terrain_label(self, k: int) -> str:
+        return self.terrain.terrains[k].label
+
+    # -- measuring --------------------------------------------------------------------
+    def elevation(self, body_id: str) -> float:
+        """Own elevation, else the highest platform holding the base centre, else 0."""
+        return float(self.bodies.elevation[self.index(body_id)])
+
+    def measure(self, a_id: str, b_id: str) -> Measure:
+        i, j = self.index(a_id), self.index(b_id)
+        gap, pa, pb = gaps(self.bodies, np.array([i]), np.array([j]))
+        vertical = abs(float(self.bodies.elevation[i] - self.bodies.elevation[j]))
+        h = float(gap[0])
+        return Measure(h, vertical, math.hypot(h, vertical),
+                       (float(pa[0, 0]), float(pa[0, 1])), (float(pb[0, 0]), float(pb[0, 1])))
+
+    def within(self, a_id: str, b_id: str, limit: float) -> Threshold:
+        return Threshold.within(self.measure(a_id, b_id).distance, limit)
+
+    def distances_from(self, body_id: str) -> tuple[FloatArray, FloatArray, FloatArray]:
+        """(horizontal, vertical, 3D) distance from one body to every body, in board order."""
+        i = self.index(body_id)
+        n = len(self.bodies)
+        gap, _, _ = gaps(self.bodies, np.full(n, i, dtype=np.intp), np.arange(n, dtype=np.intp))
+        vertical = np.abs(self.bodies.elevation - self.bodies.elevation[i])
+        return gap, vertical, np.hypot(gap, vertical)
+
+    def enemies_by_distance(self, body_id: str) -> list[tuple[str, float]]:
+        """Active enemies (other sides) by 3D distance, nearest first (ties by board order)."""
+        i = self.index(body_id)
+        _, _, dist = self.distances_from(body_id)
+        ba = self.bodies
+        idx = np.flatnonzero(ba.active & (ba.side != ba.side[i]))
+        order = idx[np.argsort(dist[idx], kind="stable")]
+        return [(ba.bodies[k].id, float(dist[k])) for k in order]
+
+    def within_1_enemies(self, body_id: str) -> list[str]:
+        """Active enemies within 1" (3D), nearest first."""
+        return [e for e, d in self.enemies_by_distance(body_id) if d <= ENGAGE + 1e-9]
+
+    # -- sight and cover --------------------------------------------------------------
+    def sight(self, a_id: str, b_id: str) -> Sight:
+        i, j = self.index(a_id), self.index(b_id)
+        res = sight_pairs(self.bodies, self.terrain, np.array([i]), np.array([j]))
+        if bool(res.visible[0]):
+            return Sight(True)
+        ids = tuple(self.terrain.terrains[k].id for k in res.blockers_of(0))
+        return Sight(False, ids)
+
+    def warcry_cover(self, attacker: str, target: str, *, gate_1in: bool,
+                     platform_threshold: float, platform_applies: bool = True) -> Cover:
+        i, j = self.index(attacker), self.index(target)
+        gap, pa, pb = gaps(self.bodies, np.array([i]), np.array([j]))
+        vertical = abs(float(self.bodies.elevation[i] - self.bodies.elevation[j]))
+        dist = np.array([math.hypot(float(gap[0]), vertical)])
+        rule = CoverRule(gate_1in, platform_threshold, platform_applies)
+        res = cover_pairs(self.bodies, self.terrain, np.array([i]), np.array([j]), pa, pb,
+                          dist, rule)
+        return self.cover_fact(res.by_of(0), i, j)
+
+    def cover_fact(self, by: list[int], i: int, j: int) -> Cover:
+        """A ``Cover`` value naming the terrain (indices) that gives it and why."""
+        if not by:
+            return Cover(False)
+        reasons = []
+        ts = self.terrain
+        crossed = [k for k in by if ts.is_obstacle[k]]
+        if crossed:
+            reasons.append("line crosses " + ", ".join(self.terrain_label(k) for k in crossed))
+        for k in by:
+            if not ts.is_obstacle[k]:
+                up = float(self.bodies.elevation[j] - self.bodies.elevation[i])
+                reasons.append(f'target {up:.1f}" above on {self.terrain_label(k)}')
+        return Cover(True, tuple(ts.terrains[k].id for k in by), "; ".join(reasons))
+
+    # -- fighting ---------------------------------------------------------------------
+    def flanked(self, attacker: str, target: str) -> Flank:
+        """Friends of the attacker within 1" of the target, one of them free of other enemies.
+
+        A friend is an active body of the attacker's side other than the attacker; it is
+        free when no active enemy (other side) except the target is within 1" of it.
+        Distances are 3D. ``by`` lists the free friends.
+        """
+        a, t = self.index(attacker), self.index(target)
+        ba = self.bodies
+        _, _, to_target = self.distances_from(target)
+        friends = [k for k in np.flatnonzero(ba.active & (ba.side == ba.side[a]))
+                   if k != a and k != t and to_target[k] <= ENGAGE + 1e-9]
+        free = []
+        for k in friends:
+            _, _, dk = self.distances_from(ba.bodies[k].id)
+            enemies = ba.active & (ba.side != ba.side[k])
+            enemies[t] = False
+            enemies[k] = False
+            if not np.any(enemies & (dk <= ENGAGE + 1e-9)):
+                free.append(ba.bodies[k].id)
+        return Flank(bool(free), tuple(free))
+
+    # -- The Ninth Age ----------------------------------------------------------------
+    def arc_of(self, target_id: str, observer_id: str) -> Arc:
+        """The arc of ``target`` holding ``observer``'s reference point."""
+        return ninth_age.arc_of_point(self.body(target_id),
+                                      ninth_age.reference_point(self.body(observer_id)))
+
+    def arc_of_point(self, target_id: str, point: Point) -> Arc:
+        return ninth_age.arc_of_point(self.body(target_id), point)
+
+    def in_contact(self, a_id: str, b_id: str) -> bool:
+        """Boundaries within 0.01" of each other (touching or overlapping)."""
+        return self.measure(a_id, b_id).horizontal <= ninth_age.CONTACT + 1e-12
+
+    def engaged_facing(self, target_id: str, attacker_id: str) -> Arc | None:
+        """The facing of ``target`` that ``attacker`` touches (None when not in contact)."""
+        if not self.in_contact(target_id, attacker_id):
+            return None
+        m = self.measure(attacker_id, target_id)
+        return ninth_age.engaged_facing(self.body(target_id), self.body(attacker_id), m.point_b)
+
+    def contact_models(self, attacker_id: str, target_id: str) -> int:
+        """Front-rank models of the attacker whose bases are in contact with the target."""
+        return ninth_age.contact_models(self.body(attacker_id), self.body(target_id))
+
+    # -- grid -------------------------------------------------------------------------
+    def space_of(self, body_id: str) -> tuple[int, int]:
+        if self.grid is None:
+            raise ValueError("this battlefield has no grid")
+        b = self.body(body_id).footprint
+        return self.grid.space_at(b.x, b.y)
+
+    def spaces_between(self, a_id: str, b_id: str) -> int:
+        if self.grid is None:
+            raise ValueError("this battlefield has no grid")
+        return self.grid.distance(self.space_of(a_id), self.space_of(b_id))
+
+    # -- batches ----------------------------------------------------------------------
+    def sight_many(self, i: IntArray, j: IntArray) -> NDArray[np.bool_]:
+        return sight_pairs(self.bodies, self.terrain, i, j).visible

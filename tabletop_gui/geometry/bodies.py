@@ -1,0 +1,168 @@
+"""Every body of a board as arrays, and the horizontal gap between any two of them.
+
+Elevation of a body: its own ``elevation`` when given, else the top of the highest
+platform whose polygon covers its base centre (boundary included), else 0.
+A body *stands on* a platform when that platform covers its centre and its top is
+within ``STAND_TOLERANCE`` of the body's elevation.
+
+Gaps: circle to circle is exact (centre distance minus radii); a circle against any
+other outline is the distance from its centre to that outline minus its radius (exact
+for convex outlines); other pairs use shapely on the outline polygons (exact for
+rectangles, within 0.001" for ovals, see ``outline``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+from numpy.typing import NDArray
+
+from tabletop_gui.geometry import outline
+from tabletop_gui.geometry.board import Body
+from tabletop_gui.geometry.terrain import TerrainSet
+
+FloatArray = NDArray[np.float64]
+BoolArray = NDArray[np.bool_]
+IntArray = NDArray[np.intp]
+
+STAND_TOLERANCE = 0.01
+
+
+@dataclass(frozen=True, eq=False)
+class BodyArrays:
+    bodies: tuple[Body, ...]
+    index: dict[str, int]
+    x: FloatArray
+    y: FloatArray
+    circle: BoolArray
+    radius: FloatArray  # circles: the radius; others: 0
+    circumradius: FloatArray
+    elevation: FloatArray
+    top: FloatArray  # elevation + height
+    active: BoolArray
+    side: IntArray  # side code (index into ``sides``)
+    sides: tuple[str, ...]
+    stands_on: IntArray  # terrain index of the platform stood on, or -1
+    shapes: NDArray[np.object_]  # shapely geometry: centre point (circles) or outline polygon
+    shape: IntArray  # outline.CIRCLE / ELLIPSE / RECT
+    half_length: FloatArray  # along the facing
+    half_width: FloatArray  # across the facing
+    forward: FloatArray  # (n, 2) unit vector of the facing
+
+    @staticmethod
+    def build(bodies: tuple[Body, ...], ts: TerrainSet) -> BodyArrays:
+        n = len(bodies)
+        x = np.array([b.footprint.x for b in bodies], dtype=float)
+        y = np.array([b.footprint.y for b in bodies], dtype=float)
+        circle = np.array([outline.is_circle(b.footprint) for b in bodies], dtype=bool)
+        radius = np.array(
+            [0.5 * b.footprint.length if c else 0.0 for b, c in zip(bodies, circle, strict=True)],
+            dtype=float,
+        )
+        circum = np.array([outline.circumradius(b.footprint) for b in bodies], dtype=float)
+        under, which = ts.platform_heights_at(x, y) if n else (np.zeros(0), np.zeros(0, int))
+        own = np.array(
+            [np.nan if b.elevation is None else float(b.elevation) for b in bodies], dtype=float
+        )
+        elev = np.where(np.isnan(own), under, own) if n else np.zeros(0)
+        stands = np.full(n, -1, dtype=np.intp)
+        for i in range(n):
+            cands = [j for j in ts.platforms_at(float(x[i]), float(y[i]))
+                     if abs(ts.top[j] - elev[i]) <= STAND_TOLERANCE]
+            if cands:
+                stands[i] = max(cands, key=lambda j: (ts.top[j], -j))
+        sides = tuple(dict.fromkeys(b.side for b in bodies))
+        side_code = {s: k for k, s in enumerate(sides)}
+        shapes = np.empty(n, dtype=object)
+        for i, b in enumerate(bodies):
+            shapes[i] = (shapely.Point(b.footprint.x, b.footprint.y) if circle[i]
+                         else outline.polygon(b.footprint))
+        return BodyArrays(
+            bodies=bodies,
+            index={b.id: i for i, b in enumerate(bodies)},
+            x=x,
+            y=y,
+            circle=circle,
+            radius=radius,
+            circumradius=circum,
+            elevation=elev,
+            top=elev + np.array([max(0.0, b.height) for b in bodies], dtype=float),
+            active=np.array([b.active for b in bodies], dtype=bool),
+            side=np.array([side_code[b.side] for b in bodies], dtype=np.intp),
+            sides=sides,
+            stands_on=stands,
+            shapes=shapes,
+            shape=np.array([outline.CIRCLE if c else outline.SHAPE_CODES[b.footprint.shape]
+                            for b, c in zip(bodies, circle, strict=True)], dtype=np.intp),
+            half_length=np.array([0.5 * b.footprint.length for b in bodies], dtype=float),
+            half_width=np.array([0.5 * b.footprint.width for b in bodies], dtype=float),
+            forward=np.array([outline.axes(b.footprint.facing)[0] for b in bodies],
+                             dtype=float).reshape(n, 2),
+        )
+
+    def __len__(self) -> int:
+        return len(self.bodies)
+
+
+def gaps(ba: BodyArrays, i: IntArray, j: IntArray
+         ) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Horizontal gaps of pairs (i[k], j[k]) and their closest points, shapes (n,), (n,2), (n,2).
+
+    Overlapping outlines have gap 0; their closest points are then one point of the overlap
+    (for two circles, the middle of the overlap on the line of centres).
+    """
+    n = len(i)
+    gap = np.zeros(n)
+    pa = np.zeros((n, 2))
+    pb = np.zeros((n, 2))
+    if n == 0:
+        return gap, pa, pb
+    cc = ba.circle[i] & ba.circle[j]
+    k = np.flatnonzero(cc)
+    if len(k):
+        gap[k], pa[k], pb[k] = _circle_gaps(ba, i[k], j[k])
+    k = np.flatnonzero(~cc)
+    if len(k):
+        gap[k], pa[k], pb[k] = _shape_gaps(ba, i[k], j[k])
+    return gap, pa, pb
+
+
+def _circle_gaps(ba: BodyArrays, i: IntArray, j: IntArray
+                 ) -> tuple[FloatArray, FloatArray, FloatArray]:
+    dx = ba.x[j] - ba.x[i]
+    dy = ba.y[j] - ba.y[i]
+    dist = np.hypot(dx, dy)
+    ux = np.where(dist > 0, dx / np.where(dist > 0, dist, 1.0), 1.0)
+    uy = np.where(dist > 0, dy / np.where(dist > 0, dist, 1.0), 0.0)
+    ri, rj = ba.radius[i], ba.radius[j]
+    raw = dist - ri - rj
+    gap = np.maximum(raw, 0.0)
+    ta = np.where(raw >= 0, ri, 0.5 * (ri + dist - rj))
+    tb = np.where(raw >= 0, dist - rj, ta)
+    pa = np.stack([ba.x[i] + ta * ux, ba.y[i] + ta * uy], axis=1)
+    pb = np.stack([ba.x[i] + tb * ux, ba.y[i] + tb * uy], axis=1)
+    return gap, pa, pb
+
+
+def _shape_gaps(ba: BodyArrays, i: IntArray, j: IntArray
+                ) -> tuple[FloatArray, FloatArray, FloatArray]:
+    gi, gj = ba.shapes[i], ba.shapes[j]
+    lines = shapely.shortest_line(gi, gj)
+    coords = shapely.get_coordinates(lines).reshape(len(i), 2, 2)
+    pa = coords[:, 0].copy()
+    pb = coords[:, 1].copy()
+    raw = shapely.distance(gi, gj) - ba.radius[i] - ba.radius[j]
+    # move the ends from circle centres out to their outlines, along the shortest line
+    d = pb - pa
+    dist = np.hypot(d[:, 0], d[:, 1])
+    u = d / np.where(dist > 0, dist, 1.0)[:, None]
+    pa_out = pa + u * ba.radius[i][:, None]
+    pb_out = pb - u * ba.radius[j][:, None]
+    # overlapping: one point of the overlap (the outline point nearest a circle's centre)
+    inside = np.where(ba.circle[i][:, None], pb, pa)
+    overlap = (raw <= 0)[:, None]
+    pa = np.where(overlap, inside, pa_out)
+    pb = np.where(overlap, inside, pb_out)
+    return np.maximum(raw, 0.0), pa, pb
