@@ -97,3 +97,40 @@ def test_exact_odds_match_monte_carlo(name: str, att: dict[str, Any], dfn: dict[
     s = setup(fighter("a", **att), fighter("d", "blue", **dfn), **opts)
     rng = np.random.default_rng(sum(map(ord, name)))
     check(odds_of(s), simulate(s, rng))
+
+
+KINDS = ("slashing", "hacking", "shredding", "piercing", "blunt", "siege")
+
+
+def random_profile(seed: int) -> Setup:
+    """A random attack: dice of any size, armour, precision, wounds, limbs, options."""
+    rng = np.random.default_rng(seed)
+
+    def die() -> int:
+        return int(rng.choice([2, 3, 4, 6, 8, 10, 12, 20]))
+
+    def limbs() -> list[str]:
+        return [str(x) for x in rng.choice(["RL", "LL", "LH"], int(rng.integers(0, 2)),
+                                           replace=False)]
+
+    def one(fid: str, side: str) -> Any:
+        wounds = int(rng.integers(1, 12))
+        return fighter(
+            fid, side, base_attack=die(), defense=die(), armour=int(rng.integers(0, 3)),
+            precision=int(rng.integers(0, 6)), wounds=wounds,
+            traits=("scout",) if rng.random() < 0.3 else (),
+            weapons=(weapon("W", die(), str(rng.choice(KINDS)), hand="off"),),
+            state={"damage": int(rng.integers(0, wounds)), "limbs_lost": limbs()},
+        )
+
+    faces = ",".join(rng.permutation(["RH", "LH", "RL", "LL", "defender", "attacker"]))
+    return setup(one("a", "red"), one("d", "blue"), melee=bool(rng.random() < 0.7),
+                 night=bool(rng.random() < 0.5), bonus=int(rng.integers(-2, 4)),
+                 counter=str(rng.choice(["melee", "always", "never"])),
+                 faces=parse_faces(faces), limb_choice=str(rng.choice(["", "RL", "LL"])))
+
+
+@pytest.mark.parametrize("seed", [11, 24, 52, 59, 61])  # 24-61 risk limbs
+def test_random_profiles_match_monte_carlo(seed: int) -> None:
+    s = random_profile(seed)
+    check(odds_of(s), simulate(s, np.random.default_rng(seed + 1000)))

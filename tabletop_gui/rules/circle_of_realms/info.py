@@ -52,4 +52,19 @@ INFO = RulesetInfo(
                    "Zone of Control (moving within it is free), 'space' every step away from "
                    "a space inside it", choices=("zone", "space")),
     ),
+    notes=(
+        "A critical hit needs an attack total above 0 that is a multiple of the precision "
+        "(bonuses included, decided before the night reduction).",
+        "Both sides take at most the wounds they have left; the Dismemberment Die is rolled "
+        "whenever its three conditions hold, even when the same roll took the fighter down.",
+        "At night the damage dealt back is reduced by the defender's precision after armour, "
+        "never below 0; a scout defender is exempt.",
+        "The attacker risks a limb against the defender's weapon: `defender_weapon`, else the "
+        "defender's first weapon it can still hold (none: no risk).",
+        "A face naming a limb already lost takes nothing; a chooser's limb (`limb_choice`, "
+        "default the main hand) falls back to main hand, off hand, right leg, left leg.",
+        "A weapon held in a lost hand attacks with the base die alone, blunt, range 1.",
+        "Attacks of Opportunity: one per step out of an enemy's Zone of Control (`zoc_exit`), "
+        "each capped at the mover's wounds left before the move.",
+    ),
 )
