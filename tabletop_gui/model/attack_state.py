@@ -1,0 +1,440 @@
+"""The attack being prepared, as a plain Python object (the Attack panel only binds to it).
+
+``AttackState`` holds the attacker, weapon, off-hand, target, situational option values,
+the dice entered or rolled, the seed, and what the ruleset answered for them: the last
+``AttackReport``, the odds conditioned on the dice so far, and the ``Resolution`` once
+the dice are complete. Every change recomputes through the ``Ruleset`` interface and
+calls the listeners; nothing here branches on a ruleset's name or imports Qt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from tabletop_gui.model.target_scan import TargetScan, TargetStatus
+from tabletop_gui.rules import registry
+from tabletop_gui.rules.base import (
+    AttackReport,
+    AttackRequest,
+    Battle,
+    DiceShortage,
+    DiceSource,
+    GivenDice,
+    Resolution,
+    RulesError,
+    Ruleset,
+    SeededDice,
+)
+from tabletop_gui.rules.dist import Dist
+from tabletop_gui.rules.fields import OptionSpec, RulesetInfo
+from tabletop_gui.scenario.battle import battle_of
+from tabletop_gui.scenario.entities import Model, Scenario
+
+Listener = Callable[[], None]
+
+
+class _ProbeDice(DiceSource):
+    """The dice entered so far, then a stop: learns each die's size and label, and which
+    die the rules ask for next (engines that pre-count ``GivenDice`` are not involved)."""
+
+    def __init__(self, faces: Sequence[int]) -> None:
+        self.faces = list(faces)
+        self.used = 0
+        self.sizes: list[int] = []
+        self.labels: list[str] = []
+        self.next_die: tuple[int, str] | None = None
+
+    def roll(self, sides: int, label: str) -> int:
+        if self.used >= len(self.faces):
+            self.next_die = (sides, label)
+            raise DiceShortage(self.used + 1, len(self.faces))
+        face = self.faces[self.used]
+        if not 1 <= face <= sides:
+            raise RulesError(
+                f"die {self.used + 1} ({label}) shows {face}, but a d{sides} shows 1 to {sides}"
+            )
+        self.used += 1
+        self.sizes.append(sides)
+        self.labels.append(label)
+        return face
+
+
+@dataclass(frozen=True)
+class EnteredDie:
+    """A die entered so far: its face, what it is for, its outcome once resolved."""
+
+    face: int
+    sides: int | None
+    label: str
+    outcome: str
+
+
+class AttackState:
+    """Attacker, weapon, target, options and dice of one attack, and the rules' answers."""
+
+    def __init__(self, scenario: Scenario | None = None) -> None:
+        self._listeners: list[Listener] = []
+        self.scenario: Scenario | None = None
+        self.attacker: str | None = None
+        self.weapon: str | None = None
+        self.offhand: str | None = None
+        self.target: str | None = None
+        self.options: dict[str, Any] = {}
+        self.dice: list[int] = []
+        self.seed = 1
+        self.rolled_seed: int | None = None  # the seed of the dice shown, when rolled
+        self.report: AttackReport | None = None
+        self.odds: Dist | None = None  # conditioned on self.dice
+        self.resolution: Resolution | None = None
+        self.entered: tuple[EnteredDie, ...] = ()
+        self.next_die: tuple[int, str] | None = None  # (sides, label) of the die asked next
+        self.message = ""  # the last refusal, in the rules' words
+        self.pending_choices: tuple[OptionSpec, ...] = ()  # choices these dice call for
+        self.scan = TargetScan()
+        if scenario is not None:
+            self.set_scenario(scenario)
+
+    # -- listeners -----------------------------------------------------------------
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def unsubscribe(self, listener: Listener) -> None:
+        if listener in self._listeners:
+            self._listeners.remove(listener)
+
+    def _notify(self) -> None:
+        for listener in list(self._listeners):
+            listener()
+
+    # -- what the rules are ------------------------------------------------------------
+    @property
+    def info(self) -> RulesetInfo | None:
+        return registry.info(self.scenario.ruleset) if self.scenario is not None else None
+
+    @property
+    def ruleset(self) -> Ruleset | None:
+        return registry.get(self.scenario.ruleset) if self.scenario is not None else None
+
+    @property
+    def option_specs(self) -> tuple[OptionSpec, ...]:
+        info = self.info
+        return info.situational_options if info is not None else ()
+
+    def battle(self) -> Battle | None:
+        return battle_of(self.scenario) if self.scenario is not None else None
+
+    def model(self, model_id: str | None) -> Model | None:
+        if self.scenario is None or model_id is None:
+            return None
+        return self.scenario.model(model_id)
+
+    def weapon_names(self) -> list[str]:
+        m = self.model(self.attacker)
+        return [w.name for w in m.weapons] if m is not None else []
+
+    @property
+    def uses_offhand(self) -> bool:
+        """Whether the ruleset's weapons say which hand holds them (an off-hand choice)."""
+        info = self.info
+        return info is not None and info.declaration.weapon_field("hand") is not None
+
+    def enemies(self) -> list[str]:
+        """Ids of the attacker's enemies on the table (not taken down)."""
+        a = self.model(self.attacker)
+        if a is None or self.scenario is None:
+            return []
+        return [m.id for m in self.scenario.models if m.side != a.side and not m.taken_down]
+
+    def option_value(self, key: str) -> Any:
+        spec = next((s for s in self.option_specs if s.key == key), None)
+        return self.options.get(key, spec.default if spec is not None else None)
+
+    def request(self, target: str | None = None) -> AttackRequest | None:
+        t = target if target is not None else self.target
+        if self.attacker is None or t is None:
+            return None
+        return AttackRequest(self.attacker, t, self.weapon, self.offhand, dict(self.options))
+
+    # -- setting ---------------------------------------------------------------------
+    def set_scenario(self, scenario: Scenario) -> None:
+        """A new version of the document: keep the choices that still make sense."""
+        self.scenario = scenario
+        if self.model(self.attacker) is None:
+            self.attacker = self.target = None
+        if self.model(self.target) is None:
+            self.target = None
+        known = {s.key for s in self.option_specs}
+        self.options = {k: v for k, v in self.options.items() if k in known}
+        self._fix_weapon()
+        self._recompute(keep_dice=True)
+
+    def set_attacker(self, attacker: str | None) -> None:
+        if attacker == self.attacker:
+            return
+        self.attacker = attacker if self.model(attacker) is not None else None
+        self.weapon = self.offhand = None
+        t = self.model(self.target)
+        a = self.model(self.attacker)
+        if t is None or a is None or t.side == a.side:
+            self.target = None
+        self._fix_weapon()
+        self._recompute()
+
+    def set_target(self, target: str | None) -> None:
+        if target == self.target:
+            return
+        self.target = target if self.model(target) is not None else None
+        self._recompute()
+
+    def set_weapon(self, weapon: str | None) -> None:
+        if weapon != self.weapon:
+            self.weapon = weapon
+            if self.offhand == weapon:
+                self.offhand = None
+            self._recompute()
+
+    def set_offhand(self, offhand: str | None) -> None:
+        if offhand != self.offhand:
+            self.offhand = offhand
+            self._recompute()
+
+    def set_option(self, key: str, value: Any) -> None:
+        spec = next((s for s in self.option_specs if s.key == key), None)
+        if spec is None:
+            raise RulesError(f"unknown option {key!r}")
+        if value == spec.default:
+            self.options.pop(key, None)
+        else:
+            self.options[key] = value
+        self._recompute(keep_dice=True)
+
+    def set_seed(self, seed: int) -> None:
+        if seed != self.seed:
+            self.seed = seed
+            self._notify()
+
+    def clear(self) -> None:
+        """Forget the attack (Esc): no attacker, no target, no dice."""
+        self.attacker = self.target = self.weapon = self.offhand = None
+        self.options = {}
+        self._recompute()
+
+    def cycle_target(self, step: int = 1) -> str | None:
+        """Make the next valid target (nearest first) the target; None when there is none."""
+        valid = [s.target for s in self.statuses() if s.valid]
+        if not valid:
+            return None
+        if self.target in valid:
+            nxt = valid[(valid.index(self.target) + step) % len(valid)]
+        else:
+            nxt = valid[0] if step > 0 else valid[-1]
+        self.set_target(nxt)
+        return nxt
+
+    def _fix_weapon(self) -> None:
+        names = self.weapon_names()
+        if self.weapon is not None and self.weapon not in names:
+            self.weapon = None
+        if self.offhand is not None and self.offhand not in names:
+            self.offhand = None
+
+    # -- dice ------------------------------------------------------------------------
+    def enter_die(self, face: int) -> bool:
+        """Add one physical die; refused (False, with ``message``) when the rules refuse it."""
+        request = self.request()
+        battle = self.battle()
+        ruleset = self.ruleset
+        if request is None or battle is None or ruleset is None:
+            self.message = "choose an attacker and a target first"
+            self._notify()
+            return False
+        trial = [*self.dice, face] if self.rolled_seed is None else [face]
+        try:
+            self._resolve_given(ruleset, battle, request, trial)
+        except RulesError as e:
+            self.message = str(e)
+            self._notify()
+            return False
+        self.dice = trial
+        self.rolled_seed = None
+        self.message = ""
+        self._notify()
+        return True
+
+    def remove_last_die(self) -> None:
+        if self.dice:
+            self.dice = self.dice[:-1] if self.rolled_seed is None else []
+            self.rolled_seed = None
+            self._recompute(keep_dice=True)
+
+    def clear_dice(self) -> None:
+        self.dice = []
+        self.rolled_seed = None
+        self._recompute(keep_dice=True)
+
+    def roll(self) -> Resolution | None:
+        """Roll digital dice with the current seed; the seed then moves on by one."""
+        request, battle, ruleset = self.request(), self.battle(), self.ruleset
+        if request is None or battle is None or ruleset is None:
+            self.message = "choose an attacker and a target first"
+            self._notify()
+            return None
+        try:
+            res = ruleset.resolve(battle, request, SeededDice(self.seed))
+        except RulesError as e:
+            self.message = str(e)
+            self._notify()
+            return None
+        self.rolled_seed = self.seed
+        self.seed += 1
+        self.dice = [d.face for d in res.dice]
+        self.message = ""
+        self._recompute(keep_dice=True)
+        return self.resolution
+
+    def _resolve_given(self, ruleset: Ruleset, battle: Battle, request: AttackRequest,
+                       faces: Sequence[int]) -> None:
+        """Set resolution/odds/entered for the given faces; RulesError when refused."""
+        probe = _ProbeDice(faces)
+        try:
+            ruleset.resolve(battle, request, probe)
+        except DiceShortage:
+            if probe.next_die is None:
+                raise
+            odds = ruleset.odds_given(battle, request, list(faces))
+            self.resolution = None
+            self.odds = odds
+            self.next_die = probe.next_die
+            self.entered = tuple(EnteredDie(f, s, lab, "")
+                                 for f, s, lab in zip(faces, probe.sizes, probe.labels,
+                                                      strict=False))
+            return
+        if probe.used < len(faces):
+            raise RulesError(f"too many dice: this attack needs {probe.used}, "
+                             f"{len(faces)} were given")
+        res = ruleset.resolve(battle, request, GivenDice(faces))
+        self.resolution = res
+        self.pending_choices = self._choices_called_for(ruleset, battle, request, faces, res)
+        self.next_die = None
+        self.odds = Dist.point(res.damage)
+        self.entered = tuple(EnteredDie(d.face, d.sides, d.label, d.outcome) for d in res.dice)
+
+    # -- recomputation -----------------------------------------------------------------
+    def statuses(self, complete: bool = True) -> list[TargetStatus]:
+        """Every enemy of the attacker, valid or not with reasons, nearest first; with
+        ``complete=False`` only those scanned so far (see ``scan_step``)."""
+        if not self._prepare_scan():
+            return []
+        if complete:
+            self.scan.finish()
+        return self.scan.statuses()
+
+    def scan_step(self, budget_s: float) -> bool:
+        """Scan more enemies for ``budget_s`` seconds; True when every enemy is scanned."""
+        if not self._prepare_scan():
+            return True
+        return self.scan.step(budget_s)
+
+    def _prepare_scan(self) -> bool:
+        ruleset = self.ruleset
+        if self.scenario is None or self.attacker is None or ruleset is None:
+            return False
+        self.scan.prepare(ruleset, self.scenario, self.attacker, self.weapon, self.offhand,
+                          self.options, self.enemies(), first=self.target)
+        return True
+
+    def status(self, target: str) -> TargetStatus | None:
+        return next((s for s in self.statuses() if s.target == target), None)
+
+    def _recompute(self, keep_dice: bool = False) -> None:
+        if not keep_dice:
+            self.dice = []
+            self.rolled_seed = None
+        self.report = None
+        self.odds = None
+        self.resolution = None
+        self.entered = ()
+        self.next_die = None
+        self.pending_choices = ()
+        self.message = ""
+        request, battle, ruleset = self.request(), self.battle(), self.ruleset
+        if request is not None and battle is not None and ruleset is not None:
+            try:
+                self.report = ruleset.attack(battle, request)
+                self.odds = self.report.distribution
+                if self._prepare_scan() and request.target in self.enemies():
+                    r = self.report
+                    self.scan.put(TargetStatus(r.target, r.valid, tuple(r.reasons), r.facts, r))
+            except RulesError as e:
+                self.message = str(e)
+            if self.report is not None and self.dice:
+                try:
+                    self._resolve_given(ruleset, battle, request, self.dice)
+                except RulesError as e:
+                    self.message = f"dice dropped: {e}"
+                    self.dice = []
+                    self.rolled_seed = None
+                    self.odds = self.report.distribution
+            if self.report is not None and self.next_die is None and self.resolution is None:
+                self.next_die = self._first_die(ruleset, battle, request)
+        self._notify()
+
+    def choice_options(self) -> tuple[OptionSpec, ...]:
+        """Situational options that are choices made when the dice call for them: enums
+        whose default is the empty "not chosen" value (e.g. a limb on a chooser's face)."""
+        return tuple(s for s in self.option_specs
+                     if s.kind == "enum" and s.default == "" and len(s.choices) > 1)
+
+    def _choices_called_for(self, ruleset: Ruleset, battle: Battle, request: AttackRequest,
+                            faces: Sequence[int], res: Resolution) -> tuple[OptionSpec, ...]:
+        """The choice options whose value changes what these dice do: the GUI asks."""
+        out = []
+        for spec in self.choice_options():
+            outcomes = set()
+            for choice in spec.choices:
+                trial = AttackRequest(request.attacker, request.target, request.weapon,
+                                      request.offhand, {**request.situational,
+                                                        spec.key: choice})
+                try:
+                    r = ruleset.resolve(battle, trial, GivenDice(faces))
+                except RulesError:
+                    continue
+                outcomes.add(repr((r.changes, r.damage, r.taken_down)))
+            if len(outcomes) > 1:
+                out.append(spec)
+        return tuple(out)
+
+    @staticmethod
+    def _first_die(ruleset: Ruleset, battle: Battle, request: AttackRequest
+                   ) -> tuple[int, str] | None:
+        probe = _ProbeDice([])
+        try:
+            ruleset.resolve(battle, request, probe)
+        except RulesError:
+            return probe.next_die
+        return None
+
+    # -- applying --------------------------------------------------------------------
+    @property
+    def can_apply(self) -> bool:
+        return (self.report is not None and self.report.valid and self.resolution is not None)
+
+    def applied_scenario(self) -> Scenario:
+        """The scenario with the resolution's state changes (dataclasses.replace on state)."""
+        if self.scenario is None or self.resolution is None:
+            raise RulesError("nothing to apply: roll or enter the dice first")
+        scenario = self.scenario
+        for change in self.resolution.changes:
+            model = scenario.model(change.combatant)
+            if model is None:
+                raise RulesError(f"unknown fighter or unit id {change.combatant!r}")
+            new_state = {**model.state, **change.state}
+            scenario = scenario.with_entity(replace(model, state=new_state))
+        return scenario
+
+    def edit_text(self) -> str:
+        a, t = self.model(self.attacker), self.model(self.target)
+        weapon = f" with {self.report.weapon}" if self.report and self.report.weapon else ""
+        return (f"Apply attack: {a.name if a else '?'} on {t.name if t else '?'}{weapon}")

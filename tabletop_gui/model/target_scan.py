@@ -1,0 +1,143 @@
+"""Which enemies the selected attacker may attack, and why not: one report per enemy.
+
+The scan asks the ruleset (``Ruleset.attack``) about every enemy of the attacker, so the
+canvas can mark each valid or invalid with the rules' own reasons. Results are cached per
+scenario value (a new value per document revision) and attack choice, so repainting,
+hovering and Tab cycling cost nothing.
+
+A scan can run in slices (``step(budget)``): nearest enemies first, as the geometry
+library orders them, so a drag among hundreds of models never blocks a frame. While a new
+scan runs, enemies not yet rescanned keep their previous status, flagged ``stale``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from tabletop_gui.geometry.board_geometry import BoardGeometry
+from tabletop_gui.rules.base import AttackReport, AttackRequest, PairFacts, RulesError, Ruleset
+from tabletop_gui.scenario.battle import battle_of
+from tabletop_gui.scenario.entities import Scenario
+
+
+@dataclass(frozen=True)
+class TargetStatus:
+    """One enemy as a target: valid or not, the reasons, the pair's geometry."""
+
+    target: str
+    valid: bool
+    reasons: tuple[str, ...]
+    facts: PairFacts | None
+    report: AttackReport | None
+    stale: bool = False  # from the previous scenario, not yet rescanned
+
+    @property
+    def tooltip(self) -> str:
+        if self.valid:
+            head = "✔ valid target"
+        else:
+            head = "✖ invalid target:\n" + "\n".join(f"✖ {r}" for r in self.reasons)
+        if self.report is not None:
+            oks = [c.text for c in self.report.checks if c.ok]
+            if oks:
+                head += "\n" + "\n".join(f"✔ {t}" for t in oks)
+        return head
+
+
+def _freeze(options: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    return tuple(sorted((k, repr(v)) for k, v in options.items()))
+
+
+def status_of(ruleset: Ruleset, scenario: Scenario, request: AttackRequest) -> TargetStatus:
+    try:
+        report = ruleset.attack(battle_of(scenario), request)
+    except RulesError as e:
+        return TargetStatus(request.target, False, (str(e),), None, None)
+    return TargetStatus(request.target, report.valid, tuple(report.reasons), report.facts,
+                        report)
+
+
+class TargetScan:
+    """Target statuses for one attacker and attack choice on one scenario value."""
+
+    def __init__(self) -> None:
+        self._scenario: Scenario | None = None
+        self._key: tuple[Any, ...] | None = None
+        self._ruleset: Ruleset | None = None
+        self._request: AttackRequest | None = None
+        self._todo: list[str] = []
+        self._done: dict[str, TargetStatus] = {}
+        self.computations = 0  # how many reports were computed (tests read it)
+
+    def invalidate(self) -> None:
+        self._scenario = None
+        self._key = None
+
+    @property
+    def complete(self) -> bool:
+        return not self._todo
+
+    def prepare(self, ruleset: Ruleset, scenario: Scenario, attacker: str,
+                weapon: str | None, offhand: str | None, options: Mapping[str, Any],
+                enemies: Sequence[str], first: str | None = None) -> None:
+        """Start (or keep) the scan of this scenario and choice; ``first`` goes first."""
+        key = (ruleset.id, attacker, weapon, offhand, _freeze(options), tuple(enemies))
+        if scenario is self._scenario and key == self._key:
+            return
+        same_choice = key == self._key
+        previous = self._done if same_choice else {}
+        self._scenario, self._key, self._ruleset = scenario, key, ruleset
+        self._request = AttackRequest(attacker, attacker, weapon, offhand, dict(options))
+        order = self._nearest_first(scenario, attacker, enemies)
+        if first in order:
+            order.remove(first)
+            order.insert(0, first)
+        self._todo = order
+        self._done = {t: replace(s, stale=True) for t, s in previous.items() if t in order}
+
+    @staticmethod
+    def _nearest_first(scenario: Scenario, attacker: str, enemies: Sequence[str]) -> list[str]:
+        wanted = set(enemies)
+        try:
+            ranked = BoardGeometry.of(battle_of(scenario).board).enemies_by_distance(attacker)
+        except KeyError:
+            ranked = []
+        order = [t for t, _ in ranked if t in wanted]
+        return order + [t for t in enemies if t not in set(order)]
+
+    def step(self, budget_s: float) -> bool:
+        """Compute statuses until ``budget_s`` seconds are spent; True when complete."""
+        start = time.perf_counter()
+        while self._todo:
+            self._compute(self._todo.pop(0))
+            if time.perf_counter() - start >= budget_s:
+                break
+        return self.complete
+
+    def finish(self) -> None:
+        while self._todo:
+            self._compute(self._todo.pop(0))
+
+    def _compute(self, target: str) -> None:
+        assert self._ruleset is not None and self._scenario is not None
+        assert self._request is not None
+        request = replace(self._request, target=target,
+                          situational=dict(self._request.situational))
+        self._done[target] = status_of(self._ruleset, self._scenario, request)
+        self.computations += 1
+
+    def put(self, status: TargetStatus) -> None:
+        """A status computed elsewhere for the current scenario (the current target)."""
+        if status.target in self._todo:
+            self._todo.remove(status.target)
+        self._done[status.target] = status
+
+    def statuses(self) -> list[TargetStatus]:
+        """The statuses known so far, nearest first."""
+        out = list(self._done.values())
+        out.sort(key=lambda s: (s.facts.distance if s.facts is not None else float("inf"),
+                                s.target))
+        return out

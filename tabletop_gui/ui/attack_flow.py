@@ -1,0 +1,239 @@
+"""The game-night attack flow wired into the main window.
+
+``install_attack_flow(window)`` docks the Attack, Odds and Log panels, hangs the attack
+overlays on the scene's overlay layer, follows the document (edits, undo, selection and
+live drag previews) and adds the keyboard flow:
+
+- select an attacker on the canvas (or in the Attack panel);
+- click an enemy, or Tab / Shift+Tab to cycle the valid targets;
+- R rolls seeded dice, digits enter physical dice (Backspace in the dice box removes one);
+- Enter applies the result as one undoable edit, logged; Esc clears the attack.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractSpinBox,
+    QApplication,
+    QComboBox,
+    QLineEdit,
+    QMainWindow,
+    QPlainTextEdit,
+    QScrollArea,
+    QWidget,
+)
+
+from tabletop_gui.model.attack_state import AttackState
+from tabletop_gui.model.document import Change, Document
+from tabletop_gui.scenario.entities import Fighter, Unit
+from tabletop_gui.ui.attack_panel import AttackPanel
+from tabletop_gui.ui.canvas.model_items import ModelItem
+from tabletop_gui.ui.canvas.scene import BattlefieldScene
+from tabletop_gui.ui.canvas.tools.select import SelectTool
+from tabletop_gui.ui.canvas_overlays import AttackOverlay
+from tabletop_gui.ui.log_panel import LogPanel, attack_entry
+from tabletop_gui.ui.odds_panel import OddsPanel
+
+SCAN_SLICE_S = 0.008  # target scan work per event-loop turn (keeps a drag within a frame)
+TEXT_INPUTS = (QLineEdit, QAbstractSpinBox, QPlainTextEdit, QComboBox)
+
+
+class FlowWindow(Protocol):
+    """What the attack flow needs of the main window."""
+
+    document: Document
+    scene: BattlefieldScene
+
+    def add_panel(self, title: str, widget: QWidget) -> Any: ...
+
+
+class AttackFlow(QObject):
+    """Keeps an ``AttackState`` in step with the document and acts on the user's keys."""
+
+    scan_finished = Signal()  # every enemy of the attacker marked valid or invalid
+
+    def __init__(self, window: QMainWindow, document: Document, scene: BattlefieldScene
+                 ) -> None:
+        super().__init__(window)
+        self.window = window
+        self.document = document
+        self.scene = scene
+        self.state = AttackState(document.scenario)
+        self.attack_panel = AttackPanel(self.state)
+        self.odds_panel = OddsPanel(self.state)
+        self.log_panel = LogPanel()
+        self.overlay = AttackOverlay(scene.overlay_layer)
+        self.applied = 0
+        self._pending_preview: dict[str, tuple[float, float]] | None = None
+        self._preview_timer = QTimer(self)
+        self._preview_timer.setSingleShot(True)
+        self._preview_timer.setInterval(0)
+        self._preview_timer.timeout.connect(self._apply_preview)
+        self._scan_timer = QTimer(self)
+        self._scan_timer.setInterval(0)
+        self._scan_timer.timeout.connect(self._scan_more)
+        self.state.subscribe(self._state_changed)
+        self.attack_panel.apply_requested.connect(self.apply)
+        self.attack_panel.attacker_combo.activated.connect(self._select_attacker_on_canvas)
+        document.changed.connect(self._document_changed)
+        document.selection_changed.connect(self._selection_changed)
+        scene.preview_moved.connect(self._preview_moved)
+        self.shortcuts = self._make_shortcuts()
+        self._selection_changed()
+
+    # -- keys ------------------------------------------------------------------------
+    def _make_shortcuts(self) -> dict[str, QShortcut]:
+        keys: dict[str, tuple[str, Callable[[], None]]] = {
+            "Tab": ("next target", lambda: self.state.cycle_target(1)),
+            "Shift+Tab": ("previous target", lambda: self.state.cycle_target(-1)),
+            "R": ("roll", self.roll),
+            "Return": ("apply", self.apply),
+            "Enter": ("apply", self.apply),
+            "Esc": ("clear", self.clear),
+        }
+        for digit in range(10):
+            keys[str(digit)] = (f"die {digit}",
+                                lambda d=digit: self.attack_panel.dice.type_digit(d))
+        out: dict[str, QShortcut] = {}
+        for seq, (_, slot) in keys.items():
+            sc = QShortcut(QKeySequence(seq), self.window)
+            sc.setContext(Qt.ShortcutContext.WindowShortcut)
+            sc.activated.connect(lambda s=sc, f=slot: self._dispatch(s, f))
+            out[seq] = sc
+        return out
+
+    def _dispatch(self, shortcut: QShortcut, action: Callable[[], None]) -> None:
+        """Act on an attack key, unless it belongs to the focused text input or to a
+        canvas tool other than Select (drawing uses Enter and Esc): then pass it on."""
+        focus = QApplication.focusWidget()
+        view = self.scene.views()[0] if self.scene.views() else None
+        tool = getattr(view, "tool", None)
+        in_view = view is not None and focus is not None and (
+            focus is view or view.isAncestorOf(focus))
+        ours = focus is not None and any(
+            p.isAncestorOf(focus) for p in (self.attack_panel, self.odds_panel))
+        cycling = shortcut.key() in (QKeySequence("Tab"), QKeySequence("Shift+Tab"))
+        if (in_view and tool is not None and not isinstance(tool, SelectTool)) or (
+                isinstance(focus, TEXT_INPUTS) and not ours) or (
+                cycling and self.state.attacker is None):
+            self._forward(shortcut.key(), focus if focus is not None else self.window)
+            return
+        if shortcut.key() == QKeySequence("Esc") and in_view and tool is not None:
+            tool.cancel()
+        action()
+
+    @staticmethod
+    def _forward(seq: QKeySequence, target: QWidget) -> None:
+        combo = seq[0]
+        for kind in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
+            QApplication.sendEvent(
+                target, QKeyEvent(kind, combo.key(), combo.keyboardModifiers()))
+
+    # -- actions -----------------------------------------------------------------------
+    def roll(self) -> None:
+        self.attack_panel.dice.roll()
+
+    def clear(self) -> None:
+        self.state.clear()
+        self.document.set_selection([])
+
+    def apply(self) -> None:
+        """The resolution's state changes as one undoable edit, and a log entry."""
+        st = self.state
+        if not st.can_apply or st.report is None or st.resolution is None:
+            return
+        if st.scenario is not self.document.scenario:
+            st.set_scenario(self.document.scenario)  # a drag preview: act on the document
+            if not st.can_apply:
+                return
+        report, resolution = st.report, st.resolution
+        assert report is not None and resolution is not None
+        self.applied += 1
+        entry = attack_entry(report, resolution, st.scenario, st.rolled_seed, self.applied)
+        new = st.applied_scenario()
+        self.document.edit(st.edit_text(), new)
+        self.log_panel.add(entry)
+        st.clear_dice()
+
+    # -- following the document ----------------------------------------------------------
+    def _document_changed(self, change: Change) -> None:
+        self._pending_preview = None
+        self.state.set_scenario(self.document.scenario)
+
+    def _selection_changed(self) -> None:
+        """One model selected: an enemy of the attacker becomes the target, else the
+        attacker; nothing selected clears the attack."""
+        sel = [i for i in self.document.selection
+               if isinstance(self.document.scenario.entity(i), Fighter | Unit)]
+        st = self.state
+        if not self.document.selection:
+            if st.attacker is not None:
+                st.clear()
+            return
+        if len(sel) != 1:
+            return
+        picked = st.model(sel[0])
+        attacker = st.model(st.attacker)
+        if picked is None:
+            return
+        if attacker is not None and picked.side != attacker.side:
+            st.set_target(picked.id)
+        else:
+            st.set_attacker(picked.id)
+
+    def _select_attacker_on_canvas(self) -> None:
+        if self.state.attacker is not None:
+            self.document.set_selection([self.state.attacker])
+
+    def _preview_moved(self, positions: dict[str, tuple[float, float]]) -> None:
+        self._pending_preview = positions
+        self._preview_timer.start()
+
+    def _apply_preview(self) -> None:
+        """Models where the drag shows them (before the edit is pushed on release)."""
+        positions = self._pending_preview
+        self._pending_preview = None
+        if not positions:
+            return
+        scenario = self.document.scenario
+        for entity_id, (x, y) in positions.items():
+            item = self.scene.item_for(entity_id)
+            model = item.model if isinstance(item, ModelItem) else scenario.model(entity_id)
+            if model is not None:
+                if (model.x, model.y) != (x, y):
+                    model = model.moved_to(x, y)
+                scenario = scenario.with_entity(model)
+        self.state.set_scenario(scenario)
+
+    def _state_changed(self) -> None:
+        self.overlay.update(self.state)
+        if self.state.attacker is not None and not self.state.scan.complete:
+            self._scan_timer.start()
+
+    def _scan_more(self) -> None:
+        """One slice of the target scan, then the marks and the target list catch up."""
+        done = self.state.scan_step(SCAN_SLICE_S)
+        self.overlay.update(self.state)
+        self.attack_panel.refresh_targets()
+        if done:
+            self._scan_timer.stop()
+            self.scan_finished.emit()
+
+
+def install_attack_flow(window: FlowWindow) -> AttackFlow:
+    """Dock the Attack, Odds and Log panels and wire the attack flow into ``window``."""
+    assert isinstance(window, QMainWindow)
+    flow = AttackFlow(window, window.document, window.scene)
+    scroll = QScrollArea()
+    scroll.setWidgetResizable(True)
+    scroll.setWidget(flow.attack_panel)
+    window.add_panel("Attack", scroll)
+    window.add_panel("Odds", flow.odds_panel)
+    window.add_panel("Log", flow.log_panel)
+    window.attack_flow = flow  # type: ignore[attr-defined]
+    return flow

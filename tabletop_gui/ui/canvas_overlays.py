@@ -1,0 +1,306 @@
+"""Canvas overlays of the attack being prepared, hung on the scene's overlay layer.
+
+For the selected attacker and weapon: the range band (minimum to maximum, from the base
+edge, at the attacker's own level), the 1" engagement zone, every enemy marked valid
+(green ring and check) or invalid (orange dashed ring and cross) with the reasons as
+hover tooltip, sight lines to valid targets (solid when clear, dashed in cover, the
+covering terrain highlighted), the arcs of the selected target when it is a rank-and-file
+unit, and on a grid the spaces within range and the enemies' Zones of Control.
+The colours are Okabe-Ito (colour-blind safe) and every mark has a shape besides colour.
+Overlay items accept no mouse buttons: clicks reach the models below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import shapely
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QBrush, QColor, QPainterPath, QPen
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem
+
+from tabletop_gui.geometry.board_geometry import BoardGeometry
+from tabletop_gui.model.attack_state import AttackState
+from tabletop_gui.model.target_scan import TargetStatus
+from tabletop_gui.rules.fields import RangeSpec
+from tabletop_gui.scenario.battle import battle_of
+from tabletop_gui.scenario.entities import Model
+from tabletop_gui.ui.canvas.coords import INCH, to_scene
+from tabletop_gui.ui.overlay_arcs import arc_paths
+from tabletop_gui.ui.overlay_shapes import (
+    cell_polygon,
+    check_glyph,
+    cross_glyph,
+    line_path,
+    model_polygon,
+    qpath,
+    range_band,
+    weapon_range,
+)
+
+VALID = QColor("#009E73")  # bluish green
+INVALID = QColor("#D55E00")  # vermillion
+BAND = QColor("#56B4E9")  # sky blue
+ENGAGE = QColor("#E69F00")  # orange
+SIGHT_CLEAR = QColor("#0072B2")  # blue
+SIGHT_COVER = QColor("#E69F00")  # orange
+COVER_TERRAIN = QColor("#CC79A7")  # reddish purple
+ZOC = QColor("#CC79A7")
+ARC = QColor("#000000")
+ENGAGEMENT_IN = 1.0
+RING_GAP_IN = 0.12
+
+
+def _cosmetic(color: QColor, width: float, style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> QPen:
+    pen = QPen(color, width)
+    pen.setCosmetic(True)
+    pen.setStyle(style)
+    return pen
+
+
+class OverlayItem(QGraphicsPathItem):
+    """One overlay shape; ``kind`` and ``key`` say what it shows (tests and tooltips)."""
+
+    def __init__(self, kind: str, key: str, path: QPainterPath, pen: QPen,
+                 brush: QBrush | None = None, tooltip: str = "",
+                 parent: QGraphicsItem | None = None) -> None:
+        super().__init__(path, parent)
+        self.kind = kind
+        self.key = key
+        self.setPen(pen)
+        self.setBrush(brush if brush is not None else QBrush(Qt.BrushStyle.NoBrush))
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        if tooltip:
+            self.setToolTip(tooltip)
+
+
+class TargetMarker(OverlayItem):
+    """An enemy marked valid (solid ring + check) or invalid (dashed ring + cross)."""
+
+    def __init__(self, status: TargetStatus, path: QPainterPath,
+                 parent: QGraphicsItem | None = None) -> None:
+        color = VALID if status.valid else INVALID
+        style = Qt.PenStyle.SolidLine if status.valid else Qt.PenStyle.DashLine
+        super().__init__("target", status.target, path, _cosmetic(color, 3.0, style),
+                         tooltip=status.tooltip, parent=parent)
+        self.valid = status.valid
+        self.reasons = status.reasons
+
+
+class AttackOverlay:
+    """Builds the overlay items of an ``AttackState`` under a parent item (the layer).
+
+    Items are grouped (the attacker's zones, one group per enemy, the target's arcs) and a
+    group is rebuilt only when what it shows changed, so a scan that reports a few more
+    enemies, or a drag of one model, touches only their items."""
+
+    def __init__(self, layer: QGraphicsItem) -> None:
+        self.layer = layer
+        self.enabled = True
+        self._groups: dict[str, tuple[object, list[OverlayItem]]] = {}
+        self._geometry: BoardGeometry | None = None
+        self._building: list[OverlayItem] = []
+
+    @property
+    def items(self) -> list[OverlayItem]:
+        return [i for _, items in self._groups.values() for i in items]
+
+    def set_enabled(self, enabled: bool) -> None:
+        self.enabled = enabled
+        for item in self.items:
+            item.setVisible(enabled)
+
+    def of_kind(self, kind: str) -> list[OverlayItem]:
+        return [i for i in self.items if i.kind == kind]
+
+    def marker(self, target: str) -> TargetMarker | None:
+        return next((i for i in self.items if isinstance(i, TargetMarker) and i.key == target),
+                    None)
+
+    def clear(self) -> None:
+        for name in list(self._groups):
+            self._drop(name)
+
+    def _drop(self, name: str) -> None:
+        _, items = self._groups.pop(name)
+        scene = self.layer.scene()
+        for item in items:
+            if scene is not None:
+                scene.removeItem(item)
+            else:
+                item.setParentItem(None)
+
+    def _add(self, item: OverlayItem) -> None:
+        item.setVisible(self.enabled)
+        self._building.append(item)
+
+    def _group(self, name: str, key: object, build: Callable[[], None]) -> None:
+        """Keep the group when its key is unchanged, else rebuild it with ``build``."""
+        old = self._groups.get(name)
+        if old is not None and old[0] == key:
+            return
+        if old is not None:
+            self._drop(name)
+        self._building = []
+        build()
+        self._groups[name] = (key, self._building)
+        self._building = []
+
+    # -- building ----------------------------------------------------------------------
+    def update(self, state: AttackState, complete: bool = False) -> None:
+        """Show the state; with ``complete=False`` only the enemies scanned so far."""
+        attacker = state.model(state.attacker)
+        info = state.info
+        if attacker is None or info is None or state.scenario is None:
+            self.clear()
+            return
+        scenario = state.scenario
+        weapon = state.report.weapon if state.report is not None else state.weapon
+        rng = weapon_range(info, attacker, weapon)
+        geometry = BoardGeometry.of(battle_of(scenario).board)
+        self._geometry = geometry
+        grid = geometry.grid
+        statuses = state.statuses(complete=complete)
+        wanted = {"attacker"}
+        fighters = info.declaration.models == "fighters"
+        self._group("attacker", (attacker, weapon, rng, grid is None),
+                    lambda: self._attacker_zones(attacker, rng, weapon, fighters and not grid))
+        if grid is not None:
+            wanted.add("grid")
+            enemies = tuple(state.model(s.target) for s in statuses)
+            self._group("grid", (attacker, rng, enemies, scenario.battlefield),
+                        lambda: self._grid(state, geometry, rng if isinstance(rng, int)
+                                           else None, statuses))
+        for status in statuses:
+            name = f"target:{status.target}"
+            wanted.add(name)
+            key = (status, state.model(status.target), attacker,
+                   status.target == state.target)
+            self._group(name, key, lambda s=status: self._target(state, s))
+        if state.target is not None:
+            wanted.add("arcs")
+            self._group("arcs", (state.model(state.target),),
+                        lambda: self._arcs(geometry, str(state.target)))
+        for name in [n for n in self._groups if n not in wanted]:
+            self._drop(name)
+
+    def _attacker_zones(self, attacker: Model, rng: RangeSpec | int | None,
+                        weapon: str | None, engagement: bool) -> None:
+        outline = model_polygon(attacker)
+        if isinstance(rng, RangeSpec):
+            self._range_band(outline, rng, weapon)
+        if engagement:
+            zone = outline.buffer(ENGAGEMENT_IN, quad_segs=32)
+            self._add(OverlayItem("engagement", attacker.id, qpath(zone),
+                                  _cosmetic(ENGAGE, 1.5, Qt.PenStyle.DotLine),
+                                  tooltip='1" engagement zone', parent=self.layer))
+
+    def _arcs(self, geometry: BoardGeometry, target: str) -> None:
+        for path in arc_paths(geometry, target):
+            self._add(OverlayItem("arc", target, path,
+                                  _cosmetic(ARC, 1.5, Qt.PenStyle.DashDotLine),
+                                  tooltip="arcs of the target (front, flanks, rear)",
+                                  parent=self.layer))
+
+    def _range_band(self, outline: shapely.Polygon, rng: RangeSpec, weapon: str | None) -> None:
+        band = range_band(outline, rng)
+        brush = QBrush(QColor(BAND.red(), BAND.green(), BAND.blue(), 45))
+        lo = f'{rng.minimum:g}" to ' if rng.minimum else ""
+        tip = (f"range of {weapon or 'the weapon'}: {lo}{rng.maximum:g}\" from the base "
+               "edge, drawn at the attacker's level (targets use the 3D distance)")
+        self._add(OverlayItem("range", "band", qpath(band),
+                              _cosmetic(BAND.darker(130), 1.5, Qt.PenStyle.DashLine), brush,
+                              tip, parent=self.layer))
+
+    def _target(self, state: AttackState, status: TargetStatus) -> None:
+        enemy = state.model(status.target)
+        if enemy is None:
+            return
+        poly = model_polygon(enemy)
+        ring = poly.buffer(RING_GAP_IN, quad_segs=24)
+        path = qpath(ring)
+        minx, _, _, maxy = ring.bounds
+        glyph_at = to_scene(minx, maxy) + QPointF(-0.05 * INCH, -0.05 * INCH)
+        size = 0.35 * INCH
+        path.addPath(check_glyph(glyph_at, size) if status.valid else cross_glyph(glyph_at, size))
+        self._add(TargetMarker(status, path, parent=self.layer))
+        if status.target == state.target:
+            sel = OverlayItem("selected_target", status.target,
+                              qpath(poly.buffer(RING_GAP_IN * 2.5, quad_segs=24)),
+                              _cosmetic(VALID if status.valid else INVALID, 1.0),
+                              tooltip="the target", parent=self.layer)
+            self._add(sel)
+        if status.valid and status.facts is not None and status.facts.visible:
+            self._sight_line(state, status, poly)
+
+    def _sight_line(self, state: AttackState, status: TargetStatus,
+                    target_poly: shapely.Polygon) -> None:
+        attacker = state.model(state.attacker)
+        facts = status.facts
+        if attacker is None or facts is None:
+            return
+        m = self._geometry.measure(attacker.id, status.target) if self._geometry else None
+        if m is None:
+            return
+        covered = facts.cover != "none"
+        style = Qt.PenStyle.DashLine if covered else Qt.PenStyle.SolidLine
+        color = SIGHT_COVER if covered else SIGHT_CLEAR
+        why = next((m.why for m in status.report.modifiers if m.name == "cover"), "") \
+            if status.report is not None else ""
+        tip = (f"in {facts.cover} cover" + (f": {why}" if why else "")) if covered \
+            else "clear line of sight"
+        self._add(OverlayItem("sight", status.target, line_path(m.point_a, m.point_b),
+                              _cosmetic(color, 2.0, style), tooltip=tip, parent=self.layer))
+        if covered and state.scenario is not None:
+            for terrain_id in facts.cover_by:
+                terrain = state.scenario.entity(terrain_id)
+                polygon = getattr(terrain, "polygon", None)
+                if not polygon:
+                    continue
+                shape = qpath(shapely.Polygon(polygon))
+                brush = QBrush(COVER_TERRAIN, Qt.BrushStyle.BDiagPattern)
+                self._add(OverlayItem("cover_terrain", terrain_id, shape,
+                                      _cosmetic(COVER_TERRAIN, 3.0), brush,
+                                      f"gives cover to {status.target}", parent=self.layer))
+
+    def _grid(self, state: AttackState, geometry: BoardGeometry, spaces: int | None,
+              statuses: list[TargetStatus]) -> None:
+        grid = geometry.grid
+        board_grid = geometry.board.grid
+        if grid is None or board_grid is None or state.attacker is None:
+            return
+        own = grid.space_of(state.attacker)
+        if spaces is not None:
+            cells = [c for c in _spaces_near(grid, own, spaces) if c != own]
+            area = shapely.unary_union([cell_polygon(board_grid, grid.centre(c))
+                                        for c in cells])
+            brush = QBrush(QColor(BAND.red(), BAND.green(), BAND.blue(), 45))
+            self._add(OverlayItem("range", "spaces", qpath(area),
+                                  _cosmetic(BAND.darker(130), 1.5, Qt.PenStyle.DashLine), brush,
+                                  f"within range: {spaces} space(s)", parent=self.layer))
+        zoc_cells: set[tuple[int, int]] = set()
+        for status in statuses:
+            zoc_cells |= set(grid.zone_of_control(grid.space_of(status.target)))
+        if zoc_cells:
+            area = shapely.unary_union([cell_polygon(board_grid, grid.centre(c))
+                                        for c in zoc_cells])
+            self._add(OverlayItem("zoc", "enemies", qpath(area),
+                                  _cosmetic(ZOC, 1.0, Qt.PenStyle.DotLine),
+                                  QBrush(ZOC, Qt.BrushStyle.FDiagPattern),
+                                  "enemy Zones of Control (leaving one risks an Attack of "
+                                  "Opportunity)", parent=self.layer))
+
+
+def _spaces_near(grid: object, start: tuple[int, int], n: int) -> set[tuple[int, int]]:
+    """Every space within ``n`` steps of ``start`` (breadth-first over neighbours)."""
+    seen = {start}
+    frontier = [start]
+    for _ in range(n):
+        nxt = []
+        for s in frontier:
+            for nb in grid.neighbours(s):  # type: ignore[attr-defined]
+                if nb not in seen:
+                    seen.add(nb)
+                    nxt.append(nb)
+        frontier = nxt
+    return seen

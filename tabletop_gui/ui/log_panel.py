@@ -1,0 +1,118 @@
+"""The Log panel: what happened, in order (attacks applied, with their geometry facts,
+modifiers, dice and result), saved as plain text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QHBoxLayout,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from tabletop_gui.rules.base import AttackReport, Resolution
+from tabletop_gui.scenario.entities import Scenario
+
+
+def _name(scenario: Scenario | None, model_id: str) -> str:
+    m = scenario.model(model_id) if scenario is not None else None
+    return f"{m.name} ({model_id})" if m is not None else model_id
+
+
+def attack_entry(report: AttackReport, resolution: Resolution, scenario: Scenario | None,
+                 seed: int | None, number: int) -> str:
+    """One attack as the log prints it: who, with what, on whom, why, the dice, the result."""
+    f = report.facts
+    lines = [f"#{number} {report.ruleset}: {_name(scenario, report.attacker)} attacks "
+             f"{_name(scenario, report.target)} with {report.weapon or '(bare)'}"
+             + (f" and {report.offhand}" if report.offhand else "")
+             + f" ({report.attack_type})"]
+    geo = [f'distance {f.distance:.3f}" (horizontal {f.horizontal_distance:.3f}", '
+           f'vertical {f.vertical_distance:.3f}")',
+           f"engaged {'yes' if f.engaged else 'no'}",
+           f"visible {'yes' if f.visible else 'no'}",
+           f"cover {f.cover}" + (f" by {', '.join(f.cover_by)}" if f.cover_by else "")]
+    if f.flanked:
+        geo.append("flanked")
+    if f.arc is not None:
+        geo.append(f"arc {f.arc}")
+    if f.spaces is not None:
+        geo.append(f"{f.spaces} spaces")
+    lines.append("  geometry: " + ", ".join(geo))
+    for c in report.checks:
+        lines.append(f"  {'✔' if c.ok else '✖'} {c.text}")
+    for m in report.modifiers:
+        lines.append(f"  modifier {m.name}: {m.effect} ({m.why})")
+    if report.table_row:
+        lines.append(f"  table row: {report.table_row}")
+    source = f"rolled, seed {seed}" if seed is not None else "entered"
+    dice = ", ".join(f"{d.face} ({d.label}: {d.outcome})" for d in resolution.dice)
+    lines.append(f"  dice ({source}): {dice or 'none'}")
+    for step in resolution.steps:
+        lines.append(f"    {step}")
+    result = f"  result: {resolution.damage} damage"
+    if resolution.taken_down:
+        result += f", {_name(scenario, report.target)} taken down"
+    lines.append(result)
+    for key, value in resolution.extras.items():
+        lines.append(f"  {key.replace('_', ' ')}: {value}")
+    for change in resolution.changes:
+        state = ", ".join(f"{k}={v}" for k, v in change.state.items())
+        lines.append(f"  state of {_name(scenario, change.combatant)}: {state}")
+    return "\n".join(lines)
+
+
+class LogPanel(QWidget):
+    """An append-only text log with Save."""
+
+    saved = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.entries: list[str] = []
+        layout = QVBoxLayout(self)
+        self.text = QPlainTextEdit()
+        self.text.setReadOnly(True)
+        font = QFont("monospace")
+        font.setStyleHint(QFont.StyleHint.Monospace)
+        self.text.setFont(font)
+        self.text.setToolTip("What happened, in order")
+        layout.addWidget(self.text)
+        buttons = QHBoxLayout()
+        self.save_button = QPushButton("&Save log…")
+        self.save_button.setToolTip("Save the log as a text file")
+        self.save_button.clicked.connect(self.save_dialog)
+        self.clear_button = QPushButton("Clear")
+        self.clear_button.setToolTip("Empty the log (the document is not changed)")
+        self.clear_button.clicked.connect(self.clear)
+        buttons.addWidget(self.save_button)
+        buttons.addWidget(self.clear_button)
+        buttons.addStretch(1)
+        layout.addLayout(buttons)
+
+    def add(self, entry: str) -> None:
+        self.entries.append(entry)
+        self.text.appendPlainText(entry + "\n")
+
+    def clear(self) -> None:
+        self.entries = []
+        self.text.clear()
+
+    def as_text(self) -> str:
+        return "\n\n".join(self.entries) + ("\n" if self.entries else "")
+
+    def save(self, path: Path) -> None:
+        path.write_text(self.as_text(), encoding="utf-8")
+        self.saved.emit(str(path))
+
+    def save_dialog(self) -> None:
+        name, _ = QFileDialog.getSaveFileName(self, "Save log", "battle-log.txt",
+                                              "Text files (*.txt);;All files (*)")
+        if name:
+            self.save(Path(name))

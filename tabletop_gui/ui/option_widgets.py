@@ -1,0 +1,113 @@
+"""Widgets generated from a ruleset's situational options (``OptionSpec``): check boxes for
+bool, spin boxes for numbers, combo boxes for enums, line edits for text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QSpinBox,
+    QWidget,
+)
+
+from tabletop_gui.model.attack_state import AttackState
+from tabletop_gui.rules.fields import FieldError, OptionSpec
+
+OptionWidget = QCheckBox | QSpinBox | QDoubleSpinBox | QComboBox | QLineEdit
+
+
+def option_label(spec: OptionSpec) -> str:
+    return spec.key.replace("_", " ")
+
+
+class OptionsForm(QWidget):
+    """One widget per situational option of the state's ruleset, bound to the state."""
+
+    def __init__(self, state: AttackState, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state = state
+        self.widgets: dict[str, OptionWidget] = {}
+        self._specs: tuple[OptionSpec, ...] = ()
+        self._layout = QFormLayout(self)
+        self._layout.setContentsMargins(0, 0, 0, 0)
+        self._empty = QLabel("(none for this ruleset)")
+        self._layout.addRow(self._empty)
+        state.subscribe(self.refresh)
+        self.refresh()
+
+    def _build(self) -> None:
+        while self._layout.rowCount():
+            self._layout.removeRow(0)
+        self.widgets = {}
+        self._empty = QLabel("(none for this ruleset)")
+        if not self._specs:
+            self._layout.addRow(self._empty)
+        for spec in self._specs:
+            widget = self._make(spec)
+            tip = f"{spec.help} (--set {spec.key}=…)"
+            widget.setToolTip(tip)
+            label = QLabel(option_label(spec))
+            label.setToolTip(tip)
+            self._layout.addRow(label, widget)
+            self.widgets[spec.key] = widget
+
+    def _make(self, spec: OptionSpec) -> OptionWidget:
+        key = spec.key
+        if spec.kind == "bool":
+            box = QCheckBox()
+            box.toggled.connect(lambda v, k=key: self._set(k, bool(v)))
+            return box
+        if spec.kind == "int":
+            spin = QSpinBox()
+            spin.setRange(int(spec.minimum) if spec.minimum is not None else -999, 999)
+            spin.valueChanged.connect(lambda v, k=key: self._set(k, int(v)))
+            return spin
+        if spec.kind == "number":
+            dspin = QDoubleSpinBox()
+            dspin.setRange(spec.minimum if spec.minimum is not None else -999.0, 999.0)
+            dspin.valueChanged.connect(lambda v, k=key: self._set(k, float(v)))
+            return dspin
+        if spec.kind == "enum":
+            combo = QComboBox()
+            for choice in spec.choices:
+                combo.addItem(choice if choice else "(default)", choice)
+            combo.activated.connect(
+                lambda i, k=key, c=combo: self._set(k, c.itemData(i)))
+            return combo
+        edit = QLineEdit()
+        edit.editingFinished.connect(lambda k=key, e=edit: self._set(k, e.text()))
+        return edit
+
+    def _set(self, key: str, value: Any) -> None:
+        if self.state.option_value(key) == value:
+            return
+        try:
+            self.state.set_option(key, value)
+        except FieldError as e:  # pragma: no cover - widgets only offer valid values
+            self.state.message = str(e)
+
+    def refresh(self) -> None:
+        specs = self.state.option_specs
+        if specs != self._specs:
+            self._specs = specs
+            self._build()
+        for key, widget in self.widgets.items():
+            value = self.state.option_value(key)
+            widget.blockSignals(True)
+            if isinstance(widget, QCheckBox):
+                widget.setChecked(bool(value))
+            elif isinstance(widget, QSpinBox):
+                widget.setValue(int(value))
+            elif isinstance(widget, QDoubleSpinBox):
+                widget.setValue(float(value))
+            elif isinstance(widget, QComboBox):
+                widget.setCurrentIndex(max(0, widget.findData(value)))
+            else:
+                widget.setText(str(value))
+            widget.blockSignals(False)

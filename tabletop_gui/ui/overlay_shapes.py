@@ -1,0 +1,111 @@
+"""Shapes the attack overlays draw: base outlines as shapely polygons (from the same
+``Footprint`` geometry and the rules read), offsets, grid spaces, and their conversion to
+Qt painter paths in scene units."""
+
+from __future__ import annotations
+
+import math
+
+import shapely
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QPainterPath, QPolygonF
+from shapely.geometry import Polygon
+from shapely.geometry.base import BaseGeometry
+
+from tabletop_gui.geometry import outline
+from tabletop_gui.geometry.board import GridSpec
+from tabletop_gui.rules.fields import FieldError, RangeSpec, RulesetInfo, parse_range
+from tabletop_gui.scenario.battle import body_of
+from tabletop_gui.scenario.entities import Model
+from tabletop_gui.ui.canvas.coords import to_scene
+
+SQRT3 = math.sqrt(3.0)
+
+
+def model_polygon(model: Model) -> Polygon:
+    """The outline of a base or unit boundary on the table (inches), as geometry draws it."""
+    return outline.polygon(body_of(model).footprint, segments=64)
+
+
+def _ring(path: QPainterPath, coords: list[tuple[float, float]]) -> None:
+    pts = [to_scene(x, y) for x, y in coords]
+    if pts:
+        path.addPolygon(QPolygonF(pts))
+        path.closeSubpath()
+
+
+def qpath(geom: BaseGeometry) -> QPainterPath:
+    """A painter path (scene units, odd-even fill: holes stay open) of polygons."""
+    path = QPainterPath()
+    path.setFillRule(Qt.FillRule.OddEvenFill)
+    polys = getattr(geom, "geoms", [geom])
+    for poly in polys:
+        if isinstance(poly, Polygon) and not poly.is_empty:
+            _ring(path, list(poly.exterior.coords))
+            for hole in poly.interiors:
+                _ring(path, list(hole.coords))
+    return path
+
+
+def line_path(a: tuple[float, float], b: tuple[float, float]) -> QPainterPath:
+    path = QPainterPath(to_scene(*a))
+    path.lineTo(to_scene(*b))
+    return path
+
+
+def weapon_range(info: RulesetInfo, model: Model, weapon: str | None) -> RangeSpec | int | None:
+    """A weapon's range as the ruleset declares it: inches (``RangeSpec``) for a ``range``
+    field, or whole spaces for an ``int`` range on a grid ruleset; None without one."""
+    spec = info.declaration.weapon_field("range")
+    w = model.weapon(weapon) if weapon is not None else (model.weapons[0] if model.weapons
+                                                         else None)
+    if spec is None or w is None:
+        return None
+    value = w.get("range", spec.default)
+    if value is None:
+        return None
+    if spec.kind == "range":
+        try:
+            return parse_range(value)
+        except FieldError:
+            return None
+    if spec.kind == "int" and info.declaration.needs_grid:
+        return int(value)
+    return None
+
+
+def range_band(outline: Polygon, rng: RangeSpec) -> BaseGeometry:
+    """The area within the maximum range and beyond the minimum, from the base edge."""
+    outer = outline.buffer(rng.maximum, quad_segs=32)
+    if rng.minimum:
+        return outer.difference(outline.buffer(rng.minimum, quad_segs=32))
+    return outer.difference(outline)
+
+
+def cell_polygon(grid: GridSpec, centre: tuple[float, float]) -> Polygon:
+    """One grid space around its centre: a square, or a pointy-top hexagon."""
+    x, y = centre
+    s = grid.size
+    if grid.kind == "square":
+        return shapely.box(x - s / 2, y - s / 2, x + s / 2, y + s / 2)
+    r = s / SQRT3
+    return Polygon([(x + r * math.cos(math.radians(90 + 60 * k)),
+                     y + r * math.sin(math.radians(90 + 60 * k))) for k in range(6)])
+
+
+def check_glyph(centre: QPointF, size: float) -> QPainterPath:
+    """A check mark (valid) in scene units."""
+    path = QPainterPath(QPointF(centre.x() - size * 0.5, centre.y()))
+    path.lineTo(centre.x() - size * 0.1, centre.y() + size * 0.4)
+    path.lineTo(centre.x() + size * 0.55, centre.y() - size * 0.45)
+    return path
+
+
+def cross_glyph(centre: QPointF, size: float) -> QPainterPath:
+    """A cross (invalid) in scene units."""
+    h = size * 0.45
+    path = QPainterPath(QPointF(centre.x() - h, centre.y() - h))
+    path.lineTo(centre.x() + h, centre.y() + h)
+    path.moveTo(centre.x() + h, centre.y() - h)
+    path.lineTo(centre.x() - h, centre.y() + h)
+    return path

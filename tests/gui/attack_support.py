@@ -1,0 +1,96 @@
+"""Shared set-up for the attack-flow GUI tests: demo scenarios, a main window with the
+attack flow installed, and small helpers to drive it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from PySide6.QtCore import QSettings
+
+from tabletop_gui.model.document import Document
+from tabletop_gui.rules import registry
+from tabletop_gui.rules.base import AttackRequest
+from tabletop_gui.scenario.battle import battle_of
+from tabletop_gui.scenario.entities import (
+    Battlefield,
+    Fighter,
+    Obstacle,
+    RoundBase,
+    Scenario,
+    Side,
+    Weapon,
+)
+from tabletop_gui.scenario.load import load_scenario
+from tabletop_gui.ui.attack_flow import AttackFlow, install_attack_flow
+
+DEMOS = Path(__file__).resolve().parents[2] / "tabletop_gui" / "resources" / "demos"
+
+# rulesets whose engines are on main (see the report for any left out)
+RULESETS = ("warcry", "fight-vs-defense", "mordheim-warcry", "ninth-age", "circle-of-realms")
+
+
+def demo(ruleset: str) -> Scenario:
+    return load_scenario(DEMOS / f"{ruleset}.battle.json")
+
+
+def make_window(qtbot, scenario: Scenario, tmp_path: Path):  # noqa: ANN001, ANN201
+    from tabletop_gui.ui.main_window import MainWindow
+
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(Document(scenario), settings=settings)
+    qtbot.addWidget(window)
+    flow = getattr(window, "attack_flow", None)
+    if flow is None:
+        flow = install_attack_flow(window)
+    window.resize(1500, 950)
+    return window, flow
+
+
+def first_pair(scenario: Scenario, valid: bool = True) -> tuple[str, str]:
+    """(attacker, target) of the demo: the first ordered pair the engine calls valid
+    (or invalid), in file order."""
+    ruleset = registry.get(scenario.ruleset)
+    battle = battle_of(scenario)
+    for a in scenario.models:
+        for t in scenario.models:
+            if t.side == a.side or a.taken_down or t.taken_down:
+                continue
+            if ruleset.attack(battle, AttackRequest(a.id, t.id)).valid == valid:
+                return a.id, t.id
+    raise AssertionError(f"no {'valid' if valid else 'invalid'} pair in the demo")
+
+
+def select_attacker(flow: AttackFlow, attacker: str) -> None:
+    flow.document.set_selection([attacker])
+    assert flow.state.attacker == attacker
+
+
+def archers() -> Scenario:
+    """Warcry: an archer (range 3-12) at (5, 5), a target 5" away, a wall between the
+    archer and a second target, and a third enemy far out of range."""
+    bow = Weapon("Bow", {"range": "3-12", "attacks": 2, "strength": 3, "damage": "1/2"})
+    sword = Weapon("Sword", {"range": 1, "attacks": 3, "strength": 3, "damage": "1/3"})
+    chars = {"move": 4, "toughness": 3, "wounds": 8}
+    base = RoundBase(25.4)
+
+    def f(fid: str, side: str, x: float, y: float, weapons: tuple[Weapon, ...] = (sword,)
+          ) -> Fighter:
+        return Fighter(fid, f"F {fid}", side, x, y, base, characteristics=chars,
+                       weapons=weapons)
+
+    return Scenario(
+        ruleset="warcry",
+        battlefield=Battlefield(30, 22),
+        sides=(Side("red", "Red", "#c0392b"), Side("blue", "Blue", "#2e86c1")),
+        fighters=(f("a", "red", 5, 5, (bow, sword)), f("t", "blue", 11, 5),
+                  f("c", "blue", 5, 13), f("far", "blue", 27, 20)),
+        obstacles=(Obstacle("wall", ((3, 8.5), (7, 8.5), (7, 9.0), (3, 9.0)), 0.8,
+                            "Low wall"),),
+    )
+
+
+def moved(scenario: Scenario, model_id: str, x: float, y: float) -> Scenario:
+    m = scenario.model(model_id)
+    assert m is not None
+    return scenario.with_entity(replace(m, x=x, y=y))
