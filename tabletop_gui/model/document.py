@@ -147,8 +147,10 @@ class Document(QObject):
             return
         self.undo_stack.push(ScenarioEdit(self, text, self._scenario, new_scenario, merge_id))
 
-    def replace(self, scenario: Scenario, path: Path | None = None) -> None:
-        """Start over with another scenario (New, Open, restore): history is cleared."""
+    def replace(self, scenario: Scenario, path: Path | None = None,
+                modified: bool = False) -> None:
+        """Start over with another scenario (New, Open, restore): history is cleared;
+        ``modified`` marks it unsaved (a restored recovery file)."""
         self.undo_stack.clear()
         old = self._scenario
         self._scenario = scenario
@@ -161,6 +163,8 @@ class Document(QObject):
         self.changed.emit(Change(all_ids, True))
         self.selection_changed.emit()
         self.undo_stack.setClean()
+        if modified:
+            self.undo_stack.resetClean()
 
     def mark_saved(self, path: Path) -> None:
         self.undo_stack.setClean()

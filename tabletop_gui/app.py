@@ -1,0 +1,87 @@
+"""The desktop application: the only place that creates the QApplication.
+
+``TABLETOP_GUI_EXIT_AFTER_PAINT=1`` makes the application print ``PAINT_MARKER`` on
+stdout and quit as soon as the main window has been painted once (the startup benchmark).
+Imports are kept lazy so that the first window appears quickly.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+PAINT_MARKER = "tabletop-gui: first paint"
+ORGANIZATION = "tabletop-gui"
+APPLICATION = "Tabletop GUI"
+
+
+def run_app(file: str | None, ruleset: str | None) -> int:
+    """Open the main window on ``file`` (or the demo of ``ruleset``) and run the event loop."""
+    from PySide6.QtCore import QEvent, QObject, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "tabletop-gui"])
+    assert isinstance(app, QApplication)
+    app.setOrganizationName(ORGANIZATION)
+    app.setApplicationName(APPLICATION)
+
+    from tabletop_gui.rules.registry import DEFAULT_RULESET, RULESET_IDS
+
+    ruleset_id = ruleset or DEFAULT_RULESET
+    if ruleset_id not in RULESET_IDS:
+        print(f"tabletop-gui: unknown ruleset {ruleset_id!r} (known: {', '.join(RULESET_IDS)})",
+              file=sys.stderr)
+        return 2
+    window = build_window(file, ruleset_id)
+
+    exit_after_paint = os.environ.get("TABLETOP_GUI_EXIT_AFTER_PAINT") == "1"
+    if exit_after_paint:
+        class _FirstPaint(QObject):
+            def eventFilter(self, obj: QObject, event: QEvent) -> bool:  # noqa: N802
+                if event.type() == QEvent.Type.Paint:
+                    obj.removeEventFilter(self)
+                    QTimer.singleShot(0, _done)
+                return False
+
+        def _done() -> None:
+            print(PAINT_MARKER, flush=True)
+            window.document.undo_stack.setClean()
+            app.quit()
+
+        painted = _FirstPaint(app)
+        window.view.viewport().installEventFilter(painted)
+    window.show()
+    if not exit_after_paint:
+        QTimer.singleShot(0, window.offer_recovery)
+    code = app.exec()
+    if exit_after_paint:
+        window.files.closed_cleanly()
+    return int(code)
+
+
+def build_window(file: str | None, ruleset_id: str):  # type: ignore[no-untyped-def]
+    """The main window on a file, else on the ruleset's start battlefield. A refused file
+    leaves the start battlefield open and shows its problems once the window is up."""
+    from PySide6.QtCore import QTimer
+
+    from tabletop_gui.model.document import Document
+    from tabletop_gui.model.new_scenario import start_scenario
+    from tabletop_gui.ui.main_window import MainWindow
+
+    scenario, path, problems = None, None, None
+    if file is not None:
+        from tabletop_gui.scenario.load import ScenarioError, load_scenario
+
+        try:
+            scenario, path = load_scenario(file), Path(file)
+        except ScenarioError as e:
+            problems = [str(p) for p in e.problems]
+    document = Document(scenario or start_scenario(ruleset_id), path)
+    window = MainWindow(document)
+    window.start_recovery()
+    if path is not None:
+        window.files.remember(path)
+    if file is not None and problems is not None:
+        QTimer.singleShot(0, lambda: window.files.show_problems(Path(file), problems))
+    return window

@@ -1,0 +1,1 @@
+"""The battlefield canvas: scene mirroring the document, its items, the view, the tools."""

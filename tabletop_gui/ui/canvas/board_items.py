@@ -1,0 +1,238 @@
+"""Canvas items of the battlefield itself (table, inch grid, edge labels, Circle of Realms
+spaces) and of terrain (obstacles and platforms with their heights)."""
+
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
+
+from tabletop_gui.scenario.entities import Battlefield, Obstacle, Platform
+from tabletop_gui.ui.canvas.coords import INCH, Z_BOARD, Z_OBSTACLE, Z_PLATFORM, board_rect
+
+TABLE = QColor("#e8e2cf")
+GRID_MINOR = QColor("#cfc6ab")
+GRID_MAJOR = QColor("#a89f84")
+SPACES = QColor("#7f8c8d")
+EDGE_LABEL_PX = 0.32 * INCH
+SQRT3 = math.sqrt(3.0)
+
+
+def _font(px: float, bold: bool = False) -> QFont:
+    f = QFont()
+    f.setPixelSize(max(1, round(px)))
+    f.setBold(bold)
+    return f
+
+
+def _num(v: float) -> str:
+    return f"{v:g}"
+
+
+def hex_centre(col: int, row: int, size: float) -> tuple[float, float]:
+    """Centre (inches) of a pointy-top hex space: odd rows shifted right by half a space."""
+    return (col + 0.5 + 0.5 * (row % 2)) * size, (row * SQRT3 / 2 + 0.5) * size
+
+
+def grid_path(battlefield: Battlefield) -> QPainterPath:
+    """The outlines of the Circle of Realms spaces, in scene units."""
+    path = QPainterPath()
+    grid = battlefield.grid
+    if grid is None or grid.size <= 0:
+        return path
+    s, w, d = grid.size, battlefield.width, battlefield.depth
+    if grid.kind == "square":
+        cols, rows = int(w / s + 1e-9), int(d / s + 1e-9)
+        for c in range(cols + 1):
+            path.moveTo(c * s * INCH, 0)
+            path.lineTo(c * s * INCH, -rows * s * INCH)
+        for r in range(rows + 1):
+            path.moveTo(0, -r * s * INCH)
+            path.lineTo(cols * s * INCH, -r * s * INCH)
+        return path
+    radius = s / SQRT3  # centre to corner
+    row = 0
+    while hex_centre(0, row, s)[1] <= d + 1e-9:
+        col = 0
+        while hex_centre(col, row, s)[0] <= w + 1e-9:
+            cx, cy = hex_centre(col, row, s)
+            corners = [
+                QPointF((cx + radius * math.cos(math.radians(90 + 60 * k))) * INCH,
+                        -(cy + radius * math.sin(math.radians(90 + 60 * k))) * INCH)
+                for k in range(6)
+            ]
+            path.addPolygon(QPolygonF([*corners, corners[0]]))
+            col += 1
+        row += 1
+    return path
+
+
+class BattlefieldItem(QGraphicsItem):
+    """The table: its surface, a 1-inch grid (stronger every 6"), labelled edges, spaces."""
+
+    def __init__(self, battlefield: Battlefield) -> None:
+        super().__init__()
+        self.setZValue(Z_BOARD)
+        self._font = _font(EDGE_LABEL_PX)
+        self.battlefield = battlefield
+        self._spaces = QPainterPath()
+        self.set_battlefield(battlefield)
+
+    def set_battlefield(self, battlefield: Battlefield) -> None:
+        self.prepareGeometryChange()
+        self.battlefield = battlefield
+        self._rect = board_rect(battlefield.width, battlefield.depth)
+        m = 1.0 * INCH
+        self._bounds = self._rect.adjusted(-m, -m, m, m)
+        self._spaces = grid_path(battlefield)
+        self.update()
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        return self._bounds
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        w, d = self.battlefield.width, self.battlefield.depth
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(TABLE)
+        painter.drawRect(self._rect)
+        minor = QPen(GRID_MINOR, 1)
+        minor.setCosmetic(True)
+        major = QPen(GRID_MAJOR, 1.5)
+        major.setCosmetic(True)
+        for i in range(int(math.floor(w)) + 1):
+            painter.setPen(major if i % 6 == 0 else minor)
+            painter.drawLine(QPointF(i * INCH, 0), QPointF(i * INCH, -d * INCH))
+        for j in range(int(math.floor(d)) + 1):
+            painter.setPen(major if j % 6 == 0 else minor)
+            painter.drawLine(QPointF(0, -j * INCH), QPointF(w * INCH, -j * INCH))
+        if not self._spaces.isEmpty():
+            painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+            sp = QPen(SPACES, 1.6)
+            sp.setCosmetic(True)
+            painter.setPen(sp)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.save()
+            painter.setClipRect(self._rect)
+            painter.drawPath(self._spaces)
+            painter.restore()
+        edge = QPen(QColor("#4d4636"), 2)
+        edge.setCosmetic(True)
+        painter.setPen(edge)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawRect(self._rect)
+        self._paint_labels(painter, w, d)
+
+    def _paint_labels(self, painter: QPainter, w: float, d: float) -> None:
+        painter.setFont(self._font)
+        painter.setPen(QColor("#4d4636"))
+        step = 1 if max(w, d) <= 48 else 2
+        box = 0.9 * INCH
+        align = Qt.AlignmentFlag.AlignCenter
+        for i in range(0, int(math.floor(w)) + 1, step):
+            x = i * INCH
+            painter.drawText(QRectF(x - box / 2, 0.05 * INCH, box, 0.45 * INCH), align, str(i))
+            painter.drawText(QRectF(x - box / 2, -d * INCH - 0.5 * INCH, box, 0.45 * INCH),
+                             align, str(i))
+        for j in range(0, int(math.floor(d)) + 1, step):
+            y = -j * INCH
+            painter.drawText(QRectF(-box - 0.05 * INCH, y - 0.25 * INCH, box, 0.5 * INCH),
+                             Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, str(j))
+            painter.drawText(QRectF(w * INCH + 0.1 * INCH, y - 0.25 * INCH, box, 0.5 * INCH),
+                             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, str(j))
+
+
+class TerrainItem(QGraphicsItem):
+    """An obstacle (solid for hard cover, hatched for soft) or a platform (shaded by height),
+    labelled with its name and height."""
+
+    def __init__(self, entity_id: str) -> None:
+        super().__init__()
+        self.entity_id = entity_id
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
+        self._terrain: Obstacle | Platform | None = None
+        self._path = QPainterPath()
+        self._bounds = QRectF()
+        self._font = _font(0.24 * INCH, bold=True)
+
+    @property
+    def terrain(self) -> Obstacle | Platform:
+        assert self._terrain is not None
+        return self._terrain
+
+    def set_terrain(self, terrain: Obstacle | Platform) -> None:
+        if terrain is self._terrain:
+            return
+        self.setZValue(Z_PLATFORM if isinstance(terrain, Platform) else Z_OBSTACLE)
+        self.prepareGeometryChange()
+        self._terrain = terrain
+        self.setPos(0, 0)
+        poly = QPolygonF([QPointF(x * INCH, -y * INCH) for x, y in terrain.polygon])
+        self._path = QPainterPath()
+        self._path.addPolygon(poly)
+        self._path.closeSubpath()
+        self._bounds = self._path.boundingRect().adjusted(-4, -4, 4, 4)
+        self.update()
+
+    def label(self) -> str:
+        t = self.terrain
+        name = t.name or t.id
+        thin = self._path.boundingRect().height() < 0.9 * INCH
+        return f"{name}{' ' if thin else chr(10)}{_num(t.height)}\u2033"
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        return self._bounds
+
+    def shape(self) -> QPainterPath:
+        return self._path
+
+    def paint(
+        self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None
+    ) -> None:
+        t = self._terrain
+        if t is None:
+            return
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        if isinstance(t, Platform):
+            shade = max(60, 200 - int(25 * t.height))
+            fill = QColor(shade, int(shade * 0.85), int(shade * 0.6), 200)
+            pen = QPen(QColor("#5b4a2f"), 2.5)
+            painter.setBrush(fill)
+        else:
+            pen = QPen(QColor("#2d2a26"), 2, Qt.PenStyle.SolidLine if t.blocks_sight
+                       else Qt.PenStyle.DashLine)
+            if t.cover == "soft":
+                painter.setBrush(QColor(110, 150, 90, 90))
+                painter.setPen(Qt.PenStyle.NoPen)
+                painter.drawPath(self._path)
+                painter.setBrush(QBrush(QColor("#3d5a2a"), Qt.BrushStyle.BDiagPattern))
+            else:
+                painter.setBrush(QColor("#6b5d50") if t.blocks_sight else QColor(107, 93, 80,
+                                                                                    120))
+        pen.setCosmetic(True)
+        painter.setPen(pen)
+        painter.drawPath(self._path)
+        if self.isSelected():
+            sel = QPen(QColor("#f1c40f"), 2.5, Qt.PenStyle.DashLine)
+            sel.setCosmetic(True)
+            painter.setPen(sel)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawPath(self._path)
+            painter.setBrush(QColor("#f1c40f"))
+            for x, y in t.polygon:
+                painter.drawRect(QRectF(x * INCH - 3, -y * INCH - 3, 6, 6))
+        painter.setFont(self._font)
+        painter.setPen(QColor("white") if isinstance(t, Obstacle) and t.cover == "hard"
+                       and t.blocks_sight else QColor("#222222"))
+        box = self._path.boundingRect()
+        c = box.center()
+        if isinstance(t, Platform):  # the label sits along the top, clear of models on it
+            rect = QRectF(box.left(), box.top() + 0.05 * INCH, box.width(), 0.7 * INCH)
+            painter.drawText(rect, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
+                             self.label().replace(chr(10), " "))
+        else:
+            painter.drawText(QRectF(c.x() - 3 * INCH, c.y() - INCH, 6 * INCH, 2 * INCH),
+                             Qt.AlignmentFlag.AlignCenter, self.label())

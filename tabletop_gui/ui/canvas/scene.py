@@ -1,0 +1,167 @@
+"""The battlefield scene: a mirror of the document, one item per entity.
+
+The scene subscribes to ``Document.changed`` and updates only the items whose data
+changed; it never writes to the document. Selection goes both ways: selecting items sets
+the document's selection and the document's selection selects items.
+
+Extension points for canvas overlays: ``item_for(id)`` gives an entity's item;
+``overlay_layer`` is an empty parent item at ``Z_OVERLAY`` (above terrain and models,
+below tool feedback) to hang overlay items on; ``preview_moved`` tells overlays where
+models are while a drag is in progress (before the edit is pushed on release).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
+
+from tabletop_gui.model.document import Change, Document
+from tabletop_gui.scenario.entities import Entity, Fighter, Obstacle, Platform, Scenario, Unit
+from tabletop_gui.ui.canvas.board_items import BattlefieldItem, TerrainItem
+from tabletop_gui.ui.canvas.coords import INCH, Z_OVERLAY, Z_TOOL, board_rect
+from tabletop_gui.ui.canvas.model_items import ModelItem
+
+EntityItem = ModelItem | TerrainItem
+
+
+class LayerItem(QGraphicsItem):
+    """An empty item that only groups children at one z-value."""
+
+    def __init__(self, z: float) -> None:
+        super().__init__()
+        self.setZValue(z)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, True)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        return QRectF()
+
+    def paint(self, *args: object) -> None:
+        return None
+
+
+class BattlefieldScene(QGraphicsScene):
+    """Items of the document's battlefield, terrain, fighters and units."""
+
+    preview_moved = Signal(dict)  # {entity id: (x, y) in inches} while dragging
+
+    def __init__(self, document: Document) -> None:
+        super().__init__()
+        self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
+        self.document = document
+        self._items: dict[str, EntityItem] = {}
+        self._syncing = False
+        self.show_taken_down = True
+        self.board_item = BattlefieldItem(document.scenario.battlefield)
+        self.addItem(self.board_item)
+        self.overlay_layer = LayerItem(Z_OVERLAY)
+        self.addItem(self.overlay_layer)
+        self.tool_layer = LayerItem(Z_TOOL)
+        self.addItem(self.tool_layer)
+        self._rebuild(document.scenario)
+        document.changed.connect(self._on_changed)
+        document.selection_changed.connect(self._on_document_selection)
+        self.selectionChanged.connect(self._on_scene_selection)
+
+    # -- look-ups --------------------------------------------------------------------
+    def item_for(self, entity_id: str) -> EntityItem | None:
+        return self._items.get(entity_id)
+
+    def entity_items(self) -> dict[str, EntityItem]:
+        return dict(self._items)
+
+    def model_items(self) -> list[ModelItem]:
+        return [i for i in self._items.values() if isinstance(i, ModelItem)]
+
+    def entity_at(self, scene_pos: object) -> EntityItem | None:
+        """The top-most entity item under a scene point (models before terrain)."""
+        for item in self.items(scene_pos):  # type: ignore[call-overload]
+            if isinstance(item, ModelItem | TerrainItem) and item.isVisible():
+                return item
+        return None
+
+    def set_show_taken_down(self, show: bool) -> None:
+        self.show_taken_down = show
+        for item in self.model_items():
+            item.setVisible(show or not item.model.taken_down)
+
+    # -- mirroring -------------------------------------------------------------------
+    def _color(self, scenario: Scenario, side_id: str) -> QColor:
+        side = scenario.side(side_id)
+        return QColor(side.color if side else "#808080")
+
+    def _update_scene_rect(self, scenario: Scenario) -> None:
+        bf = scenario.battlefield
+        m = 1.2 * INCH
+        self.setSceneRect(board_rect(bf.width, bf.depth).adjusted(-m, -m, m, m))
+
+    def _rebuild(self, scenario: Scenario) -> None:
+        for item in self._items.values():
+            self.removeItem(item)
+        self._items.clear()
+        self.board_item.set_battlefield(scenario.battlefield)
+        self._update_scene_rect(scenario)
+        for e in scenario.entities:
+            self._put(scenario, e)
+
+    def _put(self, scenario: Scenario, e: Entity) -> None:
+        item = self._items.get(e.id)
+        if isinstance(e, Fighter | Unit):
+            if not isinstance(item, ModelItem):
+                if item is not None:
+                    self.removeItem(item)
+                item = ModelItem(e.id)
+                self._items[e.id] = item
+                self.addItem(item)
+            item.set_model(e, self._color(scenario, e.side))
+            item.setVisible(self.show_taken_down or not e.taken_down)
+        elif isinstance(e, Obstacle | Platform):
+            if not isinstance(item, TerrainItem):
+                if item is not None:
+                    self.removeItem(item)
+                item = TerrainItem(e.id)
+                self._items[e.id] = item
+                self.addItem(item)
+            item.set_terrain(e)
+
+    def _on_changed(self, change: Change) -> None:
+        scenario = self.document.scenario
+        if change.structural:
+            if scenario.battlefield != self.board_item.battlefield:
+                self.board_item.set_battlefield(scenario.battlefield)
+                self._update_scene_rect(scenario)
+            present = {e.id for e in scenario.entities}
+            for gone in [i for i in self._items if i not in present]:
+                self.removeItem(self._items.pop(gone))
+            for e in scenario.entities:  # side colours may have changed: set_model is cheap
+                self._put(scenario, e)
+            return
+        for entity_id in change.ids:
+            e = scenario.entity(entity_id)
+            if e is not None:
+                self._put(scenario, e)
+        self._on_document_selection()
+
+    # -- selection both ways ---------------------------------------------------------
+    def _on_scene_selection(self) -> None:
+        if self._syncing:
+            return
+        ids = [i.entity_id for i in self.selectedItems() if isinstance(i, ModelItem | TerrainItem)]
+        order = {e.id: n for n, e in enumerate(self.document.scenario.entities)}
+        self._syncing = True
+        try:
+            self.document.set_selection(sorted(ids, key=lambda i: order.get(i, 0)))
+        finally:
+            self._syncing = False
+
+    def _on_document_selection(self) -> None:
+        if self._syncing:
+            return
+        wanted = set(self.document.selection)
+        self._syncing = True
+        try:
+            for entity_id, item in self._items.items():
+                if item.isSelected() != (entity_id in wanted):
+                    item.setSelected(entity_id in wanted)
+        finally:
+            self._syncing = False

@@ -1,0 +1,134 @@
+"""The Inspector panel: every field of the selected fighter, unit, obstacle or platform
+(or of the battlefield when nothing is selected), editable.
+
+The panel reads the document and never writes to it: each change becomes an edit pushed
+on the undo stack (successive changes of one field merge). It follows the document:
+values are reloaded in place after each change; the form is rebuilt only when its shape
+changes (another selection, another number of weapons...)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
+
+from tabletop_gui.model.document import Change, Document
+from tabletop_gui.rules.registry import info
+from tabletop_gui.scenario.entities import Fighter, Obstacle, Platform, Scenario, Unit
+from tabletop_gui.ui.inspector_fields import Binding
+from tabletop_gui.ui.inspector_forms import Form, battlefield_form, model_form, terrain_form
+
+MERGE_BASE = 4000
+
+
+class InspectorPanel(QScrollArea):
+    def __init__(self, document: Document, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.setWidgetResizable(True)
+        self.setMinimumWidth(280)
+        self.form: Form | None = None
+        self.message = QLabel()
+        self.message.setWordWrap(True)
+        self.message.setStyleSheet("color: #b03a2e")
+        self._key: tuple[Any, ...] | None = None
+        document.selection_changed.connect(self.rebuild)
+        document.changed.connect(self._on_changed)
+        self.rebuild()
+
+    # -- what is shown ---------------------------------------------------------------
+    def target(self) -> Any:
+        """The selected entity, the scenario when nothing is selected, None for several."""
+        sel = self.document.selection
+        if not sel:
+            return self.document.scenario
+        if len(sel) == 1:
+            return self.document.scenario.entity(sel[0])
+        return None
+
+    def _shape_of(self, t: Any) -> tuple[Any, ...]:
+        s = self.document.scenario
+        if t is None or isinstance(t, Scenario):
+            return ("scenario" if t is not None else "many", len(self.document.selection))
+        extra: tuple[Any, ...] = ()
+        if isinstance(t, Fighter | Unit):
+            extra = (s.ruleset, tuple((x.id, x.name) for x in s.sides), len(t.weapons),
+                     t.base.shape if isinstance(t, Fighter) else t.round_base)
+        return (t.kind, t.id, *extra)
+
+    def rebuild(self) -> None:
+        t = self.target()
+        self._key = self._shape_of(t)
+        old = self.takeWidget()
+        if old is not None:
+            old.deleteLater()
+        self.message.setParent(None)
+        self.message.clear()
+        page = QWidget()
+        layout = QVBoxLayout(page)
+        layout.addWidget(self.message)
+        self.form = None
+        if t is None:
+            layout.addWidget(QLabel(f"{len(self.document.selection)} items selected: "
+                                    "select one to edit it."))
+        else:
+            self.form = self._form_for(t)
+            for g in self.form.groups:
+                layout.addWidget(g)
+            self.form.load(t)
+        layout.addStretch(1)
+        self.setWidget(page)
+
+    def _form_for(self, t: Any) -> Form:
+        s = self.document.scenario
+        if isinstance(t, Scenario):
+            return battlefield_form(self.commit)
+        if isinstance(t, Fighter | Unit):
+            return model_form(s, t, info(s.ruleset).declaration, self.commit, self.commit_entity,
+                              self.refuse)
+        assert isinstance(t, Obstacle | Platform)
+        return terrain_form(t, self.commit, self.commit_entity, self.refuse)
+
+    def _on_changed(self, change: Change) -> None:
+        t = self.target()
+        if self._shape_of(t) != self._key:
+            self.rebuild()
+        elif self.form is not None and t is not None:
+            self.form.load(t)
+
+    # -- edits -----------------------------------------------------------------------
+    def refuse(self, text: str) -> None:
+        self.message.setText(text)
+
+    def commit(self, binding: Binding, value: Any) -> None:
+        """An editor's new value: build the edited entity and push it as one edit."""
+        t = self.target()
+        if t is None:
+            return
+        try:
+            new = binding.write(t, value)
+        except ValueError as e:
+            self.refuse(str(e))
+            binding.load(t)
+            return
+        self.message.clear()
+        if new == t:
+            return
+        merge = MERGE_BASE + binding.key
+        if isinstance(t, Scenario):
+            self.document.edit(f"Edit {binding.label}", new, merge_id=merge)
+        else:
+            self.document.edit(f"Edit {binding.label} of {t.name or t.id}",
+                               self.document.scenario.with_entity(new), merge_id=merge)
+
+    def commit_entity(self, what: str, new: Any) -> None:
+        t = self.target()
+        if t is None or new == t:
+            return
+        self.message.clear()
+        self.document.edit(f"Edit {what} of {t.name or t.id}",
+                           self.document.scenario.with_entity(new))
+
+    def binding(self, label: str) -> Binding:
+        assert self.form is not None
+        return self.form.binding(label)

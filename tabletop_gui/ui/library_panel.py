@@ -1,0 +1,83 @@
+"""The Library panel: a searchable list of the profiles the Add tool places, and the side
+they join. Picking a profile arms the Add tool."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QSortFilterProxyModel, QStringListModel, Qt
+from PySide6.QtWidgets import QComboBox, QLineEdit, QListView, QVBoxLayout, QWidget
+
+from tabletop_gui.model.document import Change, Document
+from tabletop_gui.model.profiles import profiles_for
+from tabletop_gui.scenario.entities import Fighter, Model
+
+
+class LibraryPanel(QWidget):
+    def __init__(self, document: Document, on_pick: Callable[[Model | None, str | None], None],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self._on_pick = on_pick
+        self.profiles: list[Model] = []
+        self.search = QLineEdit(placeholderText="Search profiles\u2026")
+        self.search.setClearButtonEnabled(True)
+        self.side = QComboBox()
+        self.side.setToolTip("The side a placed model joins")
+        self._names = QStringListModel(self)
+        self._filter = QSortFilterProxyModel(self)
+        self._filter.setSourceModel(self._names)
+        self._filter.setFilterCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
+        self.list = QListView()
+        self.list.setModel(self._filter)
+        self.list.setToolTip("Pick a profile, then click on the battlefield with the Add tool")
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.search)
+        layout.addWidget(self.side)
+        layout.addWidget(self.list)
+        self.search.textChanged.connect(self._filter.setFilterFixedString)
+        self.list.selectionModel().currentChanged.connect(lambda *_: self._emit())
+        self.side.currentIndexChanged.connect(lambda *_: self._emit())
+        document.changed.connect(self._on_changed)
+        self.refresh()
+
+    def _on_changed(self, change: Change) -> None:
+        if change.structural:
+            self.refresh()
+
+    def refresh(self) -> None:
+        scenario = self.document.scenario
+        current = self.side.currentData()
+        self.side.blockSignals(True)
+        self.side.clear()
+        for s in scenario.sides:
+            self.side.addItem(s.name or s.id, s.id)
+        i = self.side.findData(current)
+        self.side.setCurrentIndex(max(i, 0))
+        self.side.blockSignals(False)
+        self.profiles = profiles_for(scenario)
+        self._names.setStringList([self._label(p) for p in self.profiles])
+
+    @staticmethod
+    def _label(p: Model) -> str:
+        return p.name if isinstance(p, Fighter) else f"{p.name} ({p.models})"
+
+    def pick(self, name: str) -> bool:
+        """Select the first profile whose label contains ``name`` (case-insensitive)."""
+        for row in range(self._filter.rowCount()):
+            index = self._filter.index(row, 0)
+            if name.lower() in str(index.data()).lower():
+                self.list.setCurrentIndex(index)
+                return True
+        return False
+
+    def current_profile(self) -> Model | None:
+        index = self.list.currentIndex()
+        if not index.isValid():
+            return None
+        row = self._filter.mapToSource(index).row()
+        return self.profiles[row] if 0 <= row < len(self.profiles) else None
+
+    def _emit(self) -> None:
+        self._on_pick(self.current_profile(), self.side.currentData())

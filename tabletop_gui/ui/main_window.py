@@ -1,0 +1,200 @@
+"""The main window: the battlefield canvas in the centre, dockable panels around it,
+menus and a toolbar of tools.
+
+Other panels plug in with ``add_panel(title, widget)``: the Attack, Odds and Log panels
+have reserved places (``PANEL_AREAS``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMessageBox, QWidget
+
+from tabletop_gui.model.document import Change, Document
+from tabletop_gui.model.recovery import Recovery
+from tabletop_gui.ui.canvas.scene import BattlefieldScene
+from tabletop_gui.ui.canvas.view import BattlefieldView
+
+APP_TITLE = "Tabletop GUI"
+Area = Qt.DockWidgetArea
+PANEL_AREAS: dict[str, Qt.DockWidgetArea] = {
+    "Roster": Area.LeftDockWidgetArea,
+    "Inspector": Area.RightDockWidgetArea,
+    "Attack": Area.RightDockWidgetArea,
+    "Odds": Area.RightDockWidgetArea,
+    "Log": Area.BottomDockWidgetArea,
+}
+
+
+class MainWindow(QMainWindow):
+    """One document shown in a canvas with panels; ``settings`` keeps geometry and recents."""
+
+    def __init__(self, document: Document, settings: QSettings | None = None,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.document = document
+        self.settings = settings if settings is not None else QSettings()
+        self.scene = BattlefieldScene(document)
+        self.view = BattlefieldView(self.scene, self)
+        self.setCentralWidget(self.view)
+        self.docks: dict[str, QDockWidget] = {}
+        self.setDockNestingEnabled(True)
+        self._coords = QLabel()
+        self.statusBar().addPermanentWidget(self._coords)
+        self.view.status_message.connect(lambda text: self.statusBar().showMessage(text, 4000))
+
+        from tabletop_gui.ui.file_actions import FileActions
+        from tabletop_gui.ui.panels import install_panels
+        from tabletop_gui.ui.toolbox import Toolbox
+
+        self.files = FileActions(self)
+        self.toolbox = Toolbox(self)
+        self._build_menus()
+        install_panels(self)
+        document.undo_stack.cleanChanged.connect(self._update_title)
+        document.path_changed.connect(self._update_title)
+        document.changed.connect(self._on_changed)
+        self._update_title()
+        self.resize(1280, 800)
+        self._restore_state()
+
+    # -- panels ----------------------------------------------------------------------
+    def add_panel(self, title: str, widget: QWidget,
+                  area: Qt.DockWidgetArea | None = None) -> QDockWidget:
+        """Dock ``widget`` as a panel; reserved titles go to their reserved area, and
+        panels sharing an area are tabbed."""
+        dock = QDockWidget(title, self)
+        dock.setObjectName(f"dock_{title.lower()}")
+        dock.setWidget(widget)
+        where = area if area is not None else PANEL_AREAS.get(title, Area.RightDockWidgetArea)
+        neighbours = [d for d in self.docks.values() if self.dockWidgetArea(d) == where]
+        self.addDockWidget(where, dock)
+        if title in ("Attack", "Odds") and neighbours:
+            self.tabifyDockWidget(neighbours[-1], dock)
+        self.docks[title] = dock
+        self._view_menu.addAction(dock.toggleViewAction())
+        return dock
+
+    # -- menus -----------------------------------------------------------------------
+    def _build_menus(self) -> None:
+        bar = self.menuBar()
+        self.files.populate(bar.addMenu("&File"))
+        edit = bar.addMenu("&Edit")
+        undo = self.document.undo_stack.createUndoAction(self, "&Undo")
+        undo.setShortcut(QKeySequence.StandardKey.Undo)
+        redo = self.document.undo_stack.createRedoAction(self, "&Redo")
+        redo.setShortcut(QKeySequence.StandardKey.Redo)
+        edit.addActions([undo, redo])
+        self.undo_action, self.redo_action = undo, redo
+        edit.addSeparator()
+        self.toolbox.populate_edit(edit)
+        view = bar.addMenu("&View")
+        fit = QAction("Zoom to &fit", self, shortcut=QKeySequence("Ctrl+0"))
+        fit.triggered.connect(self.view.fit_to_window)
+        zoom_in = QAction("Zoom &in", self, shortcut=QKeySequence.StandardKey.ZoomIn)
+        zoom_in.triggered.connect(lambda: self.view.zoom_by(1.25))
+        zoom_out = QAction("Zoom &out", self, shortcut=QKeySequence.StandardKey.ZoomOut)
+        zoom_out.triggered.connect(lambda: self.view.zoom_by(0.8))
+        grid = QAction("&Grid", self, checkable=True, checked=True)
+        grid.toggled.connect(self.scene.board_item.setVisible)
+        down = QAction("Show &taken-down models", self, checkable=True, checked=True)
+        down.toggled.connect(self.scene.set_show_taken_down)
+        overlays = QAction("&Overlays", self, checkable=True, checked=True)
+        overlays.toggled.connect(self.scene.overlay_layer.setVisible)
+        view.addActions([fit, zoom_in, zoom_out])
+        view.addSeparator()
+        view.addActions([grid, down, overlays])
+        view.addSeparator()
+        self._view_menu = view
+        self.toolbox.populate_tools(bar.addMenu("&Tools"))
+        help_menu = bar.addMenu("&Help")
+        keys = QAction("&Keyboard shortcuts", self)
+        keys.triggered.connect(self._show_shortcuts)
+        about = QAction("&About", self)
+        about.triggered.connect(lambda: QMessageBox.about(
+            self, f"About {APP_TITLE}",
+            "A desktop assistant for tabletop wargames: distances, sight, cover and exact "
+            "attack odds."))
+        help_menu.addActions([keys, about])
+
+    def shortcuts_text(self) -> str:
+        lines = [f"{t.key}\t{t.name}: {t.tooltip}" for t in self.toolbox.tools]
+        lines += ["Arrows\tnudge the selection 0.1\u2033 (Shift: 1\u2033)",
+                  "[ ]\trotate the selection 15\u00b0 (Shift: 1\u00b0)",
+                  "Esc\tcancel the tool", "Wheel\tzoom around the cursor",
+                  "Middle drag, Space+drag\tpan", "Ctrl+0\tzoom to fit"]
+        return "\n".join(lines)
+
+    def _show_shortcuts(self) -> None:
+        QMessageBox.information(self, "Keyboard shortcuts", self.shortcuts_text())
+
+    # -- title and state -------------------------------------------------------------
+    def _on_changed(self, change: Change) -> None:
+        if change.structural:
+            self._update_title()
+
+    def _update_title(self) -> None:
+        doc = self.document
+        name = doc.path.name if doc.path else (doc.scenario.name or "Untitled")
+        self.setWindowTitle(f"{name}[*] \u2014 {APP_TITLE}")
+        self.setWindowModified(doc.modified)
+
+    def _restore_state(self) -> None:
+        geometry = self.settings.value("window/geometry")
+        if isinstance(geometry, QByteArray):
+            self.restoreGeometry(geometry)
+        state = self.settings.value("window/state")
+        if isinstance(state, QByteArray):
+            self.restoreState(state)
+
+    def save_state(self) -> None:
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/state", self.saveState())
+        self.settings.sync()
+
+    # -- recovery --------------------------------------------------------------------
+    def start_recovery(self, folder: Path | None = None) -> Recovery:
+        """Autosave edits to a recovery file in ``folder`` (default: the user's data)."""
+        from tabletop_gui.model.recovery import Recovery
+
+        self.recovery = Recovery(self.document, folder)
+        self.files.recovery = self.recovery
+        return self.recovery
+
+    def offer_recovery(self) -> bool:
+        """If the last run left a recovery file, offer to restore it; then autosave."""
+        rec = self.recovery
+        restored = False
+        if rec.pending():
+            from tabletop_gui.scenario.problems import ScenarioError
+
+            answer = QMessageBox.question(
+                self, "Restore unsaved work?",
+                "The program did not close cleanly last time. Restore the battlefield "
+                "with its unsaved changes?",
+                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                QMessageBox.StandardButton.Yes)
+            if answer == QMessageBox.StandardButton.Yes:
+                try:
+                    found = rec.load()
+                except ScenarioError as e:
+                    self.files.show_problems(rec.file, [str(p) for p in e.problems])
+                else:
+                    self.document.replace(found.scenario, found.original_path, modified=True)
+                    self.view.fit_to_window()
+                    restored = True
+            if not restored:
+                rec.discard()
+        rec.start()
+        return restored
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        if not self.files.maybe_discard():
+            event.ignore()
+            return
+        self.save_state()
+        self.files.closed_cleanly()
+        event.accept()

@@ -1,0 +1,99 @@
+"""The canvas tools as actions: a toolbar and the Tools menu (one key each, with tooltips),
+plus the Edit menu's Delete, Duplicate and the snapping switch."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import QMenu, QToolBar
+
+from tabletop_gui.model import edits
+from tabletop_gui.ui.canvas.tools.base import Tool
+from tabletop_gui.ui.canvas.tools.select import SelectTool
+
+if TYPE_CHECKING:
+    from tabletop_gui.ui.main_window import MainWindow
+
+
+def _tool_classes() -> list[type[Tool]]:
+    from tabletop_gui.ui.canvas.tools.add import AddTool
+    from tabletop_gui.ui.canvas.tools.delete import DeleteTool
+    from tabletop_gui.ui.canvas.tools.draw import DrawObstacleTool, DrawPlatformTool
+    from tabletop_gui.ui.canvas.tools.measure import MeasureTool
+
+    return [SelectTool, AddTool, DrawObstacleTool, DrawPlatformTool, MeasureTool, DeleteTool]
+
+
+class Toolbox:
+    """The window's tools; exactly one is active on the view."""
+
+    def __init__(self, window: MainWindow) -> None:
+        self.window = window
+        view, doc = window.view, window.document
+        self.tools: list[Tool] = [cls(view, doc) for cls in _tool_classes()]
+        self.actions: dict[str, QAction] = {}
+        group = QActionGroup(window)
+        group.setExclusive(True)
+        self.toolbar = QToolBar("Tools", window)
+        self.toolbar.setObjectName("toolbar_tools")
+        self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
+        window.addToolBar(Qt.ToolBarArea.TopToolBarArea, self.toolbar)
+        for tool in self.tools:
+            a = QAction(tool.name, window, checkable=True)
+            a.setShortcut(QKeySequence(tool.key))
+            a.setToolTip(f"{tool.tooltip}")
+            a.setStatusTip(tool.tooltip)
+            a.triggered.connect(lambda _=False, t=tool: self.activate(t))
+            group.addAction(a)
+            self.toolbar.addAction(a)
+            self.actions[tool.name] = a
+        self.toolbar.addSeparator()
+        self.snap_action = QAction("Snap", window, checkable=True, checked=True)
+        self.snap_action.setShortcut(QKeySequence("G"))
+        self.snap_action.setToolTip('Snap to 0.1" or to space centres on a grid (G)')
+        self.snap_action.toggled.connect(self.set_snapping)
+        self.toolbar.addAction(self.snap_action)
+        self.activate(self.tools[0])
+
+    def tool(self, cls: type[Tool]) -> Tool:
+        return next(t for t in self.tools if isinstance(t, cls))
+
+    def activate(self, tool: Tool) -> None:
+        self.actions[tool.name].setChecked(True)
+        self.window.view.set_tool(tool)
+        self.window.statusBar().showMessage(tool.tooltip, 3000)
+
+    def set_snapping(self, on: bool) -> None:
+        for t in self.tools:
+            t.snapping = on
+
+    def populate_tools(self, menu: QMenu) -> None:
+        menu.addActions(list(self.actions.values()))
+        menu.addSeparator()
+        menu.addAction(self.snap_action)
+
+    def populate_edit(self, menu: QMenu) -> None:
+        w = self.window
+        delete = QAction("&Delete", w, shortcut=QKeySequence.StandardKey.Delete)
+        delete.triggered.connect(self.delete_selection)
+        duplicate = QAction("D&uplicate", w, shortcut=QKeySequence("Ctrl+D"))
+        duplicate.triggered.connect(self.duplicate_selection)
+        select_all = QAction("Select &all", w, shortcut=QKeySequence.StandardKey.SelectAll)
+        select_all.triggered.connect(lambda: w.document.set_selection(
+            e.id for e in w.document.scenario.entities))
+        menu.addActions([delete, duplicate, select_all])
+
+    def delete_selection(self) -> None:
+        doc = self.window.document
+        if doc.selection:
+            doc.edit(f"Delete {edits.describe(doc.scenario, doc.selection, 'items')}",
+                     edits.delete(doc.scenario, doc.selection))
+
+    def duplicate_selection(self) -> None:
+        doc = self.window.document
+        if doc.selection:
+            new, ids = edits.duplicate(doc.scenario, doc.selection)
+            doc.edit(f"Duplicate {edits.describe(doc.scenario, doc.selection, 'items')}", new)
+            doc.set_selection(ids)

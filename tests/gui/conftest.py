@@ -1,0 +1,39 @@
+"""GUI test fixtures: a main window on a document, with settings and the recovery folder
+in a temporary directory (the user's own are never touched)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QSettings, QStandardPaths
+
+from tabletop_gui.model.document import Document
+from tabletop_gui.scenario.entities import Scenario
+
+
+@pytest.fixture(autouse=True)
+def _isolated_paths(qapp, tmp_path):
+    QStandardPaths.setTestModeEnabled(True)
+    qapp.setOrganizationName("tabletop-gui-tests")
+    qapp.setApplicationName("tabletop-gui-tests")
+    yield
+
+
+@pytest.fixture
+def make_window(qtbot, tmp_path) -> Callable[..., object]:
+    from tabletop_gui.ui.main_window import MainWindow
+
+    def make(scenario: Scenario, path: Path | None = None, recovery_dir: Path | None = None):
+        settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+        window = MainWindow(Document(scenario, path), settings)
+        window.start_recovery(recovery_dir or tmp_path / "recovery")
+        qtbot.addWidget(window)
+        window.resize(1200, 800)
+        window.show()
+        qtbot.waitExposed(window)
+        window.view.fit_to_window()
+        return window
+
+    return make

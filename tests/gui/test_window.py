@@ -1,0 +1,119 @@
+"""The first window: each demo drawn with one canvas item per entity; File > Open of a bad
+file shows its problems and keeps the open battlefield."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from PySide6.QtWidgets import QMessageBox
+
+from tabletop_gui.rules.registry import RULESET_IDS
+from tabletop_gui.scenario.resources import demo_path, load_demo
+from tabletop_gui.ui.canvas.board_items import TerrainItem
+from tabletop_gui.ui.canvas.model_items import ModelItem
+from tests.gui.factories import hexes, ranked, skirmish
+
+
+@pytest.mark.parametrize("ruleset", RULESET_IDS)
+def test_each_demo_has_one_item_per_entity(make_window, ruleset):
+    scenario = load_demo(ruleset)
+    w = make_window(scenario, demo_path(ruleset))
+    items = w.scene.entity_items()
+    assert set(items) == {e.id for e in scenario.entities}
+    for e in scenario.entities:
+        item = items[e.id]
+        assert isinstance(item, ModelItem if e.kind in ("fighter", "unit") else TerrainItem)
+    assert len([i for i in w.scene.items() if isinstance(i, ModelItem | TerrainItem)]) == len(
+        scenario.entities)
+    assert w.windowTitle().startswith(f"{ruleset}.battle.json")
+    image = w.grab()
+    assert not image.isNull() and image.width() > 500
+
+
+def test_items_are_placed_to_scale_with_y_up(make_window):
+    w = make_window(skirmish())
+    f1 = w.scene.item_for("f1")
+    assert f1.pos().x() == pytest.approx(6 * 40) and f1.pos().y() == pytest.approx(-4.5 * 40)
+    # a 32 mm base is 32/25.4 inches across
+    assert f1.shape().boundingRect().width() == pytest.approx(32 / 25.4 * 40, rel=1e-6)
+    rect = w.scene.item_for("f3")  # 50 x 50 mm square turned to 270 degrees
+    assert rect.shape().boundingRect().width() == pytest.approx(50 / 25.4 * 40, rel=1e-6)
+
+
+@pytest.mark.parametrize("factory", [skirmish, ranked, hexes, lambda: hexes("square")])
+def test_factories_draw(make_window, factory):
+    scenario = factory()
+    w = make_window(scenario)
+    assert set(w.scene.entity_items()) == {e.id for e in scenario.entities}
+    assert not w.grab().isNull()
+
+
+def test_hex_grid_spaces_follow_the_format(make_window):
+    from tabletop_gui.ui.canvas.board_items import grid_path, hex_centre
+
+    bf = hexes().battlefield
+    assert hex_centre(0, 0, 1.5) == (0.75, 0.75)
+    assert hex_centre(0, 1, 1.5) == pytest.approx((1.5, (3 ** 0.5 / 2 + 0.5) * 1.5))
+    assert not grid_path(bf).isEmpty()
+
+
+def test_open_bad_file_shows_problems_and_keeps_battlefield(make_window, monkeypatch,
+                                                            tmp_path):
+    w = make_window(skirmish())
+    before = w.document.scenario
+    bad = tmp_path / "bad.battle.json"
+    data = json.loads(demo_path("warcry").read_text())
+    data["fighters"][0]["base"]["diameter_mm"] = -3
+    data["sides"] = "nope"
+    bad.write_text(json.dumps(data))
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: shown.append(a[2]))
+    monkeypatch.setattr("PySide6.QtWidgets.QFileDialog.getOpenFileName",
+                        lambda *a, **k: (str(bad), ""))
+    w.files.open_action.trigger()
+    assert len(shown) == 1
+    assert "diameter_mm" in shown[0] and "sides" in shown[0]
+    assert w.document.scenario is before
+    assert set(w.scene.entity_items()) == {e.id for e in before.entities}
+
+
+def test_zoom_on_wheel_keeps_point_under_cursor_and_fit(make_window, qtbot):
+    from PySide6.QtCore import QPoint, QPointF, Qt
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+
+    w = make_window(skirmish())
+    view = w.view
+    view.zoom_by(3.0)
+    pos = QPoint(200, 150)
+    before = view.mapToScene(pos)
+    z = view.zoom
+    ev = QWheelEvent(QPointF(pos), QPointF(view.viewport().mapToGlobal(pos)), QPoint(0, 0),
+                     QPoint(0, 120), Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier,
+                     Qt.ScrollPhase.NoScrollPhase, False)
+    QApplication.sendEvent(view.viewport(), ev)
+    assert view.zoom == pytest.approx(z * 1.15)
+    after = view.mapToScene(pos)
+    assert abs(after.x() - before.x()) < 2 and abs(after.y() - before.y()) < 2
+    view.fit_to_window()
+    assert view.mapToScene(view.viewport().rect()).boundingRect().contains(
+        w.scene.board_item.boundingRect().adjusted(10, 10, -10, -10))
+
+
+def test_pan_with_middle_button(make_window, qtbot):
+    from PySide6.QtCore import QPoint, Qt
+
+    w = make_window(skirmish())
+    view = w.view
+    view.zoom_by(4.0)
+    vp = view.viewport()
+    start = view.mapToScene(vp.rect().center())
+    qtbot.mousePress(vp, Qt.MouseButton.MiddleButton, pos=QPoint(300, 300))
+    from tests.gui.events import move_mouse
+
+    move_mouse(vp, QPoint(200, 250), Qt.MouseButton.MiddleButton)
+    qtbot.mouseRelease(vp, Qt.MouseButton.MiddleButton, pos=QPoint(200, 250))
+    end = view.mapToScene(vp.rect().center())
+    assert end.x() - start.x() == pytest.approx(100 / view.zoom, abs=2 / view.zoom)
+    assert end.y() - start.y() == pytest.approx(50 / view.zoom, abs=2 / view.zoom)
