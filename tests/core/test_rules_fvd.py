@@ -177,5 +177,5 @@ def test_refusals() -> None:
     b = duel()
     with pytest.raises(RulesError):
         RULESET.attack(b, req(weapon="Sword", offhand="Bow"))
-    with pytest.raises(RulesError, match="needs 3 dice"):
+    with pytest.raises(RulesError, match="needs 3"):
         RULESET.resolve(b, req(weapon="Sword"), GivenDice([1]))

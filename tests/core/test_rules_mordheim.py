@@ -59,7 +59,7 @@ def test_worked_dual_wield_example() -> None:
     # hand computation: hammer 2 dice (0: 1/2, 2: 1/3, 3: 1/6) less 1; dagger always 0
     assert r.expected_damage == pytest.approx(57 / 36)
     assert r.to_json()["offhand"] == "Dagger"
-    with pytest.raises(RulesError, match="needs 3 dice"):
+    with pytest.raises(RulesError, match="needs 3"):
         RULESET.resolve(b, rq, GivenDice([5, 6]))
 
 

@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from tabletop_gui.rules.base import GivenDice, RulesError, SeededDice
+from tabletop_gui.rules.base import DiceShortage, GivenDice, RulesError, SeededDice
 from tabletop_gui.rules.warcry.engine import RULESET
 from tests.core.warcry_family_scenarios import (
     battle,
@@ -235,9 +235,10 @@ def test_platform_cover_at_3_inches(height: float, cover: bool) -> None:
 # -- dice, conditioning, defaults ------------------------------------------------------
 def test_given_dice_counts_and_faces_are_checked() -> None:
     b = duel()
-    with pytest.raises(RulesError, match="needs 4 dice"):
+    with pytest.raises(DiceShortage) as short:  # the GUI asks for the next die on this
         RULESET.resolve(b, req(weapon="Sword"), GivenDice([1, 2, 3]))
-    with pytest.raises(RulesError, match="needs 4 dice"):
+    assert str(short.value) == "too few dice: this attack needs 4 (4 hit rolls), 3 were given"
+    with pytest.raises(RulesError, match="needs 4"):
         RULESET.resolve(b, req(weapon="Sword"), GivenDice([1, 2, 3, 4, 5]))
     with pytest.raises(RulesError, match="d6"):
         RULESET.resolve(b, req(weapon="Sword"), GivenDice([1, 2, 3, 7]))

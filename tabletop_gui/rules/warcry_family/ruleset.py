@@ -20,9 +20,9 @@ from tabletop_gui.rules.base import (
     Battle,
     Check,
     Combatant,
+    DiceShortage,
     DiceSource,
     DieRoll,
-    GivenDice,
     Modifier,
     PairFacts,
     Resolution,
@@ -35,6 +35,16 @@ from tabletop_gui.rules.warcry_family.targeting import ENGAGE, EPS, Targeting
 from tabletop_gui.rules.warcry_family.weapons import weapon_names
 
 OUTCOME_TEXT = {"miss": "miss", "hit": "hit", "critical": "critical hit"}
+
+
+class DiceCountShortage(DiceShortage):
+    """Too few given dice, naming exactly how many the attack rolls (the GUI still sees a
+    ``DiceShortage`` and asks for the next die)."""
+
+    def __init__(self, needed: int, given: int, what: str) -> None:
+        super().__init__(needed, given)
+        self.args = (f"too few dice: this attack needs {needed} ({what}), "
+                     f"{given} were given",)
 
 
 @dataclass(frozen=True)
@@ -164,12 +174,13 @@ class WarcryFamilyRuleset(Ruleset):
 
     def resolve(self, battle: Battle, request: AttackRequest, dice: DiceSource) -> Resolution:
         p = self.plan(battle, request)
-        need = dice_needed(p.pools)
-        if isinstance(dice, GivenDice):
-            given = len(dice.faces) - dice.used
-            if given != need:
-                raise RulesError(f"this attack needs {need} dice ({self.dice_text(p)}), "
-                                 f"{given} were given")
+        try:
+            return self._resolve(p, dice)
+        except DiceShortage as e:
+            need = dice_needed(p.pools)
+            raise DiceCountShortage(need, e.given, self.dice_text(p)) from None
+
+    def _resolve(self, p: Plan, dice: DiceSource) -> Resolution:
         rolled: list[DieRoll] = []
         steps: list[str] = []
         total = 0
