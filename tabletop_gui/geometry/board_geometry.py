@@ -12,7 +12,7 @@ is ``distance <= X`` (with a 1e-9 tolerance), its margin ``X - distance``.
 from __future__ import annotations
 
 import math
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 import numpy as np
 from numpy.typing import NDArray
@@ -21,7 +21,7 @@ from tabletop_gui.geometry import ninth_age
 from tabletop_gui.geometry.board import Board, Body, Point
 from tabletop_gui.geometry.bodies import BodyArrays, gaps
 from tabletop_gui.geometry.cover import CoverRule, cover_pairs
-from tabletop_gui.geometry.facts import Arc, Cover, Flank, Measure, Sight, Threshold
+from tabletop_gui.geometry.facts import Arc, Cover, FacingCover, Flank, Measure, Sight, Threshold
 from tabletop_gui.geometry.grid import GridGeometry
 from tabletop_gui.geometry.sight import sight_pairs
 from tabletop_gui.geometry.terrain import TerrainSet
@@ -189,6 +189,14 @@ class BoardGeometry:
     def contact_models(self, attacker_id: str, target_id: str) -> int:
         """Front-rank models of the attacker whose bases are in contact with the target."""
         return ninth_age.contact_models(self.body(attacker_id), self.body(target_id))
+
+    def facing_cover(self, shooter_id: str, target_id: str, *,
+                     threshold: Literal["more_than_half", "half_or_more"] = "more_than_half"
+                     ) -> FacingCover:
+        """Soft/hard cover of the target's facing against the shooter (``facing_cover``)."""
+        from tabletop_gui.geometry.facing_cover import facing_cover
+
+        return facing_cover(self, self.index(shooter_id), self.index(target_id), threshold)
 
     # -- grid -------------------------------------------------------------------------
     def space_of(self, body_id: str) -> tuple[int, int]:
