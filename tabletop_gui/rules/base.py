@@ -16,11 +16,13 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from tabletop_gui.geometry.board import Board
-from tabletop_gui.rules.dist import Dist
 from tabletop_gui.rules.fields import FieldError, OptionSpec, RulesetInfo, resolve_options
+
+if TYPE_CHECKING:  # numpy loads with the engines, not with the GUI's first window
+    from tabletop_gui.rules.dist import Dist
 
 # -- what a ruleset reads of the document ------------------------------------------------
 
