@@ -52,7 +52,7 @@ class FightVsDefenseRuleset(WarcryFamilyRuleset):
         assert request.weapon is not None
         prof = profile_of(find_weapon(attacker, request.weapon), attacker.id)
         kind = kind_of(prof, attacker.id)
-        tg = Targeting(battle)
+        tg = Targeting.of(battle)
 
         checks = tg.enemy_checks(attacker, target)
         visible = tg.visible_check(attacker.id, target.id)

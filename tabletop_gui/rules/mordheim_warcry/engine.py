@@ -98,7 +98,7 @@ class MordheimWarcryRuleset(WarcryFamilyRuleset):
         prof = profile_of(find_weapon(attacker, request.weapon), attacker.id)
         kind = kind_of(prof, attacker.id)
         off = self._offhand(attacker, prof, kind, request.offhand)
-        tg = Targeting(battle)
+        tg = Targeting.of(battle)
 
         checks = tg.enemy_checks(attacker, target)
         visible = tg.visible_check(attacker.id, target.id)

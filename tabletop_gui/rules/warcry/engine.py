@@ -58,7 +58,7 @@ class WarcryRuleset(WarcryFamilyRuleset):
         assert request.weapon is not None
         prof = profile_of(find_weapon(attacker, request.weapon), attacker.id)
         kind = attack_type_of(prof.range.maximum)
-        tg = Targeting(battle)
+        tg = Targeting.of(battle)
 
         checks = tg.enemy_checks(attacker, target)
         visible = tg.visible_check(attacker.id, target.id)

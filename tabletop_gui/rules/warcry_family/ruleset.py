@@ -121,7 +121,7 @@ class WarcryFamilyRuleset(Ruleset):
     def pair_facts(self, battle: Battle, attacker: str, target: str) -> PairFacts:
         battle.combatant(attacker)
         battle.combatant(target)
-        tg = Targeting(battle)
+        tg = Targeting.of(battle)
         cover = self.inspect_cover(tg, self.options(battle), attacker, target)
         return facts_of(tg, attacker, target, cover, self.inspect_flanked(tg, attacker, target))
 

@@ -33,34 +33,61 @@ class Near:
 
 
 class Targeting:
-    """The geometry of one battle as the Warcry family's target rules read it."""
+    """The geometry of one battle as the Warcry family's target rules read it.
+
+    ``Targeting.of(battle)`` keeps one instance for the last battle (battles are immutable
+    values), so that scanning every target of one attacker measures its surroundings once.
+    """
+
+    _last: tuple[Battle, Targeting] | None = None
 
     def __init__(self, battle: Battle) -> None:
         self.battle = battle
         self.g = BoardGeometry.of(battle.board)
+        self._measures: dict[tuple[str, str], Measure] = {}
+        self._engaging: dict[str, list[Near]] = {}
+
+    @classmethod
+    def of(cls, battle: Battle) -> Targeting:
+        last = cls._last
+        if last is not None and last[0] is battle:
+            return last[1]
+        tg = cls(battle)
+        cls._last = (battle, tg)
+        return tg
 
     def measure(self, a: str, b: str) -> Measure:
-        return self.g.measure(a, b)
+        key = (a, b)
+        m = self._measures.get(key)
+        if m is None:
+            m = self.g.measure(a, b)
+            if len(self._measures) < 20000:
+                self._measures[key] = m
+        return m
 
     def elevation(self, body_id: str) -> float:
         return float(self.g.elevation(body_id))
 
     def engaging(self, fighter: str) -> list[Near]:
         """Active enemies within 1" of the fighter, nearest first."""
-        ids = self.g.within_1_enemies(fighter)
-        near = [Near(i, self.g.measure(fighter, i).distance) for i in ids]
-        return sorted(near, key=lambda n: (n.distance, n.id))
+        near = self._engaging.get(fighter)
+        if near is None:
+            ids = self.g.within_1_enemies(fighter)
+            near = sorted((Near(i, self.measure(fighter, i).distance) for i in ids),
+                          key=lambda n: (n.distance, n.id))
+            self._engaging[fighter] = near
+        return list(near)
 
     def friends_near_target(self, attacker: Combatant, target: str) -> list[Near]:
         """Fighters of the attacker's side (not the attacker) within 1" of the target."""
         out = []
-        for i in self.g.within_1_enemies(target):
-            if i == attacker.id:
+        for n in self.engaging(target):
+            if n.id == attacker.id:
                 continue
-            other = self.battle.combatants.get(i)
+            other = self.battle.combatants.get(n.id)
             if other is not None and other.side == attacker.side:
-                out.append(Near(i, self.g.measure(i, target).distance))
-        return sorted(out, key=lambda n: (n.distance, n.id))
+                out.append(n)
+        return out
 
     # -- checks ----------------------------------------------------------------------
     def enemy_checks(self, attacker: Combatant, target: Combatant) -> list[Check]:
