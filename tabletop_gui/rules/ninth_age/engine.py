@@ -60,9 +60,10 @@ def situation_of(battle: Battle, attacker: str, target: str, threshold: str) -> 
 
     g = BoardGeometry.of(battle.board)
     m = g.measure(attacker, target)
-    engaged = m.horizontal <= 0.01 or bool(g.in_contact(attacker, target))
+    engaged = bool(g.in_contact(attacker, target))
     facing = g.engaged_facing(target, attacker) if engaged else None
-    cover = g.facing_cover(attacker, target, threshold=threshold)
+    cover = g.facing_cover(attacker, target, threshold=(
+        "half_or_more" if threshold == "half_or_more" else "more_than_half"))
     shooter_h = battle.board.body(attacker).height
     heights = {b.id: b.height for b in battle.board.bodies}
     low = bool(cover.by) and all(
