@@ -118,3 +118,13 @@ def test_attack_cli_worked_examples(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert ex3["roll"]["dismemberment"] == {"attacker": ["RH"], "defender": []}
     for key in ("attacker_distribution", "critical_probability", "dismemberment_probability"):
         assert key in ex3
+
+
+def test_attack_cli_default_weapon_skips_a_dropped_one(tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    dagger = Weapon("Dagger", {"attack": 4, "attack_type": "shredding", "hand": "off"})
+    path = write(tmp_path, fighter("a", x=4.5, y=4.5, weapons=(SWORD, dagger),
+                                   state={"limbs_lost": ["RH"]}),
+                 fighter("d", "blue", 5.5, 4.5))
+    out = attack_json(capsys, path, "--dice", "4,4,2")
+    assert out["weapon"] == "Dagger" and out["valid"] and out["roll"]["dice"] == [4, 4, 2]

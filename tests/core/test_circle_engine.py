@@ -117,6 +117,11 @@ def test_default_weapon_and_dropped_weapon() -> None:
     assert out["weapon"] == "Sword" and out["damage_type"] == "blunt"
     assert any(m["name"] == "weapon dropped" for m in out["modifiers"])
     assert out["roll"]["dice"] == [6, 1] and out["roll"]["dismemberment"]["defender"] == []
+    dagger = Weapon("Dagger", {"attack": 4, "attack_type": "shredding", "hand": "off"})
+    spare = fighter("a", x=4.5, y=4.5, weapons=(SWORD, dagger), state={"limbs_lost": ["RH"]})
+    refused = report(spare, defender(), weapon="Sword")
+    assert refused["reasons"] == ["Sword is held in a lost hand: attack with Dagger instead"]
+    assert report(spare, defender())["weapon"] == "Dagger"
     unarmed = report(fighter("a", x=4.5, y=4.5), defender())
     assert unarmed["weapon"] is None and unarmed["valid"]
 

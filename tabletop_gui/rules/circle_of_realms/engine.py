@@ -122,6 +122,13 @@ class CircleOfRealms(Ruleset):
             faces=faces, limb_choice=str(sit["limb_choice"]),
         )
         checks = self._checks(att, dfn, facts, spaces, reach)
+        if chosen is not None and rolled is None:
+            # a dropped weapon: the base die alone, unless a weapon still held can attack
+            others = [w.name for w in att.weapons if att.can_use(w) and spaces <= w.range]
+            text = (f"{chosen.name} is held in a lost hand: attack with "
+                    f"{' or '.join(others)} instead" if others
+                    else f"{chosen.name} is held in a lost hand: base attack die alone")
+            checks = (*checks, Check("weapon", not others, text))
         mods = self._modifiers(setup, chosen.name if chosen else None, d_weapon)
         return Planned(setup, chosen.name if chosen else None, facts, checks, mods)
 
