@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from typing import Any, Literal, cast
 
+import numpy as np
 import shapely
 from shapely.geometry import LinearRing, Polygon
 
 from tabletop_gui.rules.fields import Declaration
 from tabletop_gui.scenario.entities import Battlefield, Grid, Obstacle, Platform
 from tabletop_gui.scenario.problems import index_path, key_path
-from tabletop_gui.scenario.reader import Reader, is_missing
+from tabletop_gui.scenario.reader import MAX_LENGTH, Reader, is_missing
 
 ENTITY_LISTS = ("fighters", "units", "obstacles", "platforms")
 BATTLEFIELD_FIELDS = ("width", "depth", "grid")
@@ -65,8 +66,11 @@ def _grid(r: Reader, value: Any, path: str) -> Grid | None:
 
 
 class TerrainReader:
+    """Reads terrain; polygons are checked in one batch by ``check_polygons``."""
+
     def __init__(self, reader: Reader) -> None:
         self.r = reader
+        self._pending: list[tuple[str, list[tuple[float, float]]]] = []
 
     def obstacles(self, value: Any) -> tuple[Obstacle, ...]:
         out: list[Obstacle] = []
@@ -74,6 +78,7 @@ class TerrainReader:
             obstacle = self.obstacle(item, index_path("obstacles", i))
             if obstacle is not None:
                 out.append(obstacle)
+        self.check_polygons()
         return tuple(out)
 
     def platforms(self, value: Any) -> tuple[Platform, ...]:
@@ -82,7 +87,24 @@ class TerrainReader:
             platform = self.platform(item, index_path("platforms", i))
             if platform is not None:
                 out.append(platform)
+        self.check_polygons()
         return tuple(out)
+
+    def check_polygons(self) -> None:
+        """Check every polygon read so far at once (shapely's array functions)."""
+        if not self._pending:
+            return
+        paths = [p for p, _ in self._pending]
+        rings = [c[:-1] if c[0] == c[-1] else c for _, c in self._pending]
+        self._pending = []
+        flat = np.array([xy for ring in rings for xy in ring], dtype=float)
+        index = np.repeat(np.arange(len(rings)), [len(ring) for ring in rings])
+        linear = shapely.linearrings(flat, indices=index)
+        polys = shapely.polygons(linear)
+        good = (shapely.is_simple(linear) & shapely.is_valid(polys)
+                & (shapely.area(shapely.convex_hull(polys)) > 0.0))
+        for i in np.flatnonzero(~good):
+            self.r.problem(paths[i], polygon_defect(list(rings[i])) or "is not a valid polygon")
 
     def obstacle(self, value: Any, path: str) -> Obstacle | None:
         r = self.r
@@ -132,15 +154,34 @@ class TerrainReader:
         if len(items) > MAX_VERTICES:
             r.problem(path, f"has {len(items)} vertices (at most {MAX_VERTICES})")
             return None
-        points = [r.point(v, index_path(path, i)) for i, v in enumerate(items)]
-        if any(p is None for p in points):
+        coords = _plain_points(items)
+        if coords is None:  # the slow path names the bad vertex
+            points = [r.point(v, index_path(path, i)) for i, v in enumerate(items)]
+            if any(p is None for p in points):
+                return None
+            coords = cast(list[tuple[float, float]], points)
+        ring = coords[:-1] if len(coords) > 1 and coords[0] == coords[-1] else coords
+        if len(set(ring)) < 3:
+            r.problem(path, polygon_defect(coords) or "needs at least 3 vertices")
             return None
-        coords = cast(list[tuple[float, float]], points)
-        message = polygon_defect(coords)
-        if message:
-            r.problem(path, message)
-            return None
+        self._pending.append((path, coords))
         return tuple(coords)
+
+
+def _plain_points(items: list[Any]) -> list[tuple[float, float]] | None:
+    """The vertices when every one is a plain [x, y] of sane finite numbers, else None."""
+    out: list[tuple[float, float]] = []
+    for v in items:
+        if type(v) is not list or len(v) != 2:
+            return None
+        x, y = v
+        if type(x) not in (int, float) or type(y) not in (int, float):
+            return None
+        fx, fy = float(x), float(y)
+        if not (abs(fx) <= MAX_LENGTH and abs(fy) <= MAX_LENGTH):  # also false for NaN
+            return None
+        out.append((fx, fy))
+    return out
 
 
 def polygon_defect(coords: list[tuple[float, float]]) -> str | None:
