@@ -157,7 +157,8 @@ def render(report: AttackReport, roll: Resolution | None) -> str:
     for c in report.checks:
         lines.append(f"  [{'ok' if c.ok else 'NO'}] {c.text}")
     geo = report.facts.geometry_json()
-    lines.append("geometry: " + ", ".join(f"{k} {v}" for k, v in geo.items() if v is not None))
+    lines.append("geometry: " + ", ".join(f"{k} {json.dumps(v)}" for k, v in geo.items()
+                                          if v is not None))
     if report.modifiers:
         lines.append("modifiers:")
         lines += [f"  {m.name}: {m.effect} ({m.why})" for m in report.modifiers]

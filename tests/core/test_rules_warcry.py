@@ -306,3 +306,14 @@ def test_pair_facts_and_json_shape() -> None:
                          "valid", "reasons", "geometry", "modifiers", "expected_damage",
                          "distribution", "take_down_probability", "table_row", "roll"]
     assert out["roll"]["dice"] == [6, 6, 1, 4] and out["roll"]["damage"] == 7
+
+
+def test_warcry_has_no_flanking_and_inspect_cover_includes_platforms() -> None:
+    a = fighter("a", "red", 10, 10, warcry_chars(), [wc_weapon()])
+    t = fighter("t", "blue", 11.5, 10, warcry_chars(), [wc_weapon()])
+    f = fighter("f", "red", 13.0, 10, warcry_chars(), [wc_weapon()])  # would flank elsewhere
+    b = battle("warcry", [a, t, f])
+    facts = RULESET.pair_facts(b, "a", "t")
+    assert facts.flanked is False and facts.engaged
+    r = RULESET.attack(b, req(weapon="Sword"))
+    assert r.modifiers == () and r.facts.flanked is False
