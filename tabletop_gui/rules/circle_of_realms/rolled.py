@@ -101,7 +101,8 @@ def roll_attack(setup: Setup, source: DiceSource) -> Rolled:
         meaning = setup.faces[face - 1]
         limb = limb_for_face(meaning, fighter, setup.limb_choice)
         dice.append(DieRoll(len(setup.faces), face, f"{side} dismemberment", limb or "none"))
-        head = (f"{fighter.id} rolled all 1s, took wounds and faces {faced}: "
+        ones = "rolled all 1s" if side == "attacker" else "rolled a 1 on defense"
+        head = (f"{fighter.id} {ones}, took wounds and faces {faced}: "
                 f"Dismemberment Die {face} ({face_text(meaning)})")
         if limb is None:
             steps.append(f"{head}: no limb left to lose")
