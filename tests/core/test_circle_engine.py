@@ -204,3 +204,20 @@ def test_needs_a_grid() -> None:
     sc = replace(scenario(attacker(), defender()), battlefield=Battlefield(12.0, 12.0))
     with pytest.raises(RulesError, match="grid"):
         RULES.attack(battle_of(sc), AttackRequest("a", "d"))
+
+
+def test_hex_range_and_melee_split() -> None:
+    from tabletop_gui.geometry.grid import GridGeometry
+
+    grid = GridGeometry("hex", 1.0)
+    ax, ay = grid.centre((4, 4))
+    near = grid.neighbours((4, 4))[0]
+    far = (7, 4)  # three spaces along the row
+    assert grid.distance((4, 4), far) == 3
+    bow = fighter("a", x=ax, y=ay, weapons=(BOW,))
+    for space, kind, spaces in ((near, "melee", 1), (far, "ranged", 3)):
+        x, y = grid.centre(space)
+        sc = scenario(bow, defender(x, y), kind="hex")
+        out = RULES.attack(battle_of(sc), AttackRequest("a", "d")).to_json()
+        assert (out["attack_type"], out["geometry"]["spaces"]) == (kind, spaces)
+        assert out["geometry"]["engaged"] == (kind == "melee") and out["valid"]
