@@ -6,8 +6,10 @@ import pytest
 
 from tabletop_gui.rules.base import RulesError
 from tabletop_gui.rules.ninth_age.attributes import parse_attributes
+from tabletop_gui.rules.ninth_age.build import build_plan
 from tabletop_gui.rules.ninth_age.engine import plan_distribution
 from tabletop_gui.rules.ninth_age.profile import CANNOT_HIT, HOPELESS
+from tabletop_gui.rules.ninth_age.units import Situation
 from tests.core.test_ninth_age_support import bow, cc, melee, mods, reasons, shoot, unit
 
 FOE = unit("t", "blue", models=20, files=5)
@@ -301,6 +303,8 @@ def test_shooting_refusals_range_and_sight() -> None:
     assert any("out of range" in r for r in reasons(shoot(a, FOE, distance=10.5)))
     assert any("line of sight" in r for r in reasons(shoot(a, FOE, visible=False)))
     assert not reasons(shoot(a, FOE, distance=10))
+    engaged = build_plan(a, FOE, None, Situation(distance=0, engaged=True), {})
+    assert any("base contact" in r for r in reasons(engaged))
 
 
 def test_close_combat_to_hit_modifiers() -> None:

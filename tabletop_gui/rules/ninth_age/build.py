@@ -14,6 +14,7 @@ Choices where the page is silent (also in the report):
   parries attacks in its Front.
 - A close-combat attack that is not in base contact is refused, and its odds assume the
   whole front rank attacking (what a charge into the Front would give).
+- A unit in base contact with its target cannot shoot at it (refused).
 """
 
 from __future__ import annotations
@@ -318,6 +319,9 @@ def _shooting(attacker: UnitView, target: UnitView, weapon: WeaponView, attrs: A
         checks.append(Check("marched", False, "the unit marched this turn (no March and Shoot)"))
     if attrs.reload and sas:
         checks.append(Check("reload", False, "Reload!: not with a Stand and Shoot reaction"))
+    if situation.engaged:
+        checks.append(Check("engaged", False, "a unit in base contact with the target "
+                            "cannot shoot at it"))
     d = situation.distance
     checks.append(Check("range", d <= rng + 1e-9, f'in range: {d:.2f}" <= {rng:g}"'
                         if d <= rng + 1e-9 else f'out of range: {d:.2f}" > {rng:g}"',

@@ -230,7 +230,7 @@ class Runner:
         # Multiple Wounds dice (a multiple stays waiting with its partial sum)
         while item.left > 0:
             face = self._roll(run, h.wounds.sides, f"Multiple Wounds die, {item.label}",
-                              lambda f: f"{f}")
+                              lambda f: f"D{h.wounds.sides} shows {f}")
             if face is None:
                 return [item]
             item.known += face
