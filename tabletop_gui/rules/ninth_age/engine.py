@@ -165,7 +165,8 @@ class NinthAgeRuleset(Ruleset):
         removed = lost // plan.target_hp - plan.target_hp_lost // plan.target_hp
         steps = [f"{d.label}: {d.face}, {d.outcome}" for d in run.dice]
         steps.append(f"{run.hits} hits, {run.wounds} wounds, {damage} Health Points lost, "
-                     f"{removed} model{'' if removed == 1 else 's'} removed" + (": the unit is destroyed" if taken else ""))
+                     f"{removed} model{'' if removed == 1 else 's'} removed"
+                     + (": the unit is destroyed" if taken else ""))
         state: dict[str, Any] = {"hp_lost": lost}
         if taken:
             state["taken_down"] = True
