@@ -239,3 +239,11 @@ def test_odds_given_dual_wield_match_enumeration() -> None:
                 counts[dmg] = counts.get(dmg, 0) + 1
             assert {v: q for v, q in got.items() if q > 1e-15} == pytest.approx(
                 {v: n / len(rest) for v, n in counts.items()})
+
+
+def test_default_main_weapon_with_an_offhand() -> None:
+    b = duel(weapons=[BOW, DAGGER, HAMMER])
+    r = RULESET.attack(b, req(offhand="Dagger"))
+    assert r.weapon == "Hammer" and r.offhand == "Dagger" and r.valid
+    with pytest.raises(RulesError):
+        RULESET.attack(duel(weapons=[BOW, DAGGER]), req(offhand="Dagger"))

@@ -130,16 +130,23 @@ class WarcryFamilyRuleset(Ruleset):
         if request.weapon is not None:
             return self.plan_for(battle, request)
         attacker = battle.combatant(request.attacker)
-        names = weapon_names(attacker)
+        names = [n for n in weapon_names(attacker) if n != request.offhand]
         if not names:
-            raise RulesError(f"{attacker.id} has no weapon")
+            raise RulesError(f"{attacker.id} has no weapon to attack with")
         first: Plan | None = None
+        error: RulesError | None = None
         for name in names:
-            p = self.plan_for(battle, replace(request, weapon=name))
+            try:
+                p = self.plan_for(battle, replace(request, weapon=name))
+            except RulesError as e:  # e.g. a ranged main weapon with an off-hand
+                error = error or e
+                continue
             if p.valid:
                 return p
             first = first or p
-        assert first is not None
+        if first is None:
+            assert error is not None
+            raise error
         return first
 
     def attack(self, battle: Battle, request: AttackRequest) -> AttackReport:
