@@ -179,3 +179,16 @@ def test_refusals() -> None:
         RULESET.attack(b, req(weapon="Sword", offhand="Bow"))
     with pytest.raises(RulesError, match="needs 3"):
         RULESET.resolve(b, req(weapon="Sword"), GivenDice([1]))
+
+
+def test_all_four_modifiers_together() -> None:
+    f = fighter("f", "red", 13.3, 10, fvd_chars(), [v_weapon()])  # touches t's far side
+    b = duel(gap=0.8, extra=[f], a_chars=fvd_chars(fight=5), t_chars=fvd_chars(defense=4),
+             weapons=[v_weapon(piercing=2)], a_state={"panicked": True},
+             obstacles=[wall("w1", 11.05, 8, 11.15, 12)])
+    r = RULESET.attack(b, req(weapon="Sword"))
+    assert names(r) == ["panicked", "piercing", "cover", "flanked"]
+    # A = 5 - 1 = 4; D = 4 - 2 + 1 - 1 = 2: Twice
+    assert r.extras["_compare"]["attack"] == 4 and r.extras["_compare"]["defense"] == 2
+    assert r.table_row == "Twice"
+    assert r.expected_damage == pytest.approx(3 * (2 / 6 * 1 + 2 / 6 * 2))

@@ -247,3 +247,17 @@ def test_default_main_weapon_with_an_offhand() -> None:
     assert r.weapon == "Hammer" and r.offhand == "Dagger" and r.valid
     with pytest.raises(RulesError):
         RULESET.attack(duel(weapons=[BOW, DAGGER]), req(offhand="Dagger"))
+
+
+def test_all_five_ranged_modifiers_together() -> None:
+    a = fighter("a", "red", 10, 10, mh_chars(shoot=4), [BOW], elevation=None)
+    closer = fighter("c", "blue", 10, 17.5, mh_chars(), [v_weapon()])  # 6.5" away
+    t = fighter("t", "blue", 18, 10, mh_chars(), [v_weapon()], traits=["shield"])  # 7" away
+    b = battle("mordheim-warcry", [a, t, closer],
+               platforms=[platform("p1", 8, 8, 11.2, 12, 2.5)],
+               obstacles=[wall("w1", 14.0, 8, 14.2, 12)])
+    r = RULESET.attack(b, req(weapon="Bow"))
+    assert names(r) == ["high ground", "long range", "not the closest", "cover", "shield"]
+    # DR = 3 - 1 + 1 + 1 + 1 + 1 = 6 against Shoot 4: Less
+    assert r.extras["_compare"]["defense"] == 6 and r.table_row == "Less"
+    assert r.expected_damage == pytest.approx(2 * (1 / 6 * 1 + 1 / 6 * 2))
