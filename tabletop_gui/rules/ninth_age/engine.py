@@ -99,10 +99,11 @@ def summary(d: Dist) -> dict[str, Any]:
 def plan_distribution(plan: Plan, measure: Measure = "hp") -> Dist:
     """Exact distribution of the whole attack (HP lost capped at what the target has)."""
     odds = Odds(plan.profile, measure)
+    cap = max(0, plan.remaining) if measure == "hp" else None
     if plan.shots is not None:
-        d = odds.attacks_from_shots(plan.shots, plan.shooting_models)
+        d = odds.attacks_from_shots(plan.shots, plan.shooting_models, cap)
     else:
-        d = odds.attacks(plan.attacks)
+        d = odds.attacks(plan.attacks, cap)
     return capped(d, plan.remaining) if measure == "hp" else d
 
 

@@ -165,28 +165,50 @@ class Odds:
         return self._memo(("unsaved", kind), make)
 
     # -- many attacks ----------------------------------------------------------------------
-    def attacks(self, n: int) -> Dist:
-        """``n`` attacks, uncapped."""
-        return self.attack().repeat(n)
+    def attacks(self, n: int, cap: int | None = None) -> Dist:
+        """``n`` attacks (capped at ``cap`` when given)."""
+        return repeat_capped(self.attack(), n, cap)
 
-    def attacks_from_shots(self, per_model: DiceSpec, models: int) -> Dist:
-        """Attacks whose number is ``models`` rolls of ``per_model`` shots (uncapped)."""
+    def attacks_from_shots(self, per_model: DiceSpec, models: int, cap: int | None = None
+                           ) -> Dist:
+        """Attacks whose number is ``models`` rolls of ``per_model`` shots."""
         shots = dice_dist(per_model).repeat(models)
-        return self.attacks_mixture(shots)
+        return self.attacks_mixture(shots, cap)
 
-    def attacks_mixture(self, counts: Dist) -> Dist:
-        """Attacks whose number is itself random (``counts``), uncapped."""
+    def attacks_mixture(self, counts: Dist, cap: int | None = None) -> Dist:
+        """Attacks whose number is itself random (``counts``)."""
         parts: list[tuple[float, Dist]] = []
         power = ZERO
-        one = self.attack()
+        one = self.attack() if cap is None else self.attack().clip(lo=0, hi=cap)
         top = counts.max_value
         for k in range(0, top + 1):
             if k > 0:
                 power = power + one
+                if cap is not None:
+                    power = power.clip(lo=0, hi=cap)
             q = counts.prob(k)
             if q > 0:
                 parts.append((q, power))
         return Dist.mixture(parts)
+
+
+def repeat_capped(d: Dist, n: int, cap: int | None) -> Dist:
+    """The sum of ``n`` copies of a non-negative ``d``, capped at ``cap`` (None: uncapped).
+
+    Capping the partial sums is exact (min(a + b, c) = min(min(a, c) + min(b, c), c) for
+    non-negative values) and keeps every vector at most ``cap + 1`` long.
+    """
+    if cap is None:
+        return d.repeat(n)
+    result = Dist.point(0)
+    base = d.clip(lo=0, hi=cap)
+    while n > 0:
+        if n & 1:
+            result = (result + base).clip(lo=0, hi=cap)
+        n >>= 1
+        if n:
+            base = (base + base).clip(lo=0, hi=cap)
+    return result
 
 
 def capped(d: Dist, remaining: int) -> Dist:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from tabletop_gui.rules.base import DieRoll, RulesError
 from tabletop_gui.rules.dist import Dist
 from tabletop_gui.rules.fields import DiceSpec
-from tabletop_gui.rules.ninth_age.odds import Odds, capped, dice_dist
+from tabletop_gui.rules.ninth_age.odds import Odds, capped, dice_dist, repeat_capped
 from tabletop_gui.rules.ninth_age.profile import CANNOT_HIT, HOPELESS, AttackProfile
 from tabletop_gui.rules.ninth_age.tables import NO_SAVE
 
@@ -238,17 +238,18 @@ class Runner:
         item.step, item.hp = "done", min(h.hp_cap, max(0, item.known))
         return [item]
 
-    def remainder(self, odds: Odds, run: Run, shots: DiceSpec | None) -> Dist:
-        """Exact distribution of everything the waiting items will still add."""
+    def remainder(self, odds: Odds, run: Run, shots: DiceSpec | None, cap: int) -> Dist:
+        """Exact distribution of everything the waiting items will still add, capped."""
         groups: dict[tuple[str, str, bool, int, int], int] = {}
-        total = Dist.point(run.hp)
+        total = Dist.point(min(run.hp, cap))
         for it in run.items:
             if it.step == "done":
                 continue
             key = (it.step, it.kind, it.lethal, it.known, it.left)
             groups[key] = groups.get(key, 0) + 1
         for (step, kind, lethal, known, left), n in groups.items():
-            total = total + _waiting(odds, step, kind, lethal, known, left, shots).repeat(n)
+            part = _waiting(odds, step, kind, lethal, known, left, shots)
+            total = (total + repeat_capped(part, n, cap)).clip(lo=0, hi=cap)
         return total
 
 
@@ -302,4 +303,5 @@ def conditioned(profile: AttackProfile, attacks: int, shots: DiceSpec | None,
     runner = Runner(profile, feed, shots)
     run = runner.run(runner.start(attacks, shots, shooting_models))
     used = len(run.dice)
-    return capped(runner.remainder(Odds(profile), run, shots), remaining), used
+    cap = max(0, remaining)
+    return capped(runner.remainder(Odds(profile), run, shots, cap), remaining), used
