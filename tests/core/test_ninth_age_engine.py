@@ -184,3 +184,55 @@ def test_hard_cover_of_a_wall() -> None:
     assert f.cover == "hard" and f.cover_by == ("w1",)
     report = RULES.attack(battle, AttackRequest("archers", "swords"))
     assert "hard cover" in {m.name for m in report.modifiers}
+
+
+def _observer(x: float, y: float) -> Unit:
+    return Unit("obs", "Scout", "red", x, y, 1, 1, (20.0, 20.0), round_base=True,
+                characteristics=CHARS)
+
+
+def test_worked_example_4_arcs_of_a_unit() -> None:
+    target = _unit("t", "blue", 0.0, 0.0, 90.0, models=20, files=5)
+    w, d = 2.5 * D, 2 * D  # half-width 1.969", half-depth 1.575"
+    assert w == pytest.approx(1.969, abs=1e-3) and d == pytest.approx(1.575, abs=1e-3)
+    cases = [((0.0, d + 1 + 0.4), "front"), ((w + 1 + 0.4, d), "right_flank"),
+             ((w + 1 + 0.4, d + 1 + 0.4), "right_flank"), ((-w - 1.4, 0.0), "left_flank"),
+             ((0.0, -d - 1.4), "rear")]
+    for (x, y), arc in cases:
+        battle = battle_of(scenario(target, _observer(x, y)))
+        assert RULES.pair_facts(battle, "obs", "t").arc == arc, (x, y)
+
+
+@pytest.mark.parametrize(("x", "y", "facing", "hits"), [
+    (0.0, 20.0, 270.0, 8), (0.0, -20.0, 90.0, 8), (-20.0, 0.0, 0.0, 8), (20.0, 0.0, 180.0, 8),
+])
+def test_area_attack_from_each_arc_on_the_table(x: float, y: float, facing: float,
+                                                hits: int) -> None:
+    target = _unit("t", "blue", 0.0, 0.0, 90.0, models=12, files=5)
+    catapult = Unit("cat", "Catapult", "red", x, y, 1, 1, (50.0, 50.0), facing=facing,
+                    characteristics=CHARS, weapons=(Weapon("Stone", {
+                        "kind": "shooting", "range": 48, "aim": 3, "shots": 1,
+                        "attributes": ["Area Attack (3x3)"]}),))
+    battle = battle_of(scenario(target, catapult))
+    report = RULES.attack(battle, AttackRequest("cat", "t"))
+    assert report.to_json()["hits"]["distribution"][-1][0] == hits
+    lined = replace(target, models=11)  # ranks 5, 5, 1 / files 3, 2, 2, 2, 2: 7 either way
+    battle = battle_of(scenario(lined, catapult))
+    assert RULES.attack(battle, AttackRequest("cat", "t")).to_json()["hits"][
+        "distribution"][-1][0] == 7
+
+
+def test_close_combat_in_the_flank_has_no_parry() -> None:
+    parry = replace(SPEARS, weapons=(Weapon("Sword", {"kind": "close_combat",
+                                                      "attributes": ["Parry"]}),))
+    front = battle_of(scenario(SWORDS, parry))
+    assert RULES.attack(front, AttackRequest("swords", "spears")).table_row == (
+        "OS 4 vs DS 4: 4+")
+    # the spearmen stand to the right of the swordsmen, both facing +y: side by side, the
+    # swordsmen touch the spearmen's left flank
+    side = replace(parry, x=5 * D, y=0.5 * D, facing=90.0)
+    flank = battle_of(scenario(SWORDS, side))
+    s = RULES.situation(flank, "swords", "spears")  # type: ignore[attr-defined]
+    assert s.engaged and s.engaged_facing == "left_flank"
+    report = RULES.attack(flank, AttackRequest("swords", "spears"))
+    assert report.table_row == "OS 4 vs DS 3: 3+"

@@ -199,6 +199,8 @@ def build_plan(attacker: UnitView, target: UnitView, weapon_name: str | None,
     checks.append(Check("enemy", attacker.side != target.side,
                         "the target is on the same side" if attacker.side == target.side
                         else "the target is an enemy"))
+    if attacker.destroyed:
+        checks.append(Check("attacker", False, "the attacking unit is destroyed"))
     checks.append(Check("alive", not target.destroyed,
                         "the target is destroyed" if target.destroyed else "the target stands"))
     parts_unable = attacker.has("harnessed") or attacker.has("inanimate") or (
@@ -287,8 +289,9 @@ def _close_combat(attacker: UnitView, target: UnitView, attrs: Attributes, off: 
         cc = replace(cc, attacks_each=1, supporting_models=0)
     if unable:
         cc = replace(cc, attacking_models=0, supporting_models=0)
+    facing = (situation.engaged_facing or "front").replace("_", " ")
     why = ("given" if int(situational.get("attacking_models", -1)) >= 0 else
-           f"front-rank models touching the {situation.engaged_facing or 'front'} facing"
+           f"front-rank models touching the {facing} facing"
            if engaged else "not in contact: the whole front rank assumed")
     mods.append(Modifier("attacks", f"{cc.attacking_models} models x {cc.attacks_each}", why))
     if cc.supporting_models:
