@@ -317,3 +317,15 @@ def test_warcry_has_no_flanking_and_inspect_cover_includes_platforms() -> None:
     assert facts.flanked is False and facts.engaged
     r = RULESET.attack(b, req(weapon="Sword"))
     assert r.modifiers == () and r.facts.flanked is False
+
+
+def test_failed_checks_have_negative_margins() -> None:
+    e = fighter("e", "blue", 10, 11.9, warcry_chars(), [wc_weapon()])
+    ally = fighter("f", "red", 15, 11.8, warcry_chars(), [wc_weapon()])  # 0.8" from t
+    b = duel(gap=4.0, weapons=[wc_weapon("Bow", range="1-3.5")], extra=[e, ally])
+    r = RULESET.attack(b, req(weapon="Bow"))
+    failed = [c for c in r.checks if not c.ok]
+    assert {c.rule for c in failed} == {"range", "engaged", "friendly_fire"}
+    for c in failed:
+        assert c.margin is not None and c.margin < 0, c
+    assert check(r, "engaged").value == pytest.approx(4.0)

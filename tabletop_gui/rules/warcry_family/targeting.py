@@ -137,16 +137,16 @@ class Targeting:
         near = self.engaging(attacker)
         if not near:
             return Check("engaged", True, 'no enemy within 1" of the attacker'), near
-        closest = near[0]
         listed = ", ".join(f"{n.id} at {inches(n.distance)}" for n in near)
         mine = next((n for n in near if n.id == target), None)
         if mine is not None:
             return Check("engaged", True, f'{target} is within 1" of the attacker',
                          mine.distance, ENGAGE, ENGAGE - mine.distance), near
+        d = self.measure(attacker, target).distance  # the target is beyond 1": margin < 0
         return Check("engaged", False,
                      f'an enemy is within 1" of the attacker ({listed}): '
                      "the target must be one of them",
-                     closest.distance, ENGAGE, ENGAGE - closest.distance), near
+                     d, ENGAGE, ENGAGE - d), near
 
     def friendly_fire_check(self, attacker: Combatant, target: str, distance: float,
                             exception: bool, rng: RangeSpec) -> Check:
@@ -165,9 +165,12 @@ class Targeting:
                 return Check("friendly_fire", True,
                              f"{base}, allowed: no minimum range and the attacker is within "
                              f"3\" ({inches(distance)})", distance, 3.0, 3.0 - distance)
-            why = ("the weapon has a minimum range" if rng.minimum is not None
-                   else f"the attacker is {inches(distance)} away, more than 3\"")
-            return Check("friendly_fire", False, f"friendly fire: {base} and {why}",
+            if rng.minimum is not None:
+                return Check("friendly_fire", False,
+                             f"friendly fire: {base} and the weapon has a minimum range",
+                             f.distance, ENGAGE, f.distance - ENGAGE)
+            return Check("friendly_fire", False, f"friendly fire: {base} and the attacker is "
+                         f"{inches(distance)} away, more than 3\"",
                          distance, 3.0, 3.0 - distance)
         return Check("friendly_fire", False, f"friendly fire: {base}",
                      f.distance, ENGAGE, f.distance - ENGAGE)
