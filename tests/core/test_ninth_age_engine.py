@@ -236,3 +236,13 @@ def test_close_combat_in_the_flank_has_no_parry() -> None:
     assert s.engaged and s.engaged_facing == "left_flank"
     report = RULES.attack(flank, AttackRequest("swords", "spears"))
     assert report.table_row == "OS 4 vs DS 3: 3+"
+
+
+def test_shooters_in_contact_fight_with_their_hand_weapon() -> None:
+    archers = replace(ARCHERS, y=1.5 * D + D)
+    battle = battle_of(scenario(SWORDS, archers))
+    report = RULES.attack(battle, AttackRequest("archers", "swords"))
+    assert report.weapon == "Hand Weapon" and report.valid
+    assert report.attack_type == "close_combat"
+    bow = RULES.attack(battle, AttackRequest("archers", "swords", weapon="Longbow"))
+    assert not bow.valid and bow.attack_type == "shooting"

@@ -128,7 +128,9 @@ class NinthAgeRuleset(Ruleset):
             battle, request.attacker, request.target)
         if request.weapon is not None or situ.get("crush_attack"):
             return build_plan(a, t, request.weapon, s, situ), s
-        names = [w.name for w in a.weapons] or [HAND_WEAPON]
+        names = [w.name for w in a.weapons]
+        if not a.close_combat_weapons() and a.weapon(HAND_WEAPON) is None:
+            names.append(HAND_WEAPON)  # every unit can fight with its hand weapon
         plans = [build_plan(a, t, n, s, situ) for n in names]
         return next((p for p in plans if p.valid), plans[0]), s
 

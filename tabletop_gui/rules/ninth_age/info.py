@@ -58,4 +58,22 @@ INFO = RulesetInfo(
                    "how much of the Target Facing must be hidden for cover",
                    choices=("more_than_half", "half_or_more")),
     ),
+    notes=(
+        "Models lost are removed from the rear: a unit has models - hp_lost // hp left.",
+        "Supporting models per supporting rank: min(front-rank models in contact, models "
+        "in that rank); Large and Gigantic support with up to 3 attacks, Extra Support (X) "
+        "with up to X (the better applies).",
+        "Without base contact a close-combat attack is refused; its odds assume the whole "
+        "front rank attacking. A unit in contact with its target cannot shoot at it.",
+        "A unit without close-combat weapons fights with an implicit Hand Weapon; choosing "
+        "the Hand Weapon over a carried close-combat weapon needs Weapon Master.",
+        "The defender fights with its first close-combat weapon: Two-Handed loses the "
+        "shield in close combat; a 'Parry' weapon, or a shield with a hand weapon, parries.",
+        "Area Attack brackets: 'Area Attack (1x3) [Strength 7, AP 4, Multiple Wounds (D3)]';"
+        " Poison's automatic wound goes to the bracketed hit; Battle Focus adds one plain "
+        "hit to an Area Attack.",
+        "Line Formation (Volley Fire): at least twice as many files as ranks.",
+        "Crush Attack needs 'Crush Attack' among the unit's weapon attributes; each "
+        "attacking model makes one.",
+    ),
 )
