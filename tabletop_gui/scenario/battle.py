@@ -39,7 +39,7 @@ def _unit_body(unit: Unit) -> Body:
     w_in = unit.base_mm[0] / MM_PER_INCH
     d_in = unit.base_mm[1] / MM_PER_INCH
     formation = Formation(unit.models, unit.files, w_in, d_in, unit.round_base)
-    shape = "circle" if unit.round_base else "rect"
+    shape: Literal["circle", "rect"] = "circle" if unit.round_base else "rect"
     fp = Footprint(shape, unit.x, unit.y, unit.depth_in, unit.width_in, unit.facing)
     return Body(
         id=unit.id,

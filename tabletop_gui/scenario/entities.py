@@ -260,10 +260,11 @@ class Scenario:
             new = tuple(entity if e.id == entity.id else e for e in items)
         else:
             new = (*items, entity)
-        return replace(self, **{attr: new})
+        changes: dict[str, Any] = {attr: new}
+        return replace(self, **changes)
 
     def without_entity(self, entity_id: str) -> Scenario:
-        changes = {
+        changes: dict[str, Any] = {
             attr: tuple(e for e in getattr(self, attr) if e.id != entity_id)
             for attr in _COLLECTION.values()
         }

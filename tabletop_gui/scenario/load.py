@@ -27,6 +27,9 @@ from tabletop_gui.scenario.load_terrain import ENTITY_LISTS, TerrainReader, batt
 from tabletop_gui.scenario.problems import Problem, ScenarioError, index_path, key_path, shown
 from tabletop_gui.scenario.reader import DuplicateKeyObject, Reader, is_missing
 
+__all__ = ["FORMAT", "SCHEMA_VERSION", "Problem", "ScenarioError", "decode", "load_scenario",
+           "loads_scenario", "scenario_from_json"]
+
 FORMAT = "tabletop-gui/scenario"
 SCHEMA_VERSION = 1
 MAX_BYTES = 16 * 1024 * 1024
