@@ -10,7 +10,12 @@ from tabletop_gui.rules import registry
 
 
 def describe_all() -> list[dict[str, Any]]:
-    return [registry.get(rid).describe() for rid in registry.RULESET_IDS]
+    out = []
+    for rid in registry.RULESET_IDS:
+        d = registry.get(rid).describe()
+        d.setdefault("notes", list(registry.info(rid).notes))
+        out.append(d)
+    return out
 
 
 def _fields(title: str, items: list[dict[str, Any]]) -> list[str]:
@@ -45,6 +50,9 @@ def render(described: list[dict[str, Any]]) -> str:
         lines += _fields("state", d["state"])
         lines += _fields("situational options (--set)", d["situational_options"])
         lines += _fields("ruleset options (ruleset_options)", d["ruleset_options"])
+        if d.get("notes"):
+            lines.append("  interpretations:")
+            lines += [f"    - {n}" for n in d["notes"]]
         lines.append("")
     return "\n".join(lines).rstrip()
 

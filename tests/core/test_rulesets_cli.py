@@ -36,3 +36,12 @@ def test_rulesets_text(capsys) -> None:
         assert f"{rid}: " in out
     assert "cover (enum, default \"all\", one of all/missile/none)" in out
     assert "diving_charge (bool, default false)" in out
+
+
+def test_rulesets_list_their_interpretations(capsys) -> None:
+    assert main(["rulesets", "--json"]) == 0
+    by_id = {r["id"]: r for r in json.loads(capsys.readouterr()[0])["rulesets"]}
+    for rid in ("warcry", "fight-vs-defense", "mordheim-warcry"):
+        assert by_id[rid]["notes"]
+    assert main(["rulesets"]) == 0
+    assert "interpretations:" in capsys.readouterr()[0]

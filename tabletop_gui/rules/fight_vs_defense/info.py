@@ -35,4 +35,9 @@ INFO = RulesetInfo(
     ),
     attack_types=("melee", "ranged"),
     ruleset_options=(PLATFORM_COVER_IN_MELEE,),
+    notes=(
+        "inspect shows cover as a ranged attack sees it (platforms included) and flanked as "
+        "a melee attack sees it.",
+        "Piercing lowers Defense for melee and ranged attacks alike.",
+    ),
 )

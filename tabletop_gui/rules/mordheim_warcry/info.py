@@ -27,4 +27,15 @@ INFO = RulesetInfo(
                    "the attacker fell more than 2\" vertically in its move (+1 Fight)"),
     ),
     ruleset_options=(PLATFORM_COVER_IN_MELEE,),
+    notes=(
+        "Cover modifies only ranged attacks (+1 DR); platform_cover_in_melee changes only "
+        "the cover shown for a melee attack.",
+        "High ground: the attacker stands at least 2\" higher than the target (its "
+        "elevation, from a platform or set on the fighter).",
+        "Closest viable target: ties count as closest; with no viable target at all, no "
+        "+1 DR.",
+        "Parry counts once, however many of the target's melee weapons have it.",
+        "Dual wielding: two different melee weapons; the off-hand's range is checked too; "
+        "diving_charge applies to melee attacks only.",
+    ),
 )

@@ -30,4 +30,9 @@ INFO = RulesetInfo(
         OptionSpec("cover", "enum", "all", "which attacks cover applies to",
                    choices=("all", "missile", "none")),
     ),
+    notes=(
+        "inspect shows cover as the geometry gives it (or none with cover=none); an attack "
+        "shows and applies it only when the cover option covers its attack type.",
+        "Damage allocated stops at the wounds left: the odds and the roll are capped there.",
+    ),
 )
