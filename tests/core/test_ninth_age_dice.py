@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from tabletop_gui.rules.base import DiceShortage, GivenDice, RulesError, SeededDice
@@ -145,3 +147,25 @@ def test_hopeless_second_rolls_after_hit_rolls() -> None:
         "second roll (Hopeless Shots), attack 1", "second roll (Hopeless Shots), attack 2",
         "to-wound roll, attack 1"]
     assert run.hp == 1 and run.hits == 1
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_conditioning_on_random_profiles(seed: int) -> None:
+    """For random profiles and a rolled sequence, every prefix agrees with the next die."""
+    from tests.core.test_ninth_age_montecarlo import random_plan
+
+    plan = random_plan(seed)
+    if plan.attacks > 6:
+        plan = replace(plan, attacks=6)
+    dice = SeededDice(seed)
+    runner = Runner(plan.profile, lambda s, label: dice.roll(s, label), plan.shots)
+    run = runner.run(runner.start(plan.attacks, plan.shots, plan.shooting_models))
+    faces = [d.face for d in run.dice]
+    assert _given(plan, faces).items() == [(min(run.hp, plan.remaining), 1.0)]
+    for cut in sorted({0, len(faces) // 3, len(faces) // 2, max(0, len(faces) - 1)}):
+        prefix = faces[:cut]
+        sides = _next_sides(plan, prefix)
+        if sides is None:
+            continue
+        parts = [(1 / sides, _given(plan, [*prefix, f])) for f in range(1, sides + 1)]
+        _same(_given(plan, prefix), Dist.mixture(parts))
