@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from tabletop_gui.rules.fields import DiceSpec, FieldError, parse_dice
 
@@ -71,7 +71,7 @@ _CHANGE = re.compile(r"^\s*([+-]\d+)\s+(.+?)\s*$")
 _SET = re.compile(r"^\s*(.+?)\s+(\d+)\s*$")
 
 
-class AttributeError_(ValueError):
+class AttributeParseError(ValueError):
     """An attribute whose parameters cannot be read (the message says which)."""
 
 
@@ -150,9 +150,6 @@ class Attributes:
         """These attributes with more names added (Devastating Charge, bracketed hits)."""
         return parse_attributes([*self.names, *names])
 
-    def with_(self, **changes: object) -> Attributes:
-        return replace(self, **changes)  # type: ignore[arg-type]
-
 
 def _split(text: str) -> list[str]:
     """Split on commas that are not inside brackets."""
@@ -179,7 +176,7 @@ def _dice(text: str, where: str) -> DiceSpec:
     try:
         return parse_dice(int(t) if t.isdigit() else t)
     except FieldError as e:
-        raise AttributeError_(f"{where}: {e}") from None
+        raise AttributeParseError(f"{where}: {e}") from None
 
 
 def _bracketed(text: str, where: str) -> Bracketed:
@@ -199,7 +196,7 @@ def _bracketed(text: str, where: str) -> Bracketed:
 
 
 def parse_attributes(names: Iterable[str]) -> Attributes:
-    """Parse a weapon's attribute names; raises AttributeError_ on bad parameters."""
+    """Parse a weapon's attribute names; raises AttributeParseError on bad parameters."""
     values: dict[str, object] = {}
     counts = {"fight_in_extra_rank": 0, "shoot_in_extra_rank": 0}
     dev: list[DevastatingCharge] = []
@@ -220,12 +217,12 @@ def parse_attributes(names: Iterable[str]) -> Attributes:
             counts[COUNTED[name]] += 1
         elif name == "extra support" and param is not None:
             if not param.strip().isdigit():
-                raise AttributeError_(f"{where}: needs a whole number, as in Extra Support (2)")
+                raise AttributeParseError(f"{where}: needs a whole number, as in Extra Support (2)")
             values["extra_support"] = int(param)
         elif name == "area attack" and param is not None:
             size = _SIZE.match(param)
             if not size:
-                raise AttributeError_(f"{where}: needs a size such as (3x3)")
+                raise AttributeParseError(f"{where}: needs a size such as (3x3)")
             br = _bracketed(m.group(3), where) if m.group(3) else None
             values["area_attack"] = AreaAttack(int(size.group(1)), int(size.group(2)), br)
         elif name == "multiple wounds" and param is not None:

@@ -27,7 +27,7 @@ from tabletop_gui.rules.base import Check, Modifier, RulesError
 from tabletop_gui.rules.fields import DiceSpec, FieldError, parse_dice, parse_range
 from tabletop_gui.rules.ninth_age import counts
 from tabletop_gui.rules.ninth_age.attributes import (
-    AttributeError_,
+    AttributeParseError,
     Attributes,
     MultipleWounds,
     parse_attributes,
@@ -67,7 +67,7 @@ class Plan:
 def _attrs(names: tuple[str, ...]) -> Attributes:
     try:
         return parse_attributes(names)
-    except AttributeError_ as e:
+    except AttributeParseError as e:
         raise RulesError(str(e)) from None
 
 

@@ -37,10 +37,9 @@ def close_combat_to_hit(
     mods: list[Modifier] = []
     ds = target.char("def")
     used_ds = ds
-    parry = target.fighting_weapon().attributes and any(
-        a.strip().lower() == "parry" for a in target.fighting_weapon().attributes)
-    if not parry and target.has("shield"):
-        parry = target.fighting_weapon().name.strip().lower() == "hand weapon"
+    weapon = target.fighting_weapon()
+    parry = any(a.strip().lower() == "parry" for a in weapon.attributes) or (
+        target.has("shield") and weapon.name.strip().lower() == "hand weapon")
     if parry and situation.engaged_facing == "front":
         used_ds = max(ds + 1, off)
         mods.append(Modifier("parry", f"DS {ds} counts as {used_ds}",
