@@ -246,3 +246,17 @@ def test_shooters_in_contact_fight_with_their_hand_weapon() -> None:
     assert report.attack_type == "close_combat"
     bow = RULES.attack(battle, AttackRequest("archers", "swords", weapon="Longbow"))
     assert not bow.valid and bow.attack_type == "shooting"
+
+
+def test_a_round_base_target_has_one_front_arc() -> None:
+    monster = Unit("m", "Giant", "blue", 0.0, 0.0, 1, 1, (50.0, 50.0), round_base=True,
+                   characteristics={**CHARS, "hp": 6})
+    for x, y, facing in ((0.0, -20.0, 90.0), (20.0, 0.0, 180.0), (0.0, 20.0, 270.0)):
+        archers = replace(ARCHERS, x=x, y=y, facing=facing)
+        battle = battle_of(scenario(monster, archers))
+        assert RULES.pair_facts(battle, "archers", "m").arc == "front"
+    stone = replace(ARCHERS, weapons=(Weapon("Stone", {
+        "kind": "shooting", "range": 48, "aim": 3, "shots": 1,
+        "attributes": ["Area Attack (3x3)"]}),))
+    report = RULES.attack(battle_of(scenario(monster, stone)), AttackRequest("archers", "m"))
+    assert report.to_json()["hits"]["distribution"][-1][0] == 5  # 5 shooters, 1 hit each
