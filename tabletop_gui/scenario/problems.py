@@ -58,5 +58,9 @@ def index_path(parent: str, index: int) -> str:
 
 def shown(value: object, limit: int = 40) -> str:
     """A short, safe rendering of a value from the file for a message."""
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
     text = json.dumps(value, ensure_ascii=False, default=str, allow_nan=True)
     return text if len(text) <= limit else text[:limit] + "..."

@@ -88,6 +88,8 @@ WARCRY_CASES: list[tuple[str, Callable[[Doc], None], str, str]] = [
     ("schema zero", setter(top, "schema_version", 0), "schema_version", "unsupported version 0"),
     ("schema as text", setter(top, "schema_version", "1"), "schema_version", "whole number"),
     ("schema as bool", setter(top, "schema_version", True), "schema_version", "whole number"),
+    ("schema as list", setter(top, "schema_version", [1] * 50), "schema_version",
+     "must be a whole number, not a list"),
     ("schema missing", deleter(top, "schema_version"), "schema_version", "missing required"),
     ("unknown ruleset", setter(top, "ruleset", "chess"), "ruleset", 'unknown ruleset "chess"'),
     ("missing ruleset", deleter(top, "ruleset"), "ruleset", "missing required field"),
