@@ -160,32 +160,33 @@ class ModelReader:
         return {s.name: good[s.name] for s in specs if s.name in good}
 
     # -- fighters and units --------------------------------------------------------------
-    def _common(self, obj: dict[str, Any], path: str, sides: Collection[str]) -> dict[str, Any]:
+    def _placed(self, obj: dict[str, Any], path: str, sides: Collection[str]) -> dict[str, Any]:
+        """id, name, side, x, y and facing, in the order of the file format."""
         r = self.r
+        ident = r.req_id(obj, "id", path)
+        name = r.opt_string(obj, "name", path)
         side = r.req_id(obj, "side", path)
         if side is not None and side not in sides:
             r.problem(key_path(path, "side"),
                       f"unknown side {shown(side)} (sides: {_names(sides) or 'none'})")
             side = None
-        weapons_raw = r.get(obj, "weapons", path, required=self.decl is None
-                            or self.decl.weapons_required)
-        traits_raw = obj.get("traits", [])
-        state_raw = obj.get("state", {})
+        return {"id": ident, "name": name, "side": side, "x": r.req_number(obj, "x", path),
+                "y": r.req_number(obj, "y", path),
+                "facing": r.opt_number(obj, "facing", path, 90.0)}
+
+    def profile_parts(self, obj: dict[str, Any], path: str) -> dict[str, Any]:
+        """characteristics, traits, weapons and state, checked against the declaration."""
+        r = self.r
         chars_raw = r.get(obj, "characteristics", path, required=True)
-        return {
-            "id": r.req_id(obj, "id", path),
-            "name": r.opt_string(obj, "name", path),
-            "side": side,
-            "x": r.req_number(obj, "x", path),
-            "y": r.req_number(obj, "y", path),
-            "facing": r.opt_number(obj, "facing", path, 90.0),
-            "characteristics": {} if is_missing(chars_raw)
-            else self.characteristics(chars_raw, key_path(path, "characteristics")),
-            "traits": self.traits(traits_raw, key_path(path, "traits")),
-            "weapons": () if is_missing(weapons_raw)
-            else self.weapons(weapons_raw, key_path(path, "weapons")),
-            "state": self.state(state_raw, key_path(path, "state")),
-        }
+        chars = {} if is_missing(chars_raw) else self.characteristics(
+            chars_raw, key_path(path, "characteristics"))
+        traits = self.traits(obj.get("traits", []), key_path(path, "traits"))
+        required = self.decl is None or self.decl.weapons_required
+        weapons_raw = r.get(obj, "weapons", path, required=required)
+        weapons = () if is_missing(weapons_raw) else self.weapons(
+            weapons_raw, key_path(path, "weapons"))
+        state = self.state(obj.get("state", {}), key_path(path, "state"))
+        return {"characteristics": chars, "traits": traits, "weapons": weapons, "state": state}
 
     def fighter(self, value: Any, path: str, sides: Collection[str]) -> Fighter | None:
         obj = self.r.obj(value, path, FIGHTER_FIELDS)
@@ -193,27 +194,29 @@ class ModelReader:
             return None
         r = self.r
         before = len(r.problems)
-        common = self._common(obj, path, sides)
+        placed = self._placed(obj, path, sides)
         base_raw = r.get(obj, "base", path, required=True)
         base = None if is_missing(base_raw) else self.base(base_raw, key_path(path, "base"))
         elevation: float | None = None
         if obj.get("elevation") is not None:
             elevation = r.number(obj["elevation"], key_path(path, "elevation"), minimum=0.0)
         height = r.opt_number(obj, "height", path, 1.25, positive=True)
+        profile = self.profile_parts(obj, path)
         if len(r.problems) > before or base is None or height is None:
             return None
-        return Fighter(base=base, elevation=elevation, height=height, **common)
+        return Fighter(base=base, elevation=elevation, height=height, **placed, **profile)
 
     def unit(self, value: Any, path: str, sides: Collection[str]) -> Unit | None:
         obj = self.r.obj(value, path, UNIT_FIELDS)
         if obj is None:
             return None
         before = len(self.r.problems)
-        common = self._common(obj, path, sides)
+        placed = self._placed(obj, path, sides)
         formation = self.formation(obj, path)
+        profile = self.profile_parts(obj, path)
         if len(self.r.problems) > before or formation is None:
             return None
-        return Unit(**formation, **common)
+        return Unit(**placed, **formation, **profile)
 
     def formation(self, obj: dict[str, Any], path: str) -> dict[str, Any] | None:
         """A unit's models, files, base_mm, round_base and height_class (None if bad)."""

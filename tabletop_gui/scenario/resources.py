@@ -94,10 +94,5 @@ def _profile(r: Reader, value: Any, path: str, ruleset_id: str) -> dict[str, Any
         if not is_missing(base := r.get(obj, "base", path, required=True)):
             m.base(base, key_path(path, "base"))
         r.opt_number(obj, "height", path, 1.25, positive=True)
-    if not is_missing(chars := r.get(obj, "characteristics", path, required=True)):
-        m.characteristics(chars, key_path(path, "characteristics"))
-    m.traits(obj.get("traits", []), key_path(path, "traits"))
-    weapons = r.get(obj, "weapons", path, required=decl.weapons_required)
-    if not is_missing(weapons):
-        m.weapons(weapons, key_path(path, "weapons"))
+    m.profile_parts(obj, path)
     return obj if len(r.problems) == before else None
