@@ -17,7 +17,7 @@ def closest_viable(tg: Targeting, attacker: Combatant, prof: Profile) -> Near | 
     forbids ranged attacks altogether."""
     if tg.engaging(attacker.id):
         return None
-    for eid, distance in tg.g.enemies_by_distance(attacker.id):
+    for eid, distance in tg.enemies_by_distance(attacker.id):
         if distance > prof.range.maximum + EPS:
             break
         if prof.range.minimum is not None and distance <= prof.range.minimum + EPS:
@@ -25,7 +25,7 @@ def closest_viable(tg: Targeting, attacker: Combatant, prof: Profile) -> Near | 
         enemy = tg.battle.combatants.get(eid)
         if enemy is None or bool(enemy.state.get("taken_down", False)):
             continue
-        if not tg.g.sight(attacker.id, eid).visible:
+        if not tg.sight(attacker.id, eid).visible:
             continue
         if tg.friends_near_target(attacker, eid):
             continue

@@ -39,7 +39,7 @@ class WarcryRuleset(WarcryFamilyRuleset):
     info = INFO
 
     def _cover(self, tg: Targeting, attacker: str, target: str) -> Cover:
-        return tg.g.warcry_cover(attacker, target, gate_1in=True,
+        return tg.cover(attacker, target, gate_1in=True,
                                  platform_threshold=COVER_PLATFORM_HEIGHT)
 
     def inspect_cover(self, tg: Targeting, options: Mapping[str, Any], attacker: str,

@@ -92,7 +92,7 @@ def facts_of(tg: Targeting, attacker: str, target: str, cover: Cover, flanked: b
              visible: bool | None = None) -> PairFacts:
     m = tg.measure(attacker, target)
     if visible is None:
-        visible = tg.g.sight(attacker, target).visible
+        visible = tg.sight(attacker, target).visible
     return PairFacts(
         attacker=attacker, target=target,
         distance=m.distance, horizontal_distance=m.horizontal, vertical_distance=m.vertical,

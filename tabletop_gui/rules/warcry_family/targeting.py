@@ -7,9 +7,10 @@ margin), so that a refused target says why in a sentence a player understands.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeVar
 
 from tabletop_gui.geometry.board_geometry import BoardGeometry
-from tabletop_gui.geometry.facts import Measure
+from tabletop_gui.geometry.facts import Cover, Flank, Measure, Sight
 from tabletop_gui.rules.base import Battle, Check, Combatant
 from tabletop_gui.rules.fields import RangeSpec
 
@@ -22,6 +23,18 @@ def inches(x: float) -> str:
     r = round(x, 2)
     text = str(int(r)) if float(r).is_integer() else f"{r:g}"
     return text + '"'
+
+
+K = TypeVar("K")
+V = TypeVar("V")
+MEMO_LIMIT = 50_000  # answers kept per battle and kind, then forgotten all at once
+
+
+def _keep(memo: dict[K, V], key: K, value: V) -> V:
+    if len(memo) >= MEMO_LIMIT:
+        memo.clear()
+    memo[key] = value
+    return value
 
 
 @dataclass(frozen=True)
@@ -46,6 +59,10 @@ class Targeting:
         self.g = BoardGeometry.of(battle.board)
         self._measures: dict[tuple[str, str], Measure] = {}
         self._engaging: dict[str, list[Near]] = {}
+        self._sights: dict[tuple[str, str], Sight] = {}
+        self._covers: dict[tuple[str, str, bool, float, bool], Cover] = {}
+        self._flanks: dict[tuple[str, str], Flank] = {}
+        self._enemies: dict[str, list[tuple[str, float]]] = {}
 
     @classmethod
     def of(cls, battle: Battle) -> Targeting:
@@ -60,10 +77,39 @@ class Targeting:
         key = (a, b)
         m = self._measures.get(key)
         if m is None:
-            m = self.g.measure(a, b)
-            if len(self._measures) < 20000:
-                self._measures[key] = m
+            m = _keep(self._measures, key, self.g.measure(a, b))
         return m
+
+    def sight(self, a: str, b: str) -> Sight:
+        key = (a, b)
+        v = self._sights.get(key)
+        if v is None:
+            v = _keep(self._sights, key, self.g.sight(a, b))
+        return v
+
+    def cover(self, attacker: str, target: str, *, gate_1in: bool, platform_threshold: float,
+              platform_applies: bool = True) -> Cover:
+        """The Warcry family's cover (see ``BoardGeometry.warcry_cover``)."""
+        key = (attacker, target, gate_1in, platform_threshold, platform_applies)
+        v = self._covers.get(key)
+        if v is None:
+            v = _keep(self._covers, key, self.g.warcry_cover(
+                attacker, target, gate_1in=gate_1in, platform_threshold=platform_threshold,
+                platform_applies=platform_applies))
+        return v
+
+    def flanked(self, attacker: str, target: str) -> Flank:
+        key = (attacker, target)
+        v = self._flanks.get(key)
+        if v is None:
+            v = _keep(self._flanks, key, self.g.flanked(attacker, target))
+        return v
+
+    def enemies_by_distance(self, fighter: str) -> list[tuple[str, float]]:
+        v = self._enemies.get(fighter)
+        if v is None:
+            v = _keep(self._enemies, fighter, self.g.enemies_by_distance(fighter))
+        return list(v)
 
     def elevation(self, body_id: str) -> float:
         return float(self.g.elevation(body_id))
@@ -72,10 +118,9 @@ class Targeting:
         """Active enemies within 1" of the fighter, nearest first."""
         near = self._engaging.get(fighter)
         if near is None:
-            ids = self.g.within_1_enemies(fighter)
-            near = sorted((Near(i, self.measure(fighter, i).distance) for i in ids),
-                          key=lambda n: (n.distance, n.id))
-            self._engaging[fighter] = near
+            near = sorted((Near(i, d) for i, d in self.enemies_by_distance(fighter)
+                           if d <= ENGAGE + EPS), key=lambda n: (n.distance, n.id))
+            _keep(self._engaging, fighter, near)
         return list(near)
 
     def friends_near_target(self, attacker: Combatant, target: str) -> list[Near]:
@@ -103,7 +148,7 @@ class Targeting:
         return out
 
     def visible_check(self, attacker: str, target: str) -> Check:
-        sight = self.g.sight(attacker, target)
+        sight = self.sight(attacker, target)
         if sight.visible:
             return Check("visible", True, f"{target} is visible")
         labels = [self._terrain_label(t) for t in sight.blocked_by]

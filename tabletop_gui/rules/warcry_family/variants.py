@@ -25,13 +25,13 @@ def kind_of(prof: Profile, owner: str) -> str:
 def variant_cover(tg: Targeting, options: Mapping[str, Any], attacker: str, target: str,
                   kind: str) -> Cover:
     platform = kind == "ranged" or bool(options.get("platform_cover_in_melee", False))
-    return tg.g.warcry_cover(attacker, target, gate_1in=False,
+    return tg.cover(attacker, target, gate_1in=False,
                              platform_threshold=COVER_PLATFORM_HEIGHT,
                              platform_applies=platform)
 
 
 def flank_of(tg: Targeting, attacker: str, target: str) -> Flank:
-    return tg.g.flanked(attacker, target)
+    return tg.flanked(attacker, target)
 
 
 def flank_why(flank: Flank) -> str:
