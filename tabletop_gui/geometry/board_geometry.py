@@ -23,6 +23,7 @@ from tabletop_gui.geometry.bodies import BodyArrays, gaps
 from tabletop_gui.geometry.cover import CoverRule, cover_pairs
 from tabletop_gui.geometry.facts import Arc, Cover, FacingCover, Flank, Measure, Sight, Threshold
 from tabletop_gui.geometry.grid import GridGeometry
+from tabletop_gui.geometry.pairs import PairTable
 from tabletop_gui.geometry.sight import sight_pairs
 from tabletop_gui.geometry.terrain import TerrainSet
 
@@ -45,7 +46,7 @@ class BoardGeometry:
         self.grid: GridGeometry | None = (
             GridGeometry(board.grid.kind, board.grid.size) if board.grid else None
         )
-        self._tables: dict[object, object] = {}
+        self._tables: dict[CoverRule | None, PairTable] = {}
 
     @classmethod
     def of(cls, board: Board) -> BoardGeometry:
@@ -54,8 +55,7 @@ class BoardGeometry:
             if b is board:
                 return g
         g = cls(board)
-        cls._cache.insert(0, (board, g))
-        del cls._cache[_CACHE_SIZE:]
+        cls._remember(board, g)
         return g
 
     # -- look-ups ---------------------------------------------------------------------
@@ -210,6 +210,46 @@ class BoardGeometry:
             raise ValueError("this battlefield has no grid")
         return self.grid.distance(self.space_of(a_id), self.space_of(b_id))
 
-    # -- batches ----------------------------------------------------------------------
+    # -- whole battlefield --------------------------------------------------------------
+    def pair_table(self, rule: CoverRule | None = None) -> PairTable:
+        """Facts of every opposing pair (``pairs.PairTable``), built once per cover rule."""
+        table = self._tables.get(rule)
+        if table is None:
+            table = PairTable.build(self.bodies, self.terrain, rule)
+            self._tables[rule] = table
+        return table
+
+    def moved(self, board: Board, body_id: str) -> BoardGeometry:
+        """The geometry of ``board``, which differs from this one only in body ``body_id``.
+
+        Reuses the terrain and the other bodies' arrays, and updates every pair table
+        already built by recomputing one row and column (a drag step).
+        """
+        k = self.index(body_id)
+        old = self.board.bodies
+        same_rest = (len(board.bodies) == len(old)
+                     and board.bodies[k].id == body_id
+                     and board.bodies[k].side == old[k].side
+                     and (board.terrains is self.board.terrains
+                          or board.terrains == self.board.terrains)
+                     and all(x is y or x == y
+                             for n, (x, y) in enumerate(zip(board.bodies, old, strict=True))
+                             if n != k))
+        if not same_rest:
+            return BoardGeometry.of(board)
+        g = BoardGeometry.__new__(BoardGeometry)
+        g.board = board
+        g.terrain = self.terrain
+        g.bodies = self.bodies.with_body(k, board.bodies[k], self.terrain)
+        g.grid = self.grid
+        g._tables = {rule: t.moved(g.bodies, g.terrain, k) for rule, t in self._tables.items()}
+        type(self)._remember(board, g)
+        return g
+
+    @classmethod
+    def _remember(cls, board: Board, g: BoardGeometry) -> None:
+        cls._cache.insert(0, (board, g))
+        del cls._cache[_CACHE_SIZE:]
+
     def sight_many(self, i: IntArray, j: IntArray) -> NDArray[np.bool_]:
         return sight_pairs(self.bodies, self.terrain, i, j).visible

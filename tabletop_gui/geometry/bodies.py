@@ -68,11 +68,12 @@ class BodyArrays:
         )
         elev = np.where(np.isnan(own), under, own) if n else np.zeros(0)
         stands = np.full(n, -1, dtype=np.intp)
-        for i in range(n):
-            cands = [j for j in ts.platforms_at(float(x[i]), float(y[i]))
-                     if abs(ts.top[j] - elev[i]) <= STAND_TOLERANCE]
-            if cands:
-                stands[i] = max(cands, key=lambda j: (ts.top[j], -j))
+        best = np.full(n, -np.inf)
+        for k in np.flatnonzero(~ts.is_obstacle):
+            on = shapely.intersects_xy(ts.polygons[k], x, y) & (
+                np.abs(ts.top[k] - elev) <= STAND_TOLERANCE) & (ts.top[k] > best)
+            stands = np.where(on, k, stands)
+            best = np.where(on, ts.top[k], best)
         sides = tuple(dict.fromkeys(b.side for b in bodies))
         side_code = {s: k for k, s in enumerate(sides)}
         shapes = np.empty(n, dtype=object)
@@ -105,6 +106,21 @@ class BodyArrays:
     def __len__(self) -> int:
         return len(self.bodies)
 
+    def with_body(self, k: int, body: Body, ts: TerrainSet) -> BodyArrays:
+        """These arrays with body ``k`` replaced (same id and side), without rebuilding the rest."""
+        if body.id != self.bodies[k].id or body.side != self.bodies[k].side:
+            raise ValueError("with_body keeps the id and side of the body it replaces")
+        one = BodyArrays.build((body,), ts)
+        bodies = self.bodies[:k] + (body,) + self.bodies[k + 1:]
+        arrays: dict[str, object] = {}
+        for name in ("x", "y", "circle", "radius", "circumradius", "elevation", "top", "active",
+                     "stands_on", "shapes", "shape", "half_length", "half_width", "forward"):
+            a = getattr(self, name).copy()
+            a[k] = getattr(one, name)[0]
+            arrays[name] = a
+        return BodyArrays(bodies=bodies, index=self.index, side=self.side, sides=self.sides,
+                          **arrays)  # type: ignore[arg-type]
+
 
 def gaps(ba: BodyArrays, i: IntArray, j: IntArray
          ) -> tuple[FloatArray, FloatArray, FloatArray]:
@@ -123,10 +139,34 @@ def gaps(ba: BodyArrays, i: IntArray, j: IntArray
     k = np.flatnonzero(cc)
     if len(k):
         gap[k], pa[k], pb[k] = _circle_gaps(ba, i[k], j[k])
-    k = np.flatnonzero(~cc)
+    for ci, cj, flip in ((ba.circle[i], ~ba.circle[j], False),
+                         (~ba.circle[i], ba.circle[j], True)):
+        k = np.flatnonzero(ci & cj)
+        if len(k):
+            if flip:
+                gap[k], pb[k], pa[k] = _circle_shape_gaps(ba, j[k], i[k])
+            else:
+                gap[k], pa[k], pb[k] = _circle_shape_gaps(ba, i[k], j[k])
+    k = np.flatnonzero(~ba.circle[i] & ~ba.circle[j])
     if len(k):
         gap[k], pa[k], pb[k] = _shape_gaps(ba, i[k], j[k])
     return gap, pa, pb
+
+
+def _circle_shape_gaps(ba: BodyArrays, c: IntArray, k: IntArray
+                       ) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Round base c against any outline k: centre-to-outline distance minus the radius."""
+    from tabletop_gui.geometry.outline_distance import point_distance
+
+    d, nx, ny = point_distance(ba, k, ba.x[c], ba.y[c])
+    r = ba.radius[c]
+    raw = d - r
+    safe = np.where(d > 0, d, 1.0)
+    ux, uy = (nx - ba.x[c]) / safe, (ny - ba.y[c]) / safe
+    near = np.stack([nx, ny], axis=1)
+    on_circle = np.stack([ba.x[c] + r * ux, ba.y[c] + r * uy], axis=1)
+    overlap = (raw <= 0)[:, None]
+    return np.maximum(raw, 0.0), np.where(overlap, near, on_circle), near
 
 
 def _circle_gaps(ba: BodyArrays, i: IntArray, j: IntArray

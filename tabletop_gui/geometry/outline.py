@@ -4,9 +4,10 @@ A footprint is a circle (exact), an ellipse or a rectangle, rotated by its facin
 (degrees, counter-clockwise from +x; 90 means facing +y). ``length`` lies along the
 facing, ``width`` across it.
 
-Ellipses are handled as inscribed polygons of ``ELLIPSE_SEGMENTS`` vertices: for the
-largest common oval bases (170 x 105 mm) the sagitta between two vertices is below
-0.0002", so distances involving ovals are within 0.001" of the exact ones.
+Ellipses are handled as inscribed polygons of ``ELLIPSE_SEGMENTS`` vertices when two
+non-round outlines meet: for the largest common oval base (170 x 105 mm) the sagitta
+between two vertices is below 0.0007", so such distances are within 0.001" of the exact
+ones. A round base against an oval uses the exact ellipse (``outline_distance``).
 Circles are never polygonised for distances (centre distance minus radius is exact).
 """
 
@@ -20,7 +21,7 @@ from numpy.typing import NDArray
 
 from tabletop_gui.geometry.board import Footprint, Point
 
-ELLIPSE_SEGMENTS = 256
+ELLIPSE_SEGMENTS = 128
 CIRCLE_SEGMENTS = 64  # only to draw / to intersect circles as polygons, never to measure
 
 FloatArray = NDArray[np.float64]

@@ -61,10 +61,11 @@ def blocked(
     conv = ts.convex[tid] & (not exact_shapely)
     idx = np.flatnonzero(live & conv)
     if len(idx):
-        ilo, ihi = _convex_interior(p[idx, :2], d[idx, :2], tid[idx], ts)
+        ilo, ihi = convex_interior(p[idx, :2], d[idx, :2], tid[idx], ts)
         a = np.maximum(lo[idx], ilo)
         b = np.minimum(hi[idx], ihi)
-        out[idx] = (b - a) * length3[idx] > EPS_LENGTH
+        span = np.where(b > a, b - a, 0.0)
+        out[idx] = (span > 0) & (span * length3[idx] > EPS_LENGTH)
     idx = np.flatnonzero(live & ~conv)
     if len(idx):
         out[idx] = _shapely_interior(p[idx, :2], d[idx, :2], lo[idx], hi[idx], tid[idx], ts)
@@ -86,7 +87,7 @@ def _z_interval(z0: FloatArray, dz: FloatArray, base: FloatArray, top: FloatArra
     return lo, hi
 
 
-def _convex_interior(p: FloatArray, d: FloatArray, tid: IntArray, ts: TerrainSet
+def convex_interior(p: FloatArray, d: FloatArray, tid: IntArray, ts: TerrainSet
                      ) -> tuple[FloatArray, FloatArray]:
     """The t-range where p + t d is strictly inside convex polygon ``tid`` (empty: lo >= hi)."""
     es = ts.edge_start[tid]

@@ -5,11 +5,12 @@ height. Two models see each other when at least one *sample sight line* between 
 is not blocked (``segments.blocked``) by any terrain that blocks sight (obstacles with
 ``blocks_sight``, every platform).
 
-Samples (documented, deterministic): on each body, five points in plan -- for a
-rectangle its centre and four corners; for a round or oval base its centre and the
-outline points farthest to the left, right, front and back as seen along the line of
-centres -- each at three heights (bottom, middle, top). A pair has 25 x 9 = 225 sample
-lines; all of them are considered (no random sampling).
+Samples (documented, deterministic): on each body, points in plan -- for a rectangle
+its centre and four corners; for a round or oval base its centre and the outline points
+farthest to the left, to the right and towards the other body, as seen along the line of
+centres -- each at three heights (bottom, middle, top). A pair of round bases has
+16 x 9 = 144 sample lines, of rectangles 25 x 9 = 225; all are considered (no random
+sampling).
 
 Evaluation order (same answers as testing all of them, only faster): the top-centre to
 top-centre line first; then the 25 top-to-top lines; a plan path whose top-to-top line is
@@ -30,6 +31,7 @@ from numpy.typing import NDArray
 
 from tabletop_gui.geometry import outline
 from tabletop_gui.geometry.bodies import BodyArrays
+from tabletop_gui.geometry.corridor import corridor_candidates
 from tabletop_gui.geometry.segments import blocked
 from tabletop_gui.geometry.terrain import TerrainSet
 
@@ -88,41 +90,37 @@ def plan_samples(ba: BodyArrays, i: IntArray, j: IntArray) -> FloatArray:
     return out
 
 
-def candidate_terrain(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
-                      mask: BoolArray) -> tuple[IntArray, IntArray]:
-    """(pair index, terrain index) of every terrain in ``mask`` that could meet a sample line.
+def sight_candidates(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
+                     pk: IntArray, tk: IntArray) -> tuple[IntArray, IntArray]:
+    """Keep the (pair, terrain) candidates that block sight and can reach the lines' heights.
 
-    Plan: the bounding boxes of the two bases together against the terrain's; height:
-    terrain whose top is at or below both bottoms, or whose base is above both tops,
-    cannot block.
+    Terrain whose top is at or below both bottoms, or whose base is above both tops,
+    cannot block any sample line.
     """
-    tids = np.flatnonzero(mask)
-    if len(tids) == 0 or len(i) == 0:
-        return np.zeros(0, np.intp), np.zeros(0, np.intp)
-    ri, rj = ba.circumradius[i], ba.circumradius[j]
-    minx = np.minimum(ba.x[i] - ri, ba.x[j] - rj)
-    maxx = np.maximum(ba.x[i] + ri, ba.x[j] + rj)
-    miny = np.minimum(ba.y[i] - ri, ba.y[j] - rj)
-    maxy = np.maximum(ba.y[i] + ri, ba.y[j] + rj)
-    low = np.minimum(ba.elevation[i], ba.elevation[j])
-    high = np.maximum(ba.top[i], ba.top[j])
-    b = ts.bounds[tids]
-    hit = (
-        (minx[:, None] <= b[None, :, 2]) & (maxx[:, None] >= b[None, :, 0])
-        & (miny[:, None] <= b[None, :, 3]) & (maxy[:, None] >= b[None, :, 1])
-        & (ts.top[tids][None, :] > low[:, None] + 1e-9)
-        & (ts.base[tids][None, :] <= high[:, None])
-    )
-    pk, tk = np.nonzero(hit)
-    return pk.astype(np.intp), tids[tk].astype(np.intp)
+    low = np.minimum(ba.elevation[i], ba.elevation[j])[pk]
+    high = np.maximum(ba.top[i], ba.top[j])[pk]
+    keep = ts.blocks_sight[tk] & (ts.top[tk] > low + 1e-9) & (ts.base[tk] <= high)
+    return pk[keep], tk[keep]
+
+
+def all_terrain(m: int, k: int) -> tuple[IntArray, IntArray]:
+    """Every (pair, terrain) combination: no index (the reference path)."""
+    return (np.repeat(np.arange(m, dtype=np.intp), k), np.tile(np.arange(k, dtype=np.intp), m))
 
 
 def sight_pairs(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
-                exact_shapely: bool = False) -> SightResult:
-    """Line of sight for every pair (i[k], j[k])."""
+                exact_shapely: bool = False,
+                candidates: tuple[IntArray, IntArray] | None = None) -> SightResult:
+    """Line of sight for every pair (i[k], j[k]).
+
+    ``candidates``: (pair, terrain) combinations that may block (``corridor``); by default
+    found with ``corridor.corridor_candidates``.
+    """
     m = len(i)
     visible = np.ones(m, dtype=bool)
-    pk, tk = candidate_terrain(ba, ts, i, j, ts.blocks_sight)
+    if candidates is None:
+        candidates = corridor_candidates(ba, ts, i, j)
+    pk, tk = sight_candidates(ba, ts, i, j, *candidates)
     if len(pk) == 0:
         return SightResult(visible, np.zeros(0, np.intp), np.zeros(0, np.intp))
     sa = plan_samples(ba, i, j)
@@ -140,32 +138,36 @@ def sight_pairs(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
     if not pending.any():
         return SightResult(visible, blocker_pair, blocker_terrain)
 
-    # stage 2: the 25 plan paths, top to top
-    sel = pending[pk]
-    pk2, tk2 = pk[sel], tk[sel]
+    # stage 2: every plan path, top to top -- first against the terrain that blocked the
+    # centre line, then the paths still open against the pair's other candidates
+    n_paths = N_PLAN * N_PLAN
     a_idx = np.repeat(np.arange(N_PLAN), N_PLAN)
     b_idx = np.tile(np.arange(N_PLAN), N_PLAN)
-    n_paths = N_PLAN * N_PLAN
-    cp = np.repeat(pk2, n_paths)
-    ct = np.repeat(tk2, n_paths)
-    ca = np.tile(a_idx, len(pk2))
-    cb = np.tile(b_idx, len(pk2))
-    p = np.column_stack([sa[cp, ca], za[cp, 0]])
-    q = np.column_stack([sb[cp, cb], zb[cp, 0]])
-    hit = blocked(p, q, ct, ts, exact_shapely=exact_shapely)
-    path = cp * n_paths + ca * N_PLAN + cb  # one id per (pair, plan path)
-    path_blocked = np.zeros(m * n_paths, dtype=bool)
-    path_blocked[path[hit]] = True
+    exists = _valid_plan(ba, i)[:, a_idx] & _valid_plan(ba, j)[:, b_idx]  # (m, paths)
     low = np.minimum(ba.elevation[i], ba.elevation[j])
-    grounded = ts.base[ct] <= low[cp] + 1e-9
+    path_blocked = np.zeros(m * n_paths, dtype=bool)
     path_grounded = np.zeros(m * n_paths, dtype=bool)
-    path_grounded[path[hit & grounded]] = True
+    first = hit
+    for sel in (pending[pk] & first, pending[pk] & ~first):
+        pk2, tk2 = pk[sel], tk[sel]
+        cp = np.repeat(pk2, n_paths)
+        ct = np.repeat(tk2, n_paths)
+        ca = np.tile(a_idx, len(pk2))
+        cb = np.tile(b_idx, len(pk2))
+        path = cp * n_paths + ca * N_PLAN + cb  # one id per (pair, plan path)
+        used = exists.ravel()[path] & ~path_blocked[path]
+        cp, ct, ca, cb, path = cp[used], ct[used], ca[used], cb[used], path[used]
+        p = np.column_stack([sa[cp, ca], za[cp, 0]])
+        q = np.column_stack([sb[cp, cb], zb[cp, 0]])
+        hit2 = blocked(p, q, ct, ts, exact_shapely=exact_shapely)
+        path_blocked[path[hit2]] = True
+        path_grounded[path[hit2 & (ts.base[ct] <= low[cp] + 1e-9)]] = True
     pb = path_blocked.reshape(m, n_paths)
-    clear_path = pending[:, None] & ~pb
+    clear_path = pending[:, None] & ~pb & exists
     visible = ~pending | clear_path.any(axis=1)
 
     # stage 3: other heights, only on plan paths without a grounded blocker
-    todo = (~visible)[:, None] & ~path_grounded.reshape(m, n_paths)
+    todo = (~visible)[:, None] & ~path_grounded.reshape(m, n_paths) & exists
     if todo.any():
         rows, paths = np.nonzero(todo)
         visible[rows[_any_clear_lower(rows, paths, sa, sb, za, zb, pk, tk, ts,
@@ -197,6 +199,13 @@ def _any_clear_lower(rows: IntArray, paths: IntArray, sa: FloatArray, sb: FloatA
         blocked_path[path_ids[hit]] = True
         clear_any |= ~blocked_path
     return np.flatnonzero(clear_any)
+
+
+def _valid_plan(ba: BodyArrays, i: IntArray) -> BoolArray:
+    """Which of the five plan samples exist: all for rectangles, not the back point of rounds."""
+    out = np.ones((len(i), N_PLAN), dtype=bool)
+    out[:, 4] = ba.shape[i] == outline.RECT
+    return out
 
 
 def _heights(ba: BodyArrays, i: IntArray) -> FloatArray:

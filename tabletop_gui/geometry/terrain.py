@@ -40,6 +40,8 @@ class TerrainSet:
     edge_start: FloatArray  # (k, v, 2) padded; padding edges have zero normals
     edge_normal: FloatArray  # (k, v, 2) inward unit normals
     edge_valid: BoolArray  # (k, v)
+    vertices: FloatArray  # (k, v, 2) exterior vertices of every polygon, padded
+    vertex_valid: BoolArray  # (k, v)
 
     @staticmethod
     def build(terrains: tuple[Terrain, ...]) -> TerrainSet:
@@ -66,6 +68,7 @@ class TerrainSet:
             shapely.bounds(polys).reshape(k, 4) if k else np.zeros((0, 4))
         )
         es, en, ev = _edges(polys, convex)
+        verts, vvalid = _vertices(polys)
         return TerrainSet(
             terrains=terrains,
             polygons=polys,
@@ -80,6 +83,8 @@ class TerrainSet:
             edge_start=es,
             edge_normal=en,
             edge_valid=ev,
+            vertices=verts,
+            vertex_valid=vvalid,
         )
 
     def __len__(self) -> int:
@@ -148,3 +153,15 @@ def _edges(polys: NDArray[np.object_], convex: BoolArray
         en[i, :m, 1] = ny
         ev[i, :m] = ok
     return es, en, ev
+
+
+def _vertices(polys: NDArray[np.object_]) -> tuple[FloatArray, BoolArray]:
+    rings = [np.asarray(shapely.get_coordinates(p.exterior))[:-1] if not p.is_empty
+             else np.zeros((0, 2)) for p in polys]
+    v = max((len(r) for r in rings), default=1)
+    pts = np.zeros((len(rings), max(v, 1), 2))
+    ok = np.zeros((len(rings), max(v, 1)), dtype=bool)
+    for k, r in enumerate(rings):
+        pts[k, :len(r)] = r
+        ok[k, :len(r)] = True
+    return pts, ok

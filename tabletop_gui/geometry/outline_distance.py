@@ -1,0 +1,88 @@
+"""Distance from points to base outlines, in numpy (exact for circles and rectangles).
+
+For a point outside an outline: the distance to it and the nearest outline point; inside
+(or on it): 0 and the point itself. Ellipses use the true ellipse (not a polygon): the
+nearest point solves Eberly's one-variable equation by Newton's method (12 steps from
+below the root, far below 0.001"). These serve the gaps between a round base and anything
+else, and the half-inch exemption of cover.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numpy.typing import NDArray
+
+from tabletop_gui.geometry import outline
+from tabletop_gui.geometry.bodies import BodyArrays
+
+ELLIPSE_NEWTON_STEPS = 12
+
+FloatArray = NDArray[np.float64]
+IntArray = NDArray[np.intp]
+
+
+def point_distance(ba: BodyArrays, k: IntArray, px: FloatArray, py: FloatArray
+                   ) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Distance from (px, py) to body k's outline region, and the nearest point (x, y)."""
+    fwd = ba.forward[k]
+    fx, fy = fwd[:, 0], fwd[:, 1]
+    rx, ry = fy, -fx
+    dx, dy = px - ba.x[k], py - ba.y[k]
+    u = dx * rx + dy * ry
+    v = dx * fx + dy * fy
+    hw, hl = ba.half_width[k], ba.half_length[k]
+    shape = ba.shape[k]
+    nu, nv = np.empty_like(u), np.empty_like(v)
+    # circles: radial
+    c = shape == outline.CIRCLE
+    r = np.where(c, ba.radius[k], 0.0)
+    rho = np.hypot(u, v)
+    scale = np.where(rho > r, r / np.where(rho > 0, rho, 1.0), 1.0)
+    nu[c], nv[c] = (u * scale)[c], (v * scale)[c]
+    # rectangles: clamp
+    q = shape == outline.RECT
+    nu[q] = np.clip(u, -hw, hw)[q]
+    nv[q] = np.clip(v, -hl, hl)[q]
+    # ellipses
+    e = np.flatnonzero(shape == outline.ELLIPSE)
+    if len(e):
+        nu[e], nv[e] = _ellipse_nearest(u[e], v[e], hw[e], hl[e])
+    dist = np.hypot(u - nu, v - nv)
+    x = ba.x[k] + nu * rx + nv * fx
+    y = ba.y[k] + nu * ry + nv * fy
+    return dist, x, y
+
+
+def _ellipse_nearest(u: FloatArray, v: FloatArray, hw: FloatArray, hl: FloatArray
+                     ) -> tuple[FloatArray, FloatArray]:
+    """Nearest point of the ellipse region (u/hw)^2 + (v/hl)^2 <= 1 to (u, v)."""
+    swap = hw < hl  # work with a >= b along the first axis
+    a = np.where(swap, hl, hw)
+    b = np.where(swap, hw, hl)
+    x = np.abs(np.where(swap, v, u))
+    y = np.abs(np.where(swap, u, v))
+    inside = (x / a) ** 2 + (y / b) ** 2 <= 1.0
+    # Newton on Eberly's F(t) = (a x / (t + a^2))^2 + (b y / (t + b^2))^2 - 1, decreasing and
+    # convex for t > -b^2; started left of the root (F >= 0) it climbs to it monotonically.
+    t = np.maximum(a * x - a * a, b * y - b * b)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        for _ in range(ELLIPSE_NEWTON_STEPS):
+            p = a * x / (t + a * a)
+            q = b * y / (t + b * b)
+            f = p * p + q * q - 1.0
+            df = -2.0 * (p * p / (t + a * a) + q * q / (t + b * b))
+            step = np.where((df < 0) & np.isfinite(f), f / df, 0.0)
+            t = t - step
+        ex = a * a * x / (t + a * a)
+        denom = t + b * b
+        ey = np.where(denom > 0, b * b * y / np.where(denom > 0, denom, 1.0), 0.0)
+    ex = np.where(np.isfinite(ex), ex, a)
+    # on the minor axis' far side (y == 0 and x deep inside the curvature): clamp to the ellipse
+    ex = np.where(ex > a, a, ex)
+    ex = np.where(inside, x, ex)
+    ey = np.where(inside, y, ey)
+    ex *= np.sign(np.where(swap, v, u)) + (np.where(swap, v, u) == 0)
+    ey *= np.sign(np.where(swap, u, v)) + (np.where(swap, u, v) == 0)
+    nu = np.where(swap, ey, ex)
+    nv = np.where(swap, ex, ey)
+    return nu, nv

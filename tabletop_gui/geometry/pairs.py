@@ -1,0 +1,161 @@
+"""Whole-battlefield facts: every opposing pair at once, and a cheap update after a drag.
+
+A ``PairTable`` holds, for the active bodies of a board, N x N matrices over the pairs on
+different sides (other entries are NaN / False):
+
+- ``horizontal``, ``vertical``, ``distance`` (3D) -- symmetric;
+- ``visible`` (line of sight, ``sight``) -- symmetric;
+- ``cover[a, t]`` -- Warcry-family cover of target t against attacker a (``cover``), for
+  the ``CoverRule`` the table was built with (None: no cover computed, all False);
+- ``flanked[a, t]`` -- a friend of a (not a) is within 1" (3D) of t and has no enemy
+  other than t within 1" (``fight-vs-defense.md``);
+- the terrain behind each blocked sight line and each cover, as (a, t, terrain) triples.
+
+Everything is computed in numpy over arrays of pairs (``bodies.gaps``, ``sight.sight_pairs``,
+``cover.cover_pairs``). ``PairTable.moved`` recomputes only the row and column of one body
+(plus the flank matrix, a few N x N boolean operations), which is what a drag needs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+from tabletop_gui.geometry.bodies import BodyArrays, gaps
+from tabletop_gui.geometry.corridor import corridor_candidates
+from tabletop_gui.geometry.cover import CoverRule, cover_pairs
+from tabletop_gui.geometry.sight import sight_pairs
+from tabletop_gui.geometry.terrain import TerrainSet
+
+FloatArray = NDArray[np.float64]
+BoolArray = NDArray[np.bool_]
+IntArray = NDArray[np.intp]
+
+ENGAGE = 1.0
+
+
+@dataclass(frozen=True, eq=False)
+class PairTable:
+    rule: CoverRule | None
+    horizontal: FloatArray
+    vertical: FloatArray
+    distance: FloatArray
+    visible: BoolArray
+    cover: BoolArray
+    flanked: BoolArray
+    blocked_by: IntArray  # (k, 3): a < t, terrain -- blocks the top-centre sight line
+    cover_by: IntArray  # (k, 3): attacker, target, terrain giving cover
+
+    # -- building ---------------------------------------------------------------------
+    @staticmethod
+    def build(ba: BodyArrays, ts: TerrainSet, rule: CoverRule | None) -> PairTable:
+        n = len(ba)
+        i, j = opposing_pairs(ba)
+        h = np.full((n, n), np.nan)
+        v = np.full((n, n), np.nan)
+        vis = np.zeros((n, n), dtype=bool)
+        cov = np.zeros((n, n), dtype=bool)
+        blocked, covers = _pair_facts(ba, ts, rule, i, j, h, v, vis, cov)
+        d = np.hypot(h, v)
+        return PairTable(rule, h, v, d, vis, cov, _flanked(ba, d), blocked, covers)
+
+    def moved(self, ba: BodyArrays, ts: TerrainSet, k: int) -> PairTable:
+        """This table after body ``k`` moved (``ba`` are the new arrays, same bodies order)."""
+        others = np.flatnonzero(ba.active & (ba.side != ba.side[k]))
+        if not ba.active[k]:
+            others = others[:0]
+        h = self.horizontal.copy()
+        v = self.vertical.copy()
+        vis = self.visible.copy()
+        cov = self.cover.copy()
+        for a in (h, v):
+            a[k, :] = np.nan
+            a[:, k] = np.nan
+        for b in (vis, cov):
+            b[k, :] = False
+            b[:, k] = False
+        i = np.full(len(others), k, dtype=np.intp)
+        blocked, covers = _pair_facts(ba, ts, self.rule, i, others.astype(np.intp), h, v, vis,
+                                      cov)
+        keep_b = (self.blocked_by[:, 0] != k) & (self.blocked_by[:, 1] != k)
+        keep_c = (self.cover_by[:, 0] != k) & (self.cover_by[:, 1] != k)
+        d = self.distance.copy()
+        d[k, :] = np.hypot(h[k, :], v[k, :])
+        d[:, k] = d[k, :]
+        return PairTable(
+            self.rule, h, v, d, vis, cov, _flanked(ba, d),
+            np.concatenate([self.blocked_by[keep_b], blocked]),
+            np.concatenate([self.cover_by[keep_c], covers]),
+        )
+
+    # -- reading ----------------------------------------------------------------------
+    def blockers(self, a: int, t: int) -> list[int]:
+        m = ((self.blocked_by[:, 0] == a) & (self.blocked_by[:, 1] == t)) | (
+            (self.blocked_by[:, 0] == t) & (self.blocked_by[:, 1] == a))
+        return sorted({int(x) for x in self.blocked_by[m, 2]})
+
+    def cover_terrain(self, a: int, t: int) -> list[int]:
+        m = (self.cover_by[:, 0] == a) & (self.cover_by[:, 1] == t)
+        return [int(x) for x in self.cover_by[m, 2]]
+
+    def within(self, limit: float) -> BoolArray:
+        """Opposing pairs whose 3D distance is at most ``limit``."""
+        with np.errstate(invalid="ignore"):
+            return np.asarray(self.distance <= limit + 1e-9, dtype=bool)
+
+
+def opposing_pairs(ba: BodyArrays) -> tuple[IntArray, IntArray]:
+    """Unordered pairs (i < j) of active bodies on different sides."""
+    act = ba.active
+    opp = (ba.side[:, None] != ba.side[None, :]) & act[:, None] & act[None, :]
+    i, j = np.nonzero(np.triu(opp, 1))
+    return i.astype(np.intp), j.astype(np.intp)
+
+
+def _pair_facts(ba: BodyArrays, ts: TerrainSet, rule: CoverRule | None, i: IntArray,
+                j: IntArray, h: FloatArray, v: FloatArray, vis: BoolArray, cov: BoolArray
+                ) -> tuple[IntArray, IntArray]:
+    """Fill the matrices for pairs (i, j) both ways; return blocker and cover triples."""
+    gap, pa, pb = gaps(ba, i, j)
+    vert = np.abs(ba.elevation[i] - ba.elevation[j])
+    h[i, j] = h[j, i] = gap
+    v[i, j] = v[j, i] = vert
+    ck, ct = corridor_candidates(ba, ts, i, j)
+    sres = sight_pairs(ba, ts, i, j, candidates=(ck, ct))
+    vis[i, j] = vis[j, i] = sres.visible
+    bi, bj = i[sres.blocker_pair], j[sres.blocker_pair]
+    blocked = np.column_stack([np.minimum(bi, bj), np.maximum(bi, bj),
+                               sres.blocker_terrain]).astype(np.intp).reshape(-1, 3)
+    covers = np.zeros((0, 3), dtype=np.intp)
+    if rule is not None and len(i):
+        dist = np.hypot(gap, vert)
+        a_idx = np.concatenate([i, j])
+        t_idx = np.concatenate([j, i])
+        m = len(i)
+        res = cover_pairs(ba, ts, a_idx, t_idx, np.concatenate([pa, pb]),
+                          np.concatenate([pb, pa]), np.concatenate([dist, dist]), rule,
+                          candidates=(np.concatenate([ck, ck + m]), np.concatenate([ct, ct])))
+        cov[a_idx, t_idx] = res.in_cover
+        parts = [np.column_stack([a_idx[res.obstacle_pair], t_idx[res.obstacle_pair],
+                                  res.obstacle])]
+        plat = np.flatnonzero(res.platform >= 0)
+        parts.append(np.column_stack([a_idx[plat], t_idx[plat], res.platform[plat]]))
+        covers = np.concatenate(parts).astype(np.intp).reshape(-1, 3)
+    return blocked, covers
+
+
+def _flanked(ba: BodyArrays, d: FloatArray) -> BoolArray:
+    """flanked[a, t] from the 3D distances of opposing pairs (NaN elsewhere)."""
+    with np.errstate(invalid="ignore"):
+        w = np.asarray(d <= ENGAGE + 1e-9, dtype=bool)
+    count = w.sum(axis=1)
+    lone = w & (count == 1)[:, None]  # lone[f, t]: f within 1" of t and of no other enemy
+    n_sides = len(ba.sides)
+    onehot = np.zeros((n_sides, len(ba)), dtype=np.int64)
+    onehot[ba.side, np.arange(len(ba))] = 1
+    per_side = onehot @ lone.astype(np.int64)  # (sides, N): lone friends of each side near t
+    fl = (per_side[ba.side, :] - lone.astype(np.int64)) > 0
+    opp = (ba.side[:, None] != ba.side[None, :]) & ba.active[:, None] & ba.active[None, :]
+    return np.asarray(fl & opp, dtype=bool)

@@ -1,0 +1,118 @@
+"""Whole-battlefield pair facts: equal to the pair-by-pair answers, and after a drag equal to
+a fresh computation."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tabletop_gui.bench.battlefields import moved_board, synthetic_board
+from tabletop_gui.geometry.board import Board
+from tabletop_gui.geometry.board_geometry import BoardGeometry
+from tabletop_gui.geometry.cover import CoverRule
+from tabletop_gui.geometry.pairs import PairTable
+from tests.core.geometry_helpers import board, box, disc, oval, rect
+
+WARCRY = CoverRule(True, 3.0)
+VARIANT = CoverRule(False, 2.0, False)
+
+
+def check_against_single_pairs(b: Board, rule: CoverRule) -> None:
+    g = BoardGeometry(b)
+    tab = g.pair_table(rule)
+    ids = [x.id for x in b.bodies]
+    for a, ida in enumerate(ids):
+        for t, idt in enumerate(ids):
+            if b.bodies[a].side == b.bodies[t].side:
+                assert np.isnan(tab.distance[a, t]) and not tab.visible[a, t]
+                continue
+            m = g.measure(ida, idt)
+            assert tab.horizontal[a, t] == pytest.approx(m.horizontal, abs=1e-9)
+            assert tab.distance[a, t] == pytest.approx(m.distance, abs=1e-9)
+            s = g.sight(ida, idt)
+            assert tab.visible[a, t] == s.visible
+            if not s.visible:
+                assert [b.terrains[k].id for k in tab.blockers(a, t)] == list(s.blocked_by)
+            c = g.warcry_cover(ida, idt, gate_1in=rule.gate_1in,
+                               platform_threshold=rule.platform_threshold,
+                               platform_applies=rule.platform_applies)
+            assert tab.cover[a, t] == c.in_cover
+            assert sorted(b.terrains[k].id for k in tab.cover_terrain(a, t)) == sorted(c.by)
+            assert tab.flanked[a, t] == g.flanked(ida, idt).flanked
+
+
+@pytest.mark.parametrize("rule", [WARCRY, VARIANT])
+def test_table_equals_pair_by_pair_on_a_synthetic_board(rule: CoverRule) -> None:
+    check_against_single_pairs(synthetic_board(24, seed=5), rule)
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.integers(0, 10_000))
+def test_table_equals_pair_by_pair_property(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    bodies = []
+    for k in range(8):
+        x, y = rng.uniform(0, 8, 2)
+        kind = k % 3
+        if kind == 0:
+            bodies.append(disc(f"m{k}", "rb"[k % 2], x, y))
+        elif kind == 1:
+            bodies.append(oval(f"m{k}", "rb"[k % 2], x, y, 1.6, 0.9, float(rng.uniform(0, 360))))
+        else:
+            bodies.append(rect(f"m{k}", "rb"[k % 2], x, y, 1.0, 2.0, float(rng.uniform(0, 360))))
+    walls = tuple(box(f"w{k}", x, y, x + rng.uniform(0.2, 2), y + rng.uniform(0.2, 2),
+                      float(rng.uniform(0.3, 3)))
+                  for k, (x, y) in enumerate(rng.uniform(0, 8, (4, 2))))
+    plat = (box("p", 2, 2, 5, 5, 2.5, kind="platform"),)
+    check_against_single_pairs(board(*bodies, terrain=walls + plat), WARCRY)
+
+
+def same_table(x: PairTable, y: PairTable) -> None:
+    np.testing.assert_allclose(x.distance, y.distance, atol=1e-12)
+    np.testing.assert_allclose(x.vertical, y.vertical, atol=1e-12)
+    assert (x.visible == y.visible).all()
+    assert (x.cover == y.cover).all()
+    assert (x.flanked == y.flanked).all()
+    assert sorted(map(tuple, x.cover_by)) == sorted(map(tuple, y.cover_by))
+    assert sorted(map(tuple, x.blocked_by)) == sorted(map(tuple, y.blocked_by))
+
+
+def test_drag_update_equals_a_fresh_table() -> None:
+    b = synthetic_board(60, seed=2)
+    g = BoardGeometry(b)
+    g.pair_table(WARCRY)
+    for k, (dx, dy) in enumerate([(0.3, 0.0), (5.0, -2.0), (-8.0, 3.0)]):
+        body = (k * 17) % len(b.bodies)
+        fp = b.bodies[body].footprint
+        b2 = moved_board(b, body, fp.x + dx, fp.y + dy)
+        g2 = g.moved(b2, b.bodies[body].id)
+        assert g2.board is b2 and BoardGeometry.of(b2) is g2
+        same_table(g2._tables[WARCRY], BoardGeometry(b2).pair_table(WARCRY))
+        b, g = b2, g2
+
+
+def test_moving_onto_a_platform_updates_elevation() -> None:
+    p = box("p1", 10, 10, 14, 14, 3.0, kind="platform")
+    b = board(disc("a", "r", 0, 0), disc("b", "b", 5, 0), terrain=(p,))
+    g = BoardGeometry(b)
+    g.pair_table(WARCRY)
+    b2 = moved_board(b, 1, 12, 12)
+    g2 = g.moved(b2, "b")
+    assert g2.elevation("b") == 3.0
+    same_table(g2.pair_table(WARCRY), BoardGeometry(b2).pair_table(WARCRY))
+
+
+def test_moved_with_other_changes_rebuilds() -> None:
+    b = board(disc("a", "r", 0, 0), disc("b", "b", 5, 0))
+    g = BoardGeometry(b)
+    b2 = board(disc("a", "r", 0, 0), disc("b", "b", 6, 0), disc("c", "b", 9, 0))
+    assert len(g.moved(b2, "b").bodies) == 3
+
+
+def test_taken_down_bodies_have_no_facts() -> None:
+    b = board(disc("a", "r", 0, 0), disc("b", "b", 1.5, 0), disc("c", "b", 3, 0, active=False))
+    tab = BoardGeometry(b).pair_table(WARCRY)
+    assert np.isnan(tab.distance[0, 2]) and not tab.visible[0, 2]
+    assert tab.within(1.0)[0, 1] and not tab.within(1.0)[0, 2]
