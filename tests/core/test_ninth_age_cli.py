@@ -67,3 +67,14 @@ def test_attack_seeded_is_repeatable(battle_file: Path,
     first = json.loads(capsys.readouterr().out)
     main(args)
     assert json.loads(capsys.readouterr().out) == first
+
+
+def test_inspect_json(battle_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["inspect", str(battle_file), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["ruleset"] == "ninth-age" and len(out["pairs"]) == 2
+    pair = out["pairs"][0]
+    # boundaries: swordsmen y 10 +- 0.787", archers y 30 +- 0.787"
+    assert pair["distance"] == pytest.approx(20 - 2 * 20 / 25.4, abs=1e-3)
+    assert pair["vertical_distance"] == 0 and pair["arc"] == "front"
+    assert pair["engaged"] is False and pair["cover"] == "none" and pair["spaces"] is None
