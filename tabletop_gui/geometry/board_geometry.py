@@ -31,6 +31,7 @@ FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
 
 ENGAGE = 1.0
+TABLE_AFTER = 64  # single-pair questions before the whole table is built
 _CACHE_SIZE = 8
 
 
@@ -47,6 +48,7 @@ class BoardGeometry:
             GridGeometry(board.grid.kind, board.grid.size) if board.grid else None
         )
         self._tables: dict[CoverRule | None, PairTable] = {}
+        self._queries = 0
 
     @classmethod
     def of(cls, board: Board) -> BoardGeometry:
@@ -78,6 +80,9 @@ class BoardGeometry:
 
     def measure(self, a_id: str, b_id: str) -> Measure:
         i, j = self.index(a_id), self.index(b_id)
+        ba = self.bodies
+        if ba.circle[i] and ba.circle[j]:
+            return _circle_measure(ba, i, j)
         gap, pa, pb = gaps(self.bodies, np.array([i]), np.array([j]))
         vertical = abs(float(self.bodies.elevation[i] - self.bodies.elevation[j]))
         h = float(gap[0])
@@ -111,6 +116,12 @@ class BoardGeometry:
     # -- sight and cover --------------------------------------------------------------
     def sight(self, a_id: str, b_id: str) -> Sight:
         i, j = self.index(a_id), self.index(b_id)
+        table = self._busy_table(None, i, j)
+        if table is not None:
+            if table.visible[i, j]:
+                return Sight(True)
+            return Sight(False, tuple(self.terrain.terrains[k].id
+                                      for k in table.blockers(i, j)))
         res = sight_pairs(self.bodies, self.terrain, np.array([i]), np.array([j]))
         if bool(res.visible[0]):
             return Sight(True)
@@ -120,10 +131,15 @@ class BoardGeometry:
     def warcry_cover(self, attacker: str, target: str, *, gate_1in: bool,
                      platform_threshold: float, platform_applies: bool = True) -> Cover:
         i, j = self.index(attacker), self.index(target)
+        rule = CoverRule(gate_1in, float(platform_threshold), platform_applies)
+        table = self._busy_table(rule, i, j)
+        if table is not None:
+            return self.cover_fact(sorted(table.cover_terrain(i, j),
+                                          key=lambda k: (not self.terrain.is_obstacle[k], k)),
+                                   i, j)
         gap, pa, pb = gaps(self.bodies, np.array([i]), np.array([j]))
         vertical = abs(float(self.bodies.elevation[i] - self.bodies.elevation[j]))
         dist = np.array([math.hypot(float(gap[0]), vertical)])
-        rule = CoverRule(gate_1in, platform_threshold, platform_applies)
         res = cover_pairs(self.bodies, self.terrain, np.array([i]), np.array([j]), pa, pb,
                           dist, rule)
         return self.cover_fact(res.by_of(0), i, j)
@@ -153,6 +169,14 @@ class BoardGeometry:
         """
         a, t = self.index(attacker), self.index(target)
         ba = self.bodies
+        table = self._busy_table(None, a, t)
+        if table is not None:
+            with np.errstate(invalid="ignore"):
+                near = table.distance <= ENGAGE + 1e-9
+            lone = near[:, t] & (near.sum(axis=1) == 1) & (ba.side == ba.side[a])
+            lone[a] = False
+            free_ids = tuple(ba.bodies[k].id for k in np.flatnonzero(lone))
+            return Flank(bool(free_ids), free_ids)
         _, _, to_target = self.distances_from(target)
         friends = [k for k in np.flatnonzero(ba.active & (ba.side == ba.side[a]))
                    if k != a and k != t and to_target[k] <= ENGAGE + 1e-9]
@@ -242,6 +266,7 @@ class BoardGeometry:
         g.terrain = self.terrain
         g.bodies = self.bodies.with_body(k, board.bodies[k], self.terrain)
         g.grid = self.grid
+        g._queries = 0
         g._tables = {rule: t.moved(g.bodies, g.terrain, k) for rule, t in self._tables.items()}
         type(self)._remember(board, g)
         return g
@@ -251,5 +276,40 @@ class BoardGeometry:
         cls._cache.insert(0, (board, g))
         del cls._cache[_CACHE_SIZE:]
 
+    def _busy_table(self, rule: CoverRule | None, i: int, j: int) -> PairTable | None:
+        """The pair table to answer a single-pair question from, if it pays to use one.
+
+        Tables answer only active pairs on different sides. Once a geometry has answered
+        ``TABLE_AFTER`` single-pair questions (a whole-battlefield scan such as `inspect`
+        or a target list), it builds the table and answers every later one from it; the
+        answers are the same (``tests/core/test_geometry_pairs.py``).
+        """
+        ba = self.bodies
+        if ba.side[i] == ba.side[j] or not (ba.active[i] and ba.active[j]):
+            return None
+        if rule is None and self._tables:
+            return next(iter(self._tables.values()))
+        if rule in self._tables:
+            return self._tables[rule]
+        self._queries += 1
+        if self._queries > TABLE_AFTER:
+            return self.pair_table(rule)
+        return None
+
     def sight_many(self, i: IntArray, j: IntArray) -> NDArray[np.bool_]:
         return sight_pairs(self.bodies, self.terrain, i, j).visible
+
+
+def _circle_measure(ba: BodyArrays, i: int, j: int) -> Measure:
+    """Exact measure of two round bases, in plain floats."""
+    xi, yi, xj, yj = float(ba.x[i]), float(ba.y[i]), float(ba.x[j]), float(ba.y[j])
+    ri, rj = float(ba.radius[i]), float(ba.radius[j])
+    dist = math.hypot(xj - xi, yj - yi)
+    ux, uy = ((xj - xi) / dist, (yj - yi) / dist) if dist > 0 else (1.0, 0.0)
+    raw = dist - ri - rj
+    ta = ri if raw >= 0 else 0.5 * (ri + dist - rj)
+    tb = dist - rj if raw >= 0 else ta
+    h = max(raw, 0.0)
+    v = abs(float(ba.elevation[i]) - float(ba.elevation[j]))
+    return Measure(h, v, math.hypot(h, v), (xi + ta * ux, yi + ta * uy),
+                   (xi + tb * ux, yi + tb * uy))

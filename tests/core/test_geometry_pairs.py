@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabletop_gui.bench.battlefields import moved_board, synthetic_board
+from tabletop_gui.geometry import board_geometry
 from tabletop_gui.geometry.board import Board
 from tabletop_gui.geometry.board_geometry import BoardGeometry
 from tabletop_gui.geometry.cover import CoverRule
@@ -20,8 +21,14 @@ VARIANT = CoverRule(False, 2.0, False)
 
 
 def check_against_single_pairs(b: Board, rule: CoverRule) -> None:
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(board_geometry, "TABLE_AFTER", 10**9)  # answer each pair on its own
+        _check_against_single_pairs(b, rule)
+
+
+def _check_against_single_pairs(b: Board, rule: CoverRule) -> None:
+    tab = BoardGeometry(b).pair_table(rule)
     g = BoardGeometry(b)
-    tab = g.pair_table(rule)
     ids = [x.id for x in b.bodies]
     for a, ida in enumerate(ids):
         for t, idt in enumerate(ids):
@@ -116,3 +123,19 @@ def test_taken_down_bodies_have_no_facts() -> None:
     tab = BoardGeometry(b).pair_table(WARCRY)
     assert np.isnan(tab.distance[0, 2]) and not tab.visible[0, 2]
     assert tab.within(1.0)[0, 1] and not tab.within(1.0)[0, 2]
+
+
+def test_single_pair_questions_switch_to_the_table_with_equal_answers() -> None:
+    b = synthetic_board(30, seed=9)
+    ids = [x.id for x in b.bodies]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(board_geometry, "TABLE_AFTER", 10**9)
+        g = BoardGeometry(b)
+        alone = [(g.sight(a, t), g.warcry_cover(a, t, gate_1in=True, platform_threshold=3),
+                  g.flanked(a, t)) for a in ids for t in ids]
+        assert not g._tables
+    g = BoardGeometry(b)
+    served = [(g.sight(a, t), g.warcry_cover(a, t, gate_1in=True, platform_threshold=3),
+               g.flanked(a, t)) for a in ids for t in ids]
+    assert g._tables  # the scan switched to the table
+    assert served == alone
