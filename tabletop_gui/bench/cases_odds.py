@@ -50,3 +50,8 @@ def same(answer: Dist, ref: dict[int, float], tol: float = 1e-9) -> bool:
 CASES: dict[str, tuple[Callable[[], object], Callable[[], object] | None]] = {
     NAME: (compute, reference),
 }
+# a case of a few hundredths of a millisecond: many runs for a steady median
+RUNS = {NAME: 200}
+QUICK_RUNS = {NAME: 50}
+REFERENCE_RUNS = {NAME: 20}
+QUICK_REFERENCE_RUNS = {NAME: 5}
