@@ -53,6 +53,7 @@ def run_app(file: str | None, ruleset: str | None) -> int:
         window.view.viewport().installEventFilter(painted)
     window.show()
     if not exit_after_paint:
+        QTimer.singleShot(0, window.install_attack_flow)
         QTimer.singleShot(0, window.offer_recovery)
     code = app.exec()
     if exit_after_paint:

@@ -54,7 +54,7 @@ class MainWindow(QMainWindow):
         self.toolbox = Toolbox(self)
         self._build_menus()
         install_panels(self)
-        document.undo_stack.cleanChanged.connect(self._update_title)
+        document.undo_stack.cleanChanged.connect(self._on_clean_changed)
         document.path_changed.connect(self._update_title)
         document.changed.connect(self._on_changed)
         self._update_title()
@@ -77,6 +77,15 @@ class MainWindow(QMainWindow):
         self.docks[title] = dock
         self._view_menu.addAction(dock.toggleViewAction())
         return dock
+
+    def install_attack_flow(self) -> None:
+        """Dock the Attack, Odds and Log panels and their canvas overlays (loaded after
+        the first paint: they bring the rules engines and plotting)."""
+        if "Attack" in self.docks:
+            return
+        from tabletop_gui.ui.attack_flow import install_attack_flow
+
+        install_attack_flow(self)
 
     # -- menus -----------------------------------------------------------------------
     def _build_menus(self) -> None:
@@ -135,6 +144,9 @@ class MainWindow(QMainWindow):
     def _on_changed(self, change: Change) -> None:
         if change.structural:
             self._update_title()
+
+    def _on_clean_changed(self, clean: bool) -> None:
+        self.setWindowModified(not clean)  # never asks the stack: it may be going away
 
     def _update_title(self) -> None:
         doc = self.document

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QSettings, QStandardPaths
+from PySide6.QtWidgets import QMessageBox
 
 from tabletop_gui.model.document import Document
 from tabletop_gui.scenario.entities import Scenario
@@ -19,6 +20,14 @@ def _isolated_paths(qapp, tmp_path):
     qapp.setOrganizationName("tabletop-gui-tests")
     qapp.setApplicationName("tabletop-gui-tests")
     yield
+
+
+@pytest.fixture(autouse=True)
+def _no_modal_questions(monkeypatch):
+    """Closing a window with unsaved edits at teardown must not block on a question:
+    answer Discard unless a test patches its own answer."""
+    monkeypatch.setattr(QMessageBox, "question",
+                        lambda *a, **k: QMessageBox.StandardButton.Discard)
 
 
 @pytest.fixture
