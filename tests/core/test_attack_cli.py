@@ -148,3 +148,26 @@ def test_every_demo_ruleset_attacks_generically(capsys, demo: str) -> None:
     code, out, err = run(capsys, "attack", str(DEMOS / demo), "--attacker", attacker.id,
                          "--target", target.id)
     assert code == 0 and "expected damage" in out
+
+
+def test_invalid_attack_still_gives_odds(capsys, tmp_path: Path) -> None:
+    a = fighter("f1", "red", 10, 10, warcry_chars(), [wc_weapon("Sword")])
+    t = fighter("f2", "blue", 20, 10, warcry_chars(), [wc_weapon()])
+    path = write(tmp_path, scenario("warcry", [a, t]))
+    code, out, _ = run(capsys, "attack", path, "--attacker", "f1", "--target", "f2", "--json")
+    d = json.loads(out)
+    assert code == 0 and d["valid"] is False
+    assert d["reasons"] == ['out of range: 9" > 1"']
+    assert d["expected_damage"] == 3.333
+    code, out, _ = run(capsys, "attack", path, "--attacker", "f1", "--target", "f2")
+    assert "valid: NO" in out and '[NO] out of range: 9" > 1"' in out
+
+
+def test_sets_may_repeat_and_group(capsys, mordheim_file: str) -> None:
+    from tabletop_gui.commands.attack import set_pairs
+
+    assert set_pairs([["a=1", "b=2"], ["c=3"]]) == ["a=1", "b=2", "c=3"]
+    code, out, err = run(capsys, "attack", mordheim_file, "--attacker", "a", "--target", "t",
+                         "--set", "diving_charge=true", "diving_charge=false", "--json")
+    assert code == 0, err
+    assert json.loads(out)["table_row"] == "Equal"  # the last value wins

@@ -329,3 +329,11 @@ def test_failed_checks_have_negative_margins() -> None:
     for c in failed:
         assert c.margin is not None and c.margin < 0, c
     assert check(r, "engaged").value == pytest.approx(4.0)
+
+
+def test_no_wounds_left_means_no_damage_and_no_take_down() -> None:
+    b = duel(wounds=5, damage=5)
+    r = RULESET.attack(b, req(weapon="Sword"))
+    assert r.distribution.items() == [(0, 1.0)] and r.take_down_probability == 0.0
+    roll = RULESET.resolve(b, req(weapon="Sword"), GivenDice([6, 6, 6, 6]))
+    assert roll.damage == 0 and not roll.taken_down
