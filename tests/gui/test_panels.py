@@ -1,0 +1,168 @@
+"""Roster model (checked by qtmodeltester) and the Inspector's edits reaching the document."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from tabletop_gui.model.document import Document
+from tabletop_gui.model.roster import ID_ROLE, RosterModel
+from tabletop_gui.scenario.entities import OvalBase
+from tests.gui.factories import ranked, skirmish
+
+
+def test_roster_model_passes_the_model_tester(qtmodeltester, qtbot):
+    doc = Document(skirmish())
+    roster = RosterModel(doc)
+    qtmodeltester.check(roster)
+    f2 = doc.scenario.model("f2")
+    with qtbot.waitSignal(roster.dataChanged):
+        doc.edit("Damage", doc.scenario.with_entity(f2.moved_to(1, 1)))
+    with qtbot.waitSignal(roster.modelReset):
+        doc.edit("Delete", doc.scenario.without_entity("f1"))
+    qtmodeltester.check(roster)
+
+
+def test_roster_rows_by_side_with_health(qtbot):
+    doc = Document(skirmish())
+    roster = RosterModel(doc)
+    ids = [roster.index(r, 0).data(ID_ROLE) for r in range(roster.rowCount())]
+    assert ids == ["f1", "f2", "f3", "f4"]
+    row = roster.row_of("f2")
+    assert roster.index(row, 3).data() == "12/18"
+    assert roster.index(roster.row_of("f4"), 4).data() == "taken down"
+    assert "Tou 4" in roster.index(row, 2).data()
+    units = RosterModel(Document(ranked()))
+    assert units.index(units.row_of("u1"), 3).data() == "15/18"
+    assert units.index(units.row_of("u2"), 3).data() == "12/12"
+
+
+def test_roster_selection_follows_the_document_both_ways(make_window):
+    w = make_window(skirmish())
+    w.document.set_selection(["f3"])
+    rows = w.roster_panel.selectionModel().selectedRows()
+    assert [r.row() for r in rows] == [w.roster_panel.roster.row_of("f3")]
+    assert w.scene.item_for("f3").isSelected()
+    w.roster_panel.selectRow(w.roster_panel.roster.row_of("f1"))
+    assert w.document.selection == ("f1",)
+    assert w.scene.item_for("f1").isSelected() and not w.scene.item_for("f3").isSelected()
+
+
+def _set_spin(widget, value):
+    widget.setValue(value)
+
+
+def test_inspector_edits_become_undoable_edits(make_window, qtbot):
+    w = make_window(skirmish())
+    doc, ins = w.document, w.inspector
+    doc.set_selection(["f1"])
+    name = ins.binding("name").widget
+    name.setText("Iron Warden")
+    name.editingFinished.emit()
+    assert doc.scenario.model("f1").name == "Iron Warden"
+    assert doc.undo_stack.undoText() == "Edit name of Iron Sentinel"
+    ins.binding("facing").widget.setValue(30)
+    ins.binding("x").widget.setValue(7.5)
+    ins.binding("toughness").widget.setValue(5)
+    ins.binding("damage").widget.setValue(4)
+    ins.binding("taken_down").widget.setChecked(True)
+    side = ins.binding("side").widget
+    side.setCurrentIndex(side.findData("blue"))
+    f1 = doc.scenario.model("f1")
+    assert (f1.facing, f1.x, f1.characteristics["toughness"], f1.state["damage"]) == (
+        30, 7.5, 5, 4)
+    assert f1.taken_down and f1.side == "blue"
+    assert w.scene.item_for("f1").model is f1  # the canvas followed
+    shape = ins.binding("shape").widget
+    shape.setCurrentIndex(shape.findData("oval"))
+    assert isinstance(doc.scenario.model("f1").base, OvalBase)
+    ins.binding("size 2 (mm)").widget.setValue(25)
+    assert doc.scenario.model("f1").base == OvalBase(32, 25)
+    elevation = ins.binding("elevation").widget
+    elevation.setValue(2.0)
+    assert doc.scenario.model("f1").elevation == 2.0
+    elevation.setValue(elevation.minimum())
+    assert doc.scenario.model("f1").elevation is None
+    traits = ins.binding("traits").widget
+    traits.setText("fly, aura=2")
+    traits.editingFinished.emit()
+    assert doc.scenario.model("f1").traits == ("fly", {"aura": 2})
+    while doc.undo_stack.canUndo():
+        doc.undo_stack.undo()
+    assert doc.scenario == skirmish()
+
+
+def test_inspector_weapons_table(make_window):
+    from tabletop_gui.ui.inspector_tables import WeaponsEditor
+
+    w = make_window(skirmish())
+    doc = w.document
+    doc.set_selection(["f2"])
+    table = next(t for t in w.inspector.form.tables if isinstance(t, WeaponsEditor))
+    table.add_button.click()
+    assert [x.name for x in doc.scenario.model("f2").weapons] == ["Sword", "Weapon 1"]
+    table = next(t for t in w.inspector.form.tables if isinstance(t, WeaponsEditor))
+    assert table.table.rowCount() == 2  # the form was rebuilt for two weapons
+    table.table.item(1, 0).setText("Bow")
+    col = 1 + [f.name for f in table.fields].index("range")
+    table.table.item(1, col).setText("6-18")
+    assert doc.scenario.model("f2").weapons[1].name == "Bow"
+    assert doc.scenario.model("f2").weapons[1].values["range"] == "6-18"
+    table.table.item(1, col).setText("18-6")  # minimum not below maximum: refused
+    assert doc.scenario.model("f2").weapons[1].values["range"] == "6-18"
+    assert w.inspector.message.text().startswith("range")
+    assert table.table.item(1, col).text() == "6-18"
+    table.table.selectRow(0)
+    table.remove_button.click()
+    assert [x.name for x in doc.scenario.model("f2").weapons] == ["Bow"]
+
+
+def test_inspector_terrain_and_battlefield(make_window):
+    from tabletop_gui.ui.inspector_tables import VerticesEditor
+
+    w = make_window(skirmish())
+    doc, ins = w.document, w.inspector
+    doc.set_selection(["h1"])
+    ins.binding("height").widget.setValue(1.5)
+    cover = ins.binding("cover").widget
+    cover.setCurrentIndex(cover.findData("hard"))
+    h1 = doc.scenario.entity("h1")
+    assert (h1.height, h1.cover) == (1.5, "hard")
+    vertices = next(t for t in ins.form.tables if isinstance(t, VerticesEditor))
+    vertices.table.item(2, 0).setText("8")
+    assert doc.scenario.entity("h1").polygon[2] == (8.0, 15)
+    vertices.table.selectRow(0)
+    vertices.add_button.click()
+    assert len(doc.scenario.entity("h1").polygon) == 5
+    doc.set_selection([])
+    ins.binding("width").widget.setValue(40)
+    assert doc.scenario.battlefield.width == 40
+    assert w.scene.sceneRect().width() > 40 * 40
+
+
+def test_inspector_units(make_window):
+    w = make_window(ranked())
+    doc, ins = w.document, w.inspector
+    doc.set_selection(["u1"])
+    ins.binding("files").widget.setValue(6)
+    ins.binding("models").widget.setValue(20)
+    u1 = doc.scenario.model("u1")
+    assert (u1.files, u1.models, u1.ranks) == (6, 20, 4)
+    hc = ins.binding("height class").widget
+    hc.setCurrentIndex(hc.findData("large"))
+    assert doc.scenario.model("u1").height_class == "large"
+
+
+def test_several_selected_show_a_note(make_window):
+    w = make_window(skirmish())
+    w.document.set_selection(["f1", "f2"])
+    assert w.inspector.form is None
+
+
+@pytest.mark.parametrize("key", [Qt.Key.Key_Right])
+def test_inspector_follows_canvas_nudges(make_window, qtbot, key):
+    w = make_window(skirmish())
+    w.document.set_selection(["f1"])
+    w.view.setFocus()
+    qtbot.keyClick(w.view, key)
+    assert w.inspector.binding("x").widget.value() == pytest.approx(6.1)
