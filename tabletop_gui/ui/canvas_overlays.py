@@ -269,7 +269,7 @@ class AttackOverlay:
         board_grid = geometry.board.grid
         if grid is None or board_grid is None or state.attacker is None:
             return
-        own = grid.space_of(state.attacker)
+        own = geometry.space_of(state.attacker)
         if spaces is not None:
             cells = [c for c in _spaces_near(grid, own, spaces) if c != own]
             area = shapely.unary_union([cell_polygon(board_grid, grid.centre(c))
@@ -280,7 +280,7 @@ class AttackOverlay:
                                   f"within range: {spaces} space(s)", parent=self.layer))
         zoc_cells: set[tuple[int, int]] = set()
         for status in statuses:
-            zoc_cells |= set(grid.zone_of_control(grid.space_of(status.target)))
+            zoc_cells |= set(grid.zone_of_control(geometry.space_of(status.target)))
         if zoc_cells:
             area = shapely.unary_union([cell_polygon(board_grid, grid.centre(c))
                                         for c in zoc_cells])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QSize, Signal
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import (
     QFileDialog,
@@ -95,6 +95,9 @@ class LogPanel(QWidget):
         buttons.addWidget(self.clear_button)
         buttons.addStretch(1)
         layout.addLayout(buttons)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        return QSize(600, 140)
 
     def add(self, entry: str) -> None:
         self.entries.append(entry)

@@ -46,7 +46,7 @@ def format_extra(key: str, value: Any) -> str:
     if isinstance(value, float):
         return f"{value:.3f}"
     if isinstance(value, dict):
-        return ", ".join(f"{k}: {format_extra(str(k), v)}" for k, v in value.items())
+        return ", ".join(f"{k}: {format_extra(key, v)}" for k, v in value.items())
     if is_distribution(value):
         mean = sum(float(a) * float(p) for a, p in value)
         return f"expected {mean:.3f}"
@@ -98,6 +98,7 @@ class OddsPanel(QWidget):
         self.plot.setLabel("left", "probability")
         self.plot.setLabel("bottom", "damage")
         self.plot.setYRange(0, 1)
+        self.plot.getAxis("left").enableAutoSIPrefix(False)
         self.bars = pg.BarGraphItem(x=[0], height=[0], width=0.7, brush=BLUE, pen=BLUE)
         self.extra_bars = pg.BarGraphItem(x=[0], height=[0], width=0.3, brush=ORANGE,
                                           pen=VERMILLION)
@@ -121,6 +122,7 @@ class OddsPanel(QWidget):
         self.at_least_plot.setLabel("left", "probability")
         self.at_least_plot.setLabel("bottom", "at least n damage")
         self.at_least_plot.setYRange(0, 1.02)
+        self.at_least_plot.getAxis("left").enableAutoSIPrefix(False)
         self.at_least = self.at_least_plot.plot(
             [0], [1.0], pen=pg.mkPen(GREEN, width=2), symbol="o", symbolBrush=GREEN,
             symbolSize=7)
@@ -180,7 +182,8 @@ class OddsPanel(QWidget):
         for key, value in report.extras.items():
             if key.startswith("_"):
                 continue
-            if is_distribution(value) and not shown_extra and not self.state.dice:
+            partial = bool(self.state.dice) and res is None
+            if is_distribution(value) and not shown_extra and not partial:
                 self._show_extra(value, extra_title(key))
                 shown_extra = True
             lines.append(f"<b>{extra_title(key)}</b>: {format_extra(key, value)}")

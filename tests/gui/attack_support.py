@@ -39,11 +39,15 @@ def make_window(qtbot, scenario: Scenario, tmp_path: Path):  # noqa: ANN001, ANN
 
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     window = MainWindow(Document(scenario), settings=settings)
+    window.files.maybe_discard = lambda: True  # closing at teardown asks nothing
     qtbot.addWidget(window)
     flow = getattr(window, "attack_flow", None)
     if flow is None:
         flow = install_attack_flow(window)
     window.resize(1500, 950)
+    with qtbot.waitActive(window):
+        window.show()
+        window.activateWindow()
     return window, flow
 
 

@@ -1,0 +1,149 @@
+"""A full attack per ruleset through the main window: select, Tab to the target, read the
+panel (the engine's numbers), roll with a seed (R) and with entered dice (digits), apply
+(Enter) as one undoable edit found in the log, undo; Esc clears."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+
+from tabletop_gui.rules import registry
+from tabletop_gui.rules.base import AttackRequest, GivenDice, SeededDice
+from tabletop_gui.scenario.battle import battle_of
+from tabletop_gui.ui.canvas.coords import to_scene
+from tests.gui.attack_support import RULESETS, demo, first_pair, make_window, select_attacker
+
+
+def _type_faces(qtbot, widget, faces: list[int], sides: list[int]) -> None:  # noqa: ANN001
+    for face, size in zip(faces, sides, strict=True):
+        text = str(face)
+        if size >= 10 and len(text) == 1 and face * 10 <= size:
+            qtbot.keyClicks(widget, text)
+            qtbot.keyClick(widget, Qt.Key.Key_Space)
+        else:
+            qtbot.keyClicks(widget, text)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_full_attack_through_the_widgets(qtbot, tmp_path, ruleset: str) -> None:
+    scenario = demo(ruleset)
+    window, flow = make_window(qtbot, scenario, tmp_path)
+    attacker, target = first_pair(scenario)
+    select_attacker(flow, attacker)
+    window.view.setFocus()
+    valid = [s.target for s in flow.state.statuses() if s.valid]
+    assert target in valid
+    for _ in range(valid.index(target) + 1):
+        qtbot.keyClick(window.view, Qt.Key.Key_Tab)
+    assert flow.state.target == target
+
+    engine = registry.get(ruleset)
+    battle = battle_of(scenario)
+    report = engine.attack(battle, AttackRequest(attacker, target))
+    panel, odds = flow.attack_panel, flow.odds_panel
+    assert panel.checklist.topLevelItemCount() == len(report.checks)
+    assert odds.expected_label.text() == f"{report.expected_damage:.2f}"
+    assert odds.take_down_label.text() == f"{100 * report.take_down_probability:.1f}%"
+    assert list(odds.bars.opts["height"]) == pytest.approx(
+        [p for _, p in report.distribution.items()])
+    assert not panel.apply_button.isEnabled()
+
+    # roll with a seed: R
+    panel.dice.seed_box.setValue(5)
+    qtbot.keyClick(window.view, Qt.Key.Key_R)
+    rolled = engine.resolve(battle, AttackRequest(attacker, target), SeededDice(5))
+    assert flow.state.resolution is not None
+    assert flow.state.resolution.changes == rolled.changes
+    assert "Rolled with seed 5" in panel.dice.dice_label.text()
+    assert panel.apply_button.isEnabled()
+
+    # apply: Enter, one undoable edit, logged
+    count = window.document.undo_stack.count()
+    with qtbot.waitSignal(window.document.changed):
+        qtbot.keyClick(window.view, Qt.Key.Key_Return)
+    assert window.document.undo_stack.count() == count + 1
+    assert window.document.undo_stack.undoText().startswith("Apply attack")
+    for change in rolled.changes:
+        model = window.document.scenario.model(change.combatant)
+        assert model is not None
+        assert {k: model.state[k] for k in change.state} == dict(change.state)
+    text = flow.log_panel.text.toPlainText()
+    names = (scenario.model(attacker).name, scenario.model(target).name)
+    assert all(n in text for n in names) and "seed 5" in text
+    assert f"result: {rolled.damage} damage" in text
+    assert flow.state.dice == [] and flow.state.resolution is None
+
+    # undo restores the document; the panel follows
+    window.document.undo_stack.undo()
+    assert window.document.scenario == scenario
+    assert flow.state.report is not None
+    assert flow.state.report.to_json() == report.to_json()
+
+    # entered dice, typed as digits, conditioned odds on the way
+    faces = [d.face for d in rolled.dice]
+    sides = [d.sides for d in rolled.dice]
+    _type_faces(qtbot, window.view, faces[:1], sides[:1])
+    if len(faces) > 1:
+        given = engine.odds_given(battle, AttackRequest(attacker, target), faces[:1])
+        assert list(odds.bars.opts["height"]) == pytest.approx([p for _, p in given.items()])
+        assert "Given the 1 dice so far" in odds.condition_label.text()
+    _type_faces(qtbot, window.view, faces[1:], sides[1:])
+    assert flow.state.dice == faces
+    entered = engine.resolve(battle, AttackRequest(attacker, target), GivenDice(faces))
+    assert flow.state.resolution is not None
+    assert flow.state.resolution.changes == entered.changes
+    shown = panel.dice.dice_label.text()
+    assert all(d.outcome in shown for d in entered.dice)
+
+    # Esc clears the attack
+    qtbot.keyClick(window.view, Qt.Key.Key_Escape)
+    assert flow.state.attacker is None and flow.state.report is None
+    assert flow.overlay.items == []
+
+
+def test_clicking_an_enemy_on_the_canvas_makes_it_the_target(qtbot, tmp_path) -> None:
+    scenario = demo("warcry")
+    window, flow = make_window(qtbot, scenario, tmp_path)
+    window.show()
+    qtbot.waitExposed(window)
+    attacker, target = first_pair(scenario)
+    select_attacker(flow, attacker)
+    enemy = scenario.model(target)
+    assert enemy is not None
+    pos: QPoint = window.view.mapFromScene(to_scene(enemy.x, enemy.y))
+    qtbot.mouseClick(window.view.viewport(), Qt.MouseButton.LeftButton, pos=pos)
+    assert flow.state.attacker == attacker
+    assert flow.state.target == target
+    assert flow.attack_panel.target_combo.currentData() == target
+
+
+def test_invalid_face_typed_is_refused_with_the_rules_words(qtbot, tmp_path) -> None:
+    scenario = demo("warcry")
+    window, flow = make_window(qtbot, scenario, tmp_path)
+    attacker, target = first_pair(scenario)
+    select_attacker(flow, attacker)
+    flow.state.set_target(target)
+    with qtbot.waitSignal(flow.attack_panel.dice.refused) as blocker:
+        qtbot.keyClick(window.view, Qt.Key.Key_7)
+    assert "d6 shows 1 to 6" in blocker.args[0]
+    assert flow.attack_panel.dice.message_label.text() == blocker.args[0]
+    assert flow.state.dice == []
+
+
+def test_situational_options_are_generated_and_change_the_odds(qtbot, tmp_path) -> None:
+    scenario = demo("circle-of-realms")
+    window, flow = make_window(qtbot, scenario, tmp_path)
+    attacker, target = first_pair(scenario)
+    select_attacker(flow, attacker)
+    flow.state.set_target(target)
+    widgets = flow.attack_panel.options_form.widgets
+    info = registry.info("circle-of-realms")
+    assert set(widgets) == {o.key for o in info.situational_options}
+    before = flow.state.report
+    widgets["night"].setChecked(True)
+    assert flow.state.options == {"night": True}
+    engine = registry.get("circle-of-realms").attack(
+        battle_of(scenario), AttackRequest(attacker, target, situational={"night": True}))
+    assert flow.state.report is not None and before is not None
+    assert flow.state.report.to_json() == engine.to_json()
+    assert flow.odds_panel.expected_label.text() == f"{engine.expected_damage:.2f}"

@@ -1,0 +1,62 @@
+"""The Log panel: an applied attack is recorded with attacker, weapon, target, geometry,
+modifiers, dice and result, and the log saves as text (file dialog monkeypatched)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtWidgets import QFileDialog
+
+from tests.gui.attack_support import archers, make_window
+
+
+def test_applied_attack_is_logged_and_saved(qtbot, tmp_path, monkeypatch) -> None:
+    window, flow = make_window(qtbot, archers(), tmp_path)
+    flow.document.set_selection(["a"])
+    flow.state.set_weapon("Bow")
+    flow.state.set_target("c")  # behind the low wall: in cover
+    for face in (6, 4):
+        assert flow.attack_panel.dice.enter_face(face)
+    assert flow.state.resolution is not None
+    flow.attack_panel.apply_button.click()
+    entry = flow.log_panel.entries[-1]
+    assert "F a (a) attacks F c (c) with Bow (missile)" in entry
+    assert 'distance 7.000"' in entry and "cover cover by wall" in entry
+    assert "modifier cover: +1 toughness (line crosses Low wall (wall))" in entry
+    assert "dice (entered): 6 (hit roll 1: critical), 4 (hit roll 2: miss)" in entry
+    assert f"result: {flow.state.scenario.model('c').state['damage']} damage" in entry
+
+    target = tmp_path / "night.txt"
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *a, **k: (str(target), "Text files (*.txt)")))
+    with qtbot.waitSignal(flow.log_panel.saved):
+        flow.log_panel.save_button.click()
+    assert Path(target).read_text(encoding="utf-8") == entry + "\n"
+
+
+def test_cancelled_save_writes_nothing(qtbot, tmp_path, monkeypatch) -> None:
+    window, flow = make_window(qtbot, archers(), tmp_path)
+    flow.log_panel.add("#1 something")
+    monkeypatch.setattr(QFileDialog, "getSaveFileName",
+                        staticmethod(lambda *a, **k: ("", "")))
+    flow.log_panel.save_button.click()
+    assert list(tmp_path.glob("*.txt")) == []
+
+
+def test_taken_down_target_is_marked_in_the_document_and_the_log(qtbot, tmp_path) -> None:
+    window, flow = make_window(qtbot, archers(), tmp_path)
+    flow.document.set_selection(["a"])
+    flow.state.set_weapon("Bow")
+    flow.state.set_target("t")
+    for _ in range(4):  # crit, crit: 2 + 2 damage per attack; two attacks of the Bow
+        flow.state.set_seed(flow.state.seed)
+        flow.state.clear_dice()
+        for face in (6, 6):
+            assert flow.attack_panel.dice.enter_face(face)
+        flow.apply()
+        if window.document.scenario.model("t").taken_down:
+            break
+    assert window.document.scenario.model("t").taken_down
+    assert "taken down" in flow.log_panel.entries[-1]
+    # a taken-down model is no longer an enemy to mark
+    assert flow.overlay.marker("t") is None

@@ -1,0 +1,162 @@
+"""Canvas overlays against the geometry: valid and invalid marks with their reasons, the
+range band, sight lines clear or in cover with the covering terrain, live updates on
+drags (edits and previews), the View toggle, Ninth Age arcs, Circle of Realms zones."""
+
+from __future__ import annotations
+
+import shapely
+from PySide6.QtCore import QPointF, Qt
+
+from tabletop_gui.geometry.board_geometry import BoardGeometry
+from tabletop_gui.scenario.battle import battle_of
+from tabletop_gui.ui.canvas.coords import to_scene
+from tabletop_gui.ui.canvas_overlays import INVALID, VALID
+from tests.gui.attack_support import archers, demo, first_pair, make_window, moved
+
+
+def _archer_window(qtbot, tmp_path):  # noqa: ANN001, ANN202
+    window, flow = make_window(qtbot, archers(), tmp_path)
+    flow.document.set_selection(["a"])
+    flow.state.set_weapon("Bow")
+    flow.state.statuses()  # the whole scan, as the timer would finish it
+    flow.overlay.update(flow.state, complete=True)
+    return window, flow
+
+
+def test_valid_and_invalid_targets_are_marked_with_shape_colour_and_reasons(qtbot, tmp_path):
+    _, flow = _archer_window(qtbot, tmp_path)
+    ok, far = flow.overlay.marker("t"), flow.overlay.marker("far")
+    assert ok is not None and far is not None
+    assert ok.valid and not far.valid
+    assert ok.pen().color() == VALID and ok.pen().style() == Qt.PenStyle.SolidLine
+    assert far.pen().color() == INVALID and far.pen().style() == Qt.PenStyle.DashLine
+    assert "valid target" in ok.toolTip()
+    assert 'out of range: 25.63" > 12"' in far.toolTip()
+    assert far.reasons == ('out of range: 25.63" > 12"',)
+    # overlays never take clicks from the models below
+    assert ok.acceptedMouseButtons() == Qt.MouseButton.NoButton
+
+
+def test_range_band_is_the_weapon_range_from_the_base_edge(qtbot, tmp_path):
+    _, flow = _archer_window(qtbot, tmp_path)
+    (band,) = flow.overlay.of_kind("range")
+    path = band.path()
+    # archer: 1" base at (5, 5), radius 0.5; Bow 3-12: a ring from 3.5" to 12.5" of centre
+    assert path.contains(to_scene(5 + 0.5 + 6, 5))
+    assert not path.contains(to_scene(5 + 0.5 + 2, 5))  # inside the minimum range
+    assert not path.contains(to_scene(5 + 0.5 + 12.3, 5))  # beyond the maximum
+    (zone,) = flow.overlay.of_kind("engagement")
+    assert zone.path().contains(to_scene(5 + 0.5 + 0.9, 5))
+    assert not zone.path().contains(to_scene(5 + 0.5 + 1.1, 5))
+
+
+def test_sight_lines_clear_solid_and_in_cover_dashed_with_the_terrain(qtbot, tmp_path):
+    _, flow = _archer_window(qtbot, tmp_path)
+    lines = {i.key: i for i in flow.overlay.of_kind("sight")}
+    assert set(lines) == {"t", "c"}  # valid targets only
+    assert lines["t"].pen().style() == Qt.PenStyle.SolidLine
+    assert lines["c"].pen().style() == Qt.PenStyle.DashLine
+    assert "Low wall" in lines["c"].toolTip()
+    g = BoardGeometry.of(battle_of(flow.state.scenario).board)
+    m = g.measure("a", "c")
+    start = lines["c"].path().elementAt(0)
+    assert QPointF(start.x, start.y) == to_scene(*m.point_a)
+    (wall,) = flow.overlay.of_kind("cover_terrain")
+    assert wall.key == "wall"
+    assert wall.path().contains(to_scene(5, 8.75))
+
+
+def test_dragging_the_target_out_of_range_flips_it_and_updates_the_odds(qtbot, tmp_path):
+    window, flow = _archer_window(qtbot, tmp_path)
+    flow.state.set_target("t")
+    assert flow.state.report is not None and flow.state.report.valid
+    before = flow.odds_panel.expected_label.text()
+    with qtbot.waitSignal(flow.scan_finished, timeout=5000):
+        window.document.edit("Move", moved(window.document.scenario, "t", 20, 5))
+    marker = flow.overlay.marker("t")
+    assert marker is not None and not marker.valid
+    assert any("out of range" in r for r in marker.reasons)
+    assert flow.state.report is not None and not flow.state.report.valid
+    assert "not allowed" in flow.attack_panel.verdict_label.text()
+    assert "Not allowed now" in flow.odds_panel.condition_label.text()
+    # back in range, now at the edge of the band: valid again, the odds follow
+    with qtbot.waitSignal(flow.scan_finished, timeout=5000):
+        window.document.undo_stack.undo()
+    marker = flow.overlay.marker("t")
+    assert marker is not None and marker.valid
+    assert flow.odds_panel.expected_label.text() == before
+
+
+def test_a_drag_preview_updates_the_marks_before_release(qtbot, tmp_path):
+    window, flow = _archer_window(qtbot, tmp_path)
+    window.scene.preview_moved.emit({"far": (9.0, 9.0)})
+
+    def flipped() -> None:
+        marker = flow.overlay.marker("far")
+        assert marker is not None and marker.valid
+
+    qtbot.waitUntil(flipped, timeout=5000)
+    assert flow.state.scenario.model("far").x == 9.0
+    assert window.document.scenario.model("far").x == 27  # the document is untouched
+
+
+def test_overlays_follow_the_view_toggle(qtbot, tmp_path):
+    window, flow = _archer_window(qtbot, tmp_path)
+    action = next(a for a in window.menuBar().actions() if a.text() == "&View")
+    toggle = next(a for a in action.menu().actions() if a.text() == "&Overlays")
+    marker = flow.overlay.marker("t")
+    assert marker is not None and marker.isVisible()
+    toggle.setChecked(False)
+    assert not marker.isVisible()
+    toggle.setChecked(True)
+    assert marker.isVisible()
+
+
+def test_circle_of_realms_zones_of_control_and_range_in_spaces(qtbot, tmp_path):
+    scenario = demo("circle-of-realms")
+    window, flow = make_window(qtbot, scenario, tmp_path)
+    attacker, _ = first_pair(scenario)
+    flow.document.set_selection([attacker])
+    flow.overlay.update(flow.state, complete=True)
+    g = BoardGeometry.of(battle_of(scenario).board)
+    grid = g.grid
+    assert grid is not None
+    (spaces,) = flow.overlay.of_kind("range")
+    own = g.space_of(attacker)
+    for nb in grid.neighbours(own):
+        assert spaces.path().contains(to_scene(*grid.centre(nb)))
+    assert not spaces.path().contains(to_scene(*grid.centre(own)))
+    (zoc,) = flow.overlay.of_kind("zoc")
+    enemy = next(s.target for s in flow.state.statuses())
+    for cell in grid.zone_of_control(g.space_of(enemy)):
+        assert zoc.path().contains(to_scene(*grid.centre(cell)))
+    assert flow.overlay.of_kind("engagement") == []
+
+
+def test_ninth_age_arcs_of_the_selected_target(qtbot, tmp_path):
+    scenario = demo("ninth-age")
+    window, flow = make_window(qtbot, scenario, tmp_path)
+    attacker, target = first_pair(scenario)
+    flow.document.set_selection([attacker])
+    flow.state.set_target(target)
+    arcs = flow.overlay.of_kind("arc")
+    assert len(arcs) == 4
+    body = battle_of(scenario).board.body(target)
+    fp = body.footprint
+    from tabletop_gui.geometry import outline
+
+    corners = {(round(x, 6), round(y, 6)) for x, y in outline.corners(fp)}
+    g = BoardGeometry.of(battle_of(scenario).board)
+    for item in arcs:
+        a, b = item.path().elementAt(0), item.path().elementAt(1)
+        start = (round(a.x / 40.0, 6), round(-a.y / 40.0, 6))
+        assert start in corners
+        # a point just past the corner on the line lies on the boundary between two arcs:
+        # points either side of it are in different arcs
+        mid = ((a.x + b.x) / 2 / 40.0, -(a.y + b.y) / 2 / 40.0)
+        dx, dy = (b.x - a.x) / 40.0, -(b.y - a.y) / 40.0
+        n = shapely.Point(-dy, dx)
+        eps = 0.05 / (dx * dx + dy * dy) ** 0.5
+        left = (mid[0] + n.x * eps, mid[1] + n.y * eps)
+        right = (mid[0] - n.x * eps, mid[1] - n.y * eps)
+        assert g.arc_of_point(target, left) != g.arc_of_point(target, right)
