@@ -243,11 +243,13 @@ class BoardGeometry:
             self._tables[rule] = table
         return table
 
-    def moved(self, board: Board, body_id: str) -> BoardGeometry:
+    def moved(self, board: Board, body_id: str, *, handover: bool = False) -> BoardGeometry:
         """The geometry of ``board``, which differs from this one only in body ``body_id``.
 
         Reuses the terrain and the other bodies' arrays, and updates every pair table
-        already built by recomputing one row and column (a drag step).
+        already built by recomputing one row and column (a drag step). With ``handover``
+        the tables' matrices move to the new geometry and are updated in place (no copies);
+        this geometry then forgets them and rebuilds them if asked again.
         """
         k = self.index(body_id)
         old = self.board.bodies
@@ -267,7 +269,10 @@ class BoardGeometry:
         g.bodies = self.bodies.with_body(k, board.bodies[k], self.terrain)
         g.grid = self.grid
         g._queries = 0
-        g._tables = {rule: t.moved(g.bodies, g.terrain, k) for rule, t in self._tables.items()}
+        g._tables = {rule: t.moved(g.bodies, g.terrain, k, in_place=handover)
+                     for rule, t in self._tables.items()}
+        if handover:
+            self._tables = {}
         type(self)._remember(board, g)
         return g
 

@@ -45,7 +45,7 @@ class BodyArrays:
     side: IntArray  # side code (index into ``sides``)
     sides: tuple[str, ...]
     stands_on: IntArray  # terrain index of the platform stood on, or -1
-    shapes: NDArray[np.object_]  # shapely geometry: centre point (circles) or outline polygon
+    shapes: NDArray[np.object_]  # shapely outline polygons of non-round bodies, made on use
     shape: IntArray  # outline.CIRCLE / ELLIPSE / RECT
     half_length: FloatArray  # along the facing
     half_width: FloatArray  # across the facing
@@ -76,10 +76,7 @@ class BodyArrays:
             best = np.where(on, ts.top[k], best)
         sides = tuple(dict.fromkeys(b.side for b in bodies))
         side_code = {s: k for k, s in enumerate(sides)}
-        shapes = np.empty(n, dtype=object)
-        for i, b in enumerate(bodies):
-            shapes[i] = (shapely.Point(b.footprint.x, b.footprint.y) if circle[i]
-                         else outline.polygon(b.footprint))
+        shapes = np.empty(n, dtype=object)  # filled on first use (``shape_of``)
         return BodyArrays(
             bodies=bodies,
             index={b.id: i for i, b in enumerate(bodies)},
@@ -120,6 +117,14 @@ class BodyArrays:
             arrays[name] = a
         return BodyArrays(bodies=bodies, index=self.index, side=self.side, sides=self.sides,
                           **arrays)  # type: ignore[arg-type]
+
+
+def outline_shapes(ba: BodyArrays, k: IntArray) -> NDArray[np.object_]:
+    """The shapely outline polygons of bodies k (built once, then kept in ``ba.shapes``)."""
+    for m in np.unique(k):
+        if ba.shapes[m] is None:
+            ba.shapes[m] = outline.polygon(ba.bodies[m].footprint)
+    return ba.shapes[k]
 
 
 def gaps(ba: BodyArrays, i: IntArray, j: IntArray
@@ -188,7 +193,7 @@ def _circle_gaps(ba: BodyArrays, i: IntArray, j: IntArray
 
 def _shape_gaps(ba: BodyArrays, i: IntArray, j: IntArray
                 ) -> tuple[FloatArray, FloatArray, FloatArray]:
-    gi, gj = ba.shapes[i], ba.shapes[j]
+    gi, gj = outline_shapes(ba, i), outline_shapes(ba, j)
     lines = shapely.shortest_line(gi, gj)
     coords = shapely.get_coordinates(lines).reshape(len(i), 2, 2)
     pa = coords[:, 0].copy()

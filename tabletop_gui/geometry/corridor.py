@@ -11,6 +11,7 @@ do not (the exact segment tests decide).
 from __future__ import annotations
 
 import numpy as np
+import shapely
 from numpy.typing import NDArray
 
 from tabletop_gui.geometry.bodies import BodyArrays
@@ -19,51 +20,53 @@ from tabletop_gui.geometry.terrain import TerrainSet
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
 
-_CHUNK = 1 << 20
+_CHUNK = 1 << 18
 
 
 def corridor_candidates(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray
                         ) -> tuple[IntArray, IntArray]:
     """(pair index, terrain index) of every terrain that may touch pair k's corridor."""
-    k = len(ts)
-    if k == 0 or len(i) == 0:
+    if len(ts) == 0 or len(i) == 0:
         return np.zeros(0, np.intp), np.zeros(0, np.intp)
-    step = max(1, _CHUNK // k)
-    parts = [_chunk(ba, ts, ts.vertices, ts.vertex_valid, i[s:s + step], j[s:s + step], s)
-             for s in range(0, len(i), step)]
-    return (np.concatenate([p for p, _ in parts]).astype(np.intp),
-            np.concatenate([t for _, t in parts]).astype(np.intp))
-
-
-def _chunk(ba: BodyArrays, ts: TerrainSet, verts: FloatArray, vmask: NDArray[np.bool_],
-           i: IntArray, j: IntArray, offset: int) -> tuple[IntArray, IntArray]:
     r = np.maximum(ba.circumradius[i], ba.circumradius[j])
     x0, y0, x1, y1 = ba.x[i], ba.y[i], ba.x[j], ba.y[j]
-    b = ts.bounds
-    hit = ((np.minimum(x0, x1) - r)[:, None] <= b[None, :, 2]) & (
-        (np.maximum(x0, x1) + r)[:, None] >= b[None, :, 0]) & (
-        (np.minimum(y0, y1) - r)[:, None] <= b[None, :, 3]) & (
-        (np.maximum(y0, y1) + r)[:, None] >= b[None, :, 1])
-    pk, tk = np.nonzero(hit)
+    boxes = shapely.box(np.minimum(x0, x1) - r, np.minimum(y0, y1) - r,
+                        np.maximum(x0, x1) + r, np.maximum(y0, y1) + r)
+    hits = ts.tree.query(boxes)  # bounding boxes only
+    pk, tk = hits[0].astype(np.intp), hits[1].astype(np.intp)
     if len(pk) == 0:
         return pk, tk
-    dx, dy = (x1 - x0)[pk], (y1 - y0)[pk]
+    keep = np.concatenate([_across_and_along(ba, ts, i, j, r, pk[s:s + _CHUNK],
+                                             tk[s:s + _CHUNK])
+                           for s in range(0, len(pk), _CHUNK)])
+    return pk[keep], tk[keep]
+
+
+def _across_and_along(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
+                      r: FloatArray, pk: IntArray, tk: IntArray) -> NDArray[np.bool_]:
+    """False where a separating axis (across or along the centre segment) shows no contact."""
+    x0, y0 = ba.x[i][pk], ba.y[i][pk]
+    dx, dy = ba.x[j][pk] - x0, ba.y[j][pk] - y0
     length = np.hypot(dx, dy)
     ok = length > 0
-    ux = np.where(ok, dx / np.where(ok, length, 1.0), 1.0)
-    uy = np.where(ok, dy / np.where(ok, length, 1.0), 0.0)
-    vx = verts[tk, :, 0] - x0[pk][:, None]
-    vy = verts[tk, :, 1] - y0[pk][:, None]
-    m = vmask[tk]
-    across = vx * (-uy)[:, None] + vy * ux[:, None]
-    along = vx * ux[:, None] + vy * uy[:, None]
-    rr = r[pk][:, None]
-    big = np.inf
-    sep = (
-        (np.min(np.where(m, across, big), axis=1) > rr[:, 0])
-        | (np.max(np.where(m, across, -big), axis=1) < -rr[:, 0])
-        | (np.max(np.where(m, along, -big), axis=1) < -rr[:, 0])
-        | (np.min(np.where(m, along, big), axis=1) > (length + rr[:, 0]))
-    )
-    keep = ~sep
-    return pk[keep] + offset, tk[keep]
+    ux = np.where(ok, dx / np.where(ok, length, 1.0), 1.0)[:, None]
+    uy = np.where(ok, dy / np.where(ok, length, 1.0), 0.0)[:, None]
+    rr = r[pk]
+    ax = -uy[:, 0]
+    ay = ux[:, 0]
+    bx, by = ux[:, 0], uy[:, 0]
+    a_min = np.full(len(pk), np.inf)
+    a_max = np.full(len(pk), -np.inf)
+    b_min = np.full(len(pk), np.inf)
+    b_max = np.full(len(pk), -np.inf)
+    for v in range(ts.vertex_x.shape[0]):
+        vx = ts.vertex_x[v, tk] - x0
+        vy = ts.vertex_y[v, tk] - y0
+        across = vx * ax + vy * ay
+        along = vx * bx + vy * by
+        np.minimum(a_min, across, out=a_min)
+        np.maximum(a_max, across, out=a_max)
+        np.minimum(b_min, along, out=b_min)
+        np.maximum(b_max, along, out=b_max)
+    sep = (a_min > rr) | (a_max < -rr) | (b_max < -rr) | (b_min > length + rr)
+    return np.asarray(~sep, dtype=bool)

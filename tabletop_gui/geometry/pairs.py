@@ -61,16 +61,21 @@ class PairTable:
         d = np.hypot(h, v)
         return PairTable(rule, h, v, d, vis, cov, _flanked(ba, d), blocked, covers)
 
-    def moved(self, ba: BodyArrays, ts: TerrainSet, k: int) -> PairTable:
-        """This table after body ``k`` moved (``ba`` are the new arrays, same bodies order)."""
+    def moved(self, ba: BodyArrays, ts: TerrainSet, k: int, in_place: bool = False
+              ) -> PairTable:
+        """This table after body ``k`` moved (``ba`` are the new arrays, same bodies order).
+
+        Only k's row and column are computed again (and flanking, from the distances). With
+        ``in_place`` the matrices of this table are reused and it must not be read again
+        (a drag hands each step's table to the next).
+        """
         others = np.flatnonzero(ba.active & (ba.side != ba.side[k]))
         if not ba.active[k]:
             others = others[:0]
-        h = self.horizontal.copy()
-        v = self.vertical.copy()
-        vis = self.visible.copy()
-        cov = self.cover.copy()
-        for a in (h, v):
+        cp = (lambda x: x) if in_place else np.copy
+        h, v, d = cp(self.horizontal), cp(self.vertical), cp(self.distance)
+        vis, cov = cp(self.visible), cp(self.cover)
+        for a in (h, v, d):
             a[k, :] = np.nan
             a[:, k] = np.nan
         for b in (vis, cov):
@@ -81,9 +86,8 @@ class PairTable:
                                       cov)
         keep_b = (self.blocked_by[:, 0] != k) & (self.blocked_by[:, 1] != k)
         keep_c = (self.cover_by[:, 0] != k) & (self.cover_by[:, 1] != k)
-        d = self.distance.copy()
-        d[k, :] = np.hypot(h[k, :], v[k, :])
-        d[:, k] = d[k, :]
+        d[k, others] = np.hypot(h[k, others], v[k, others])
+        d[others, k] = d[k, others]
         return PairTable(
             self.rule, h, v, d, vis, cov, _flanked(ba, d),
             np.concatenate([self.blocked_by[keep_b], blocked]),
@@ -147,15 +151,27 @@ def _pair_facts(ba: BodyArrays, ts: TerrainSet, rule: CoverRule | None, i: IntAr
 
 
 def _flanked(ba: BodyArrays, d: FloatArray) -> BoolArray:
-    """flanked[a, t] from the 3D distances of opposing pairs (NaN elsewhere)."""
+    """flanked[a, t] from the 3D distances of opposing pairs (NaN elsewhere).
+
+    Works from the few pairs within 1": f is *lone* at t when t is the only enemy within
+    1" of f; a is flanking-supported at t when a lone friend of a (not a) stands at t.
+    """
+    n = len(ba)
+    fl = np.zeros((n, n), dtype=bool)
     with np.errstate(invalid="ignore"):
-        w = np.asarray(d <= ENGAGE + 1e-9, dtype=bool)
-    count = w.sum(axis=1)
-    lone = w & (count == 1)[:, None]  # lone[f, t]: f within 1" of t and of no other enemy
-    n_sides = len(ba.sides)
-    onehot = np.zeros((n_sides, len(ba)), dtype=np.int64)
-    onehot[ba.side, np.arange(len(ba))] = 1
-    per_side = onehot @ lone.astype(np.int64)  # (sides, N): lone friends of each side near t
-    fl = (per_side[ba.side, :] - lone.astype(np.int64)) > 0
-    opp = (ba.side[:, None] != ba.side[None, :]) & ba.active[:, None] & ba.active[None, :]
-    return np.asarray(fl & opp, dtype=bool)
+        f, t = np.nonzero(d <= ENGAGE + 1e-9)
+    if len(f) == 0:
+        return fl
+    count = np.bincount(f, minlength=n)
+    lone = count[f] == 1
+    lf, lt = f[lone], t[lone]  # lone friend lf next to target lt
+    if len(lf) == 0:
+        return fl
+    cols, col_of = np.unique(lt, return_inverse=True)
+    per_side = np.zeros((len(ba.sides), len(cols)), dtype=np.int64)
+    np.add.at(per_side, (ba.side[lf], col_of), 1)
+    support = per_side[ba.side, :]  # (n, cols): lone friends of each body's side at t
+    support[lf, col_of] -= 1  # a lone friend does not support its own attack
+    opp = (ba.side[:, None] != ba.side[cols][None, :]) & ba.active[:, None]
+    fl[:, cols] = (support > 0) & opp
+    return fl

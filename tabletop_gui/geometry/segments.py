@@ -88,24 +88,30 @@ def _z_interval(z0: FloatArray, dz: FloatArray, base: FloatArray, top: FloatArra
 
 
 def convex_interior(p: FloatArray, d: FloatArray, tid: IntArray, ts: TerrainSet
-                     ) -> tuple[FloatArray, FloatArray]:
-    """The t-range where p + t d is strictly inside convex polygon ``tid`` (empty: lo >= hi)."""
-    es = ts.edge_start[tid]
-    en = ts.edge_normal[tid]
-    valid = ts.edge_valid[tid]
-    num = np.einsum("nvk,nvk->nv", en, p[:, None, :] - es)
-    den = np.einsum("nvk,nk->nv", en, d)
-    dlen = np.hypot(d[:, 0], d[:, 1])[:, None]
-    parallel = np.abs(den) <= 1e-12 * np.maximum(dlen, 1e-300)
-    safe = np.where(parallel, 1.0, den)
-    t = -num / safe
-    entering = valid & ~parallel & (den > 0)
-    leaving = valid & ~parallel & (den < 0)
-    lo = np.max(np.where(entering, t, -np.inf), axis=1, initial=-np.inf)
-    hi = np.min(np.where(leaving, t, np.inf), axis=1, initial=np.inf)
-    outside = np.any(valid & parallel & (num <= _EPS_SIDE), axis=1)
-    lo = np.where(outside, np.inf, lo)
-    return lo, hi
+                    ) -> tuple[FloatArray, FloatArray]:
+    """The t-range where p + t d is strictly inside convex polygon ``tid`` (empty: lo >= hi).
+
+    Each edge (inward normal n, offset c) keeps n . x - c > 0; padding edges have n = 0 and
+    c = -1, so they never constrain. Loops over the (few) edges with whole-array steps.
+    """
+    n = len(tid)
+    px, py, dx, dy = p[:, 0], p[:, 1], d[:, 0], d[:, 1]
+    tol = 1e-12 * np.hypot(dx, dy)
+    lo = np.full(n, -np.inf)
+    hi = np.full(n, np.inf)
+    outside = np.zeros(n, dtype=bool)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for v in range(ts.edge_nx_t.shape[0]):
+            nx, ny, c = ts.edge_nx_t[v, tid], ts.edge_ny_t[v, tid], ts.edge_c_t[v, tid]
+            num = nx * px + ny * py - c
+            den = nx * dx + ny * dy
+            t = -num / den
+            enter = den > tol
+            leave = den < -tol
+            lo = np.where(enter & (t > lo), t, lo)
+            hi = np.where(leave & (t < hi), t, hi)
+            outside |= ~enter & ~leave & (num <= _EPS_SIDE)
+    return np.where(outside, np.inf, lo), hi
 
 
 def _shapely_interior(p: FloatArray, d: FloatArray, lo: FloatArray, hi: FloatArray,

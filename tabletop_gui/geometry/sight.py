@@ -5,15 +5,17 @@ height. Two models see each other when at least one *sample sight line* between 
 is not blocked (``segments.blocked``) by any terrain that blocks sight (obstacles with
 ``blocks_sight``, every platform).
 
-Samples (documented, deterministic): on each body, points in plan -- for a rectangle
-its centre and four corners; for a round or oval base its centre and the outline points
-farthest to the left, to the right and towards the other body, as seen along the line of
-centres -- each at three heights (bottom, middle, top). A pair of round bases has
-16 x 9 = 144 sample lines, of rectangles 25 x 9 = 225; all are considered (no random
-sampling).
+Samples (documented, deterministic): on each body four points in plan, as seen along
+the line of centres -- its centre, the outline points farthest to the left and to the
+right, and the outline point farthest towards the other body (the exact support points
+of the circle, ellipse or rectangle; a rectangle's corner, ties going towards the other
+body). Eight *plan paths* join them: centre-centre, the two outer paths along the same
+side (left to right-as-seen-back, and vice versa), the two crossing paths, front-front,
+front-centre and centre-front. Each path is tried at the 9 pairs of heights (bottom,
+middle, top of each model): 72 sample lines per pair, all considered.
 
 Evaluation order (same answers as testing all of them, only faster): the top-centre to
-top-centre line first; then the 25 top-to-top lines; a plan path whose top-to-top line is
+top-centre line first; then the 8 top-to-top lines; a plan path whose top-to-top line is
 blocked by a terrain standing on the table at or below both bodies' bottoms is blocked
 at every height (a lower line is below the higher one everywhere along the path), so
 only the other paths are tried at the 8 other height pairs.
@@ -39,7 +41,11 @@ FloatArray = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
 IntArray = NDArray[np.intp]
 
-N_PLAN = 5
+N_PLAN = 4  # centre, left, right, front
+# plan paths as (sample on a, sample on b); b's left is on a's right side
+PATH_A = np.array([0, 1, 2, 1, 2, 3, 3, 0], dtype=np.intp)
+PATH_B = np.array([0, 2, 1, 1, 2, 3, 0, 3], dtype=np.intp)
+N_PATHS = len(PATH_A)
 HEIGHTS = (1.0, 0.5, 0.0)  # top, middle, bottom, as fractions of the height
 
 
@@ -54,7 +60,7 @@ class SightResult:
 
 
 def plan_samples(ba: BodyArrays, i: IntArray, j: IntArray) -> FloatArray:
-    """Sample points in plan on body i[k] as seen from body j[k]: shape (m, 5, 2)."""
+    """Sample points in plan on body i[k] as seen from body j[k]: shape (m, 4, 2)."""
     m = len(i)
     cx, cy = ba.x[i], ba.y[i]
     dx, dy = ba.x[j] - cx, ba.y[j] - cy
@@ -62,9 +68,8 @@ def plan_samples(ba: BodyArrays, i: IntArray, j: IntArray) -> FloatArray:
     ok = dist > 0
     ux = np.where(ok, dx / np.where(ok, dist, 1.0), 1.0)
     uy = np.where(ok, dy / np.where(ok, dist, 1.0), 0.0)
-    dirs = np.stack(
-        [np.stack([-uy, ux], 1), np.stack([uy, -ux], 1), np.stack([ux, uy], 1),
-         np.stack([-ux, -uy], 1)], axis=1)  # (m, 4, 2): left, right, front, back
+    dirs = np.stack([np.stack([-uy, ux], 1), np.stack([uy, -ux], 1), np.stack([ux, uy], 1)],
+                    axis=1)  # (m, 3, 2): left, right, front
     out = np.empty((m, N_PLAN, 2))
     out[:, 0, 0] = cx
     out[:, 0, 1] = cy
@@ -72,19 +77,22 @@ def plan_samples(ba: BodyArrays, i: IntArray, j: IntArray) -> FloatArray:
     right = np.stack([fwd[:, 1], -fwd[:, 0]], axis=1)
     hl = ba.half_length[i][:, None]
     hw = ba.half_width[i][:, None]
-    du = np.einsum("mkc,mc->mk", dirs, right)
-    dv = np.einsum("mkc,mc->mk", dirs, fwd)
-    shape = ba.shape[i][:, None]
+    du = dirs[:, :, 0] * right[:, None, 0] + dirs[:, :, 1] * right[:, None, 1]
+    dv = dirs[:, :, 0] * fwd[:, None, 0] + dirs[:, :, 1] * fwd[:, None, 1]
     # ellipse (and circle) support points: u = hw^2 du / n, v = hl^2 dv / n
     norm = np.hypot(hw * du, hl * dv)
     norm = np.where(norm > 0, norm, 1.0)
-    u_round, v_round = hw * hw * du / norm, hl * hl * dv / norm
-    # rectangle corners: front-right, front-left, rear-left, rear-right
-    u_rect = np.array([1.0, -1.0, -1.0, 1.0])[None, :] * hw
-    v_rect = np.array([1.0, 1.0, -1.0, -1.0])[None, :] * hl
-    is_rect = shape == outline.RECT
-    u = np.where(is_rect, u_rect, u_round)
-    v = np.where(is_rect, v_rect, v_round)
+    u = hw * hw * du / norm
+    v = hl * hl * dv / norm
+    rect = np.flatnonzero(ba.shape[i] == outline.RECT)
+    if len(rect):
+        # corners; a tie (an edge square to the direction) goes towards the other body
+        tu = (ux * right[:, 0] + uy * right[:, 1])[rect, None]
+        tv = (ux * fwd[:, 0] + uy * fwd[:, 1])[rect, None]
+        su = np.where(np.abs(du[rect]) > 1e-12, du[rect], tu)
+        sv = np.where(np.abs(dv[rect]) > 1e-12, dv[rect], tv)
+        u[rect] = np.where(su >= 0, 1.0, -1.0) * hw[rect]
+        v[rect] = np.where(sv >= 0, 1.0, -1.0) * hl[rect]
     out[:, 1:, 0] = cx[:, None] + u * right[:, None, 0] + v * fwd[:, None, 0]
     out[:, 1:, 1] = cy[:, None] + u * right[:, None, 1] + v * fwd[:, None, 1]
     return out
@@ -140,34 +148,28 @@ def sight_pairs(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
 
     # stage 2: every plan path, top to top -- first against the terrain that blocked the
     # centre line, then the paths still open against the pair's other candidates
-    n_paths = N_PLAN * N_PLAN
-    a_idx = np.repeat(np.arange(N_PLAN), N_PLAN)
-    b_idx = np.tile(np.arange(N_PLAN), N_PLAN)
-    exists = _valid_plan(ba, i)[:, a_idx] & _valid_plan(ba, j)[:, b_idx]  # (m, paths)
     low = np.minimum(ba.elevation[i], ba.elevation[j])
-    path_blocked = np.zeros(m * n_paths, dtype=bool)
-    path_grounded = np.zeros(m * n_paths, dtype=bool)
+    path_blocked = np.zeros(m * N_PATHS, dtype=bool)
+    path_grounded = np.zeros(m * N_PATHS, dtype=bool)
     first = hit
     for sel in (pending[pk] & first, pending[pk] & ~first):
         pk2, tk2 = pk[sel], tk[sel]
-        cp = np.repeat(pk2, n_paths)
-        ct = np.repeat(tk2, n_paths)
-        ca = np.tile(a_idx, len(pk2))
-        cb = np.tile(b_idx, len(pk2))
-        path = cp * n_paths + ca * N_PLAN + cb  # one id per (pair, plan path)
-        used = exists.ravel()[path] & ~path_blocked[path]
-        cp, ct, ca, cb, path = cp[used], ct[used], ca[used], cb[used], path[used]
-        p = np.column_stack([sa[cp, ca], za[cp, 0]])
-        q = np.column_stack([sb[cp, cb], zb[cp, 0]])
+        cp = np.repeat(pk2, N_PATHS)
+        ct = np.repeat(tk2, N_PATHS)
+        cw = np.tile(np.arange(N_PATHS), len(pk2))
+        path = cp * N_PATHS + cw  # one id per (pair, plan path)
+        used = ~path_blocked[path]
+        cp, ct, cw, path = cp[used], ct[used], cw[used], path[used]
+        p = np.column_stack([sa[cp, PATH_A[cw]], za[cp, 0]])
+        q = np.column_stack([sb[cp, PATH_B[cw]], zb[cp, 0]])
         hit2 = blocked(p, q, ct, ts, exact_shapely=exact_shapely)
         path_blocked[path[hit2]] = True
         path_grounded[path[hit2 & (ts.base[ct] <= low[cp] + 1e-9)]] = True
-    pb = path_blocked.reshape(m, n_paths)
-    clear_path = pending[:, None] & ~pb & exists
-    visible = ~pending | clear_path.any(axis=1)
+    pb = path_blocked.reshape(m, N_PATHS)
+    visible = ~pending | (pending[:, None] & ~pb).any(axis=1)
 
     # stage 3: other heights, only on plan paths without a grounded blocker
-    todo = (~visible)[:, None] & ~path_grounded.reshape(m, n_paths) & exists
+    todo = (~visible)[:, None] & ~path_grounded.reshape(m, N_PATHS)
     if todo.any():
         rows, paths = np.nonzero(todo)
         visible[rows[_any_clear_lower(rows, paths, sa, sb, za, zb, pk, tk, ts,
@@ -188,7 +190,7 @@ def _any_clear_lower(rows: IntArray, paths: IntArray, sa: FloatArray, sb: FloatA
     path_ids = np.repeat(np.arange(len(rows)), counts)
     terr = tk_sorted[np.concatenate([np.arange(s, e) for s, e in zip(starts, ends, strict=True)])
                      ] if len(rows) else np.zeros(0, np.intp)
-    pa_idx, pb_idx = paths // N_PLAN, paths % N_PLAN
+    pa_idx, pb_idx = PATH_A[paths], PATH_B[paths]
     clear_any = np.zeros(len(rows), dtype=bool)
     for ha, hb in hz:
         r = rows[path_ids]
@@ -199,13 +201,6 @@ def _any_clear_lower(rows: IntArray, paths: IntArray, sa: FloatArray, sb: FloatA
         blocked_path[path_ids[hit]] = True
         clear_any |= ~blocked_path
     return np.flatnonzero(clear_any)
-
-
-def _valid_plan(ba: BodyArrays, i: IntArray) -> BoolArray:
-    """Which of the five plan samples exist: all for rectangles, not the back point of rounds."""
-    out = np.ones((len(i), N_PLAN), dtype=bool)
-    out[:, 4] = ba.shape[i] == outline.RECT
-    return out
 
 
 def _heights(ba: BodyArrays, i: IntArray) -> FloatArray:

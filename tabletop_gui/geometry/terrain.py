@@ -11,6 +11,7 @@ normals) so that segment tests run in numpy; other polygons fall back to shapely
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -40,8 +41,18 @@ class TerrainSet:
     edge_start: FloatArray  # (k, v, 2) padded; padding edges have zero normals
     edge_normal: FloatArray  # (k, v, 2) inward unit normals
     edge_valid: BoolArray  # (k, v)
+    edge_nx: FloatArray  # (k, v) inward normal x; padding edges: 0
+    edge_ny: FloatArray  # (k, v) inward normal y; padding edges: 0
+    edge_c: FloatArray  # (k, v) n . start; padding edges: -1 (always satisfied)
     vertices: FloatArray  # (k, v, 2) exterior vertices of every polygon, padded
     vertex_valid: BoolArray  # (k, v)
+    # the same, vertex-major for fast gathers: (v, k); padding repeats a real vertex
+    vertex_x: FloatArray
+    vertex_y: FloatArray
+    # edges vertex-major (v, k): inward normal and offset; padding edges never constrain
+    edge_nx_t: FloatArray
+    edge_ny_t: FloatArray
+    edge_c_t: FloatArray
 
     @staticmethod
     def build(terrains: tuple[Terrain, ...]) -> TerrainSet:
@@ -83,12 +94,26 @@ class TerrainSet:
             edge_start=es,
             edge_normal=en,
             edge_valid=ev,
+            edge_nx=np.where(ev, en[:, :, 0], 0.0),
+            edge_ny=np.where(ev, en[:, :, 1], 0.0),
+            edge_c=np.where(ev, np.einsum("kvc,kvc->kv", en, es), -1.0),
             vertices=verts,
             vertex_valid=vvalid,
+            vertex_x=_padded_major(verts[:, :, 0], vvalid),
+            vertex_y=_padded_major(verts[:, :, 1], vvalid),
+            edge_nx_t=np.ascontiguousarray(np.where(ev, en[:, :, 0], 0.0).T),
+            edge_ny_t=np.ascontiguousarray(np.where(ev, en[:, :, 1], 0.0).T),
+            edge_c_t=np.ascontiguousarray(
+                np.where(ev, np.einsum("kvc,kvc->kv", en, es), -1.0).T),
         )
 
     def __len__(self) -> int:
         return len(self.terrains)
+
+    @functools.cached_property
+    def tree(self) -> shapely.STRtree:
+        """An STRtree of the polygons (bounding-box queries for the corridor filter)."""
+        return shapely.STRtree(self.polygons)
 
     def platform_heights_at(self, x: FloatArray, y: FloatArray) -> tuple[FloatArray, IntArray]:
         """Highest platform top covering each point (0 and -1 where none), and its index."""
@@ -165,3 +190,9 @@ def _vertices(polys: NDArray[np.object_]) -> tuple[FloatArray, BoolArray]:
         pts[k, :len(r)] = r
         ok[k, :len(r)] = True
     return pts, ok
+
+
+def _padded_major(values: FloatArray, valid: BoolArray) -> FloatArray:
+    """(k, v) -> (v, k), padding slots filled with the polygon's first vertex."""
+    first = values[:, :1] if values.shape[1] else np.zeros((values.shape[0], 1))
+    return np.ascontiguousarray(np.where(valid, values, first).T)

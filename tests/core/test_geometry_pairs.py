@@ -139,3 +139,18 @@ def test_single_pair_questions_switch_to_the_table_with_equal_answers() -> None:
                g.flanked(a, t)) for a in ids for t in ids]
     assert g._tables  # the scan switched to the table
     assert served == alone
+
+
+def test_a_drag_handing_tables_over_equals_fresh_tables() -> None:
+    # one fighter dragged in steps, each step updating the previous step's table in place
+    b = synthetic_board(40, seed=4)
+    g = BoardGeometry(b)
+    g.pair_table(WARCRY)
+    k = 3
+    for step in range(6):
+        fp = g.board.bodies[k].footprint
+        b2 = moved_board(g.board, k, fp.x + 0.7, fp.y - 0.4 * step)
+        g2 = g.moved(b2, b2.bodies[k].id, handover=True)
+        assert not g._tables  # the old geometry gave its tables away
+        same_table(g2.pair_table(WARCRY), BoardGeometry(b2).pair_table(WARCRY))
+        g = g2

@@ -1,0 +1,97 @@
+"""The benchmark runs every case and its answers equal the references' (never a time)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from tabletop_gui.bench import cases_geometry as cg
+from tabletop_gui.bench.__main__ import main
+from tabletop_gui.bench.reference import reference_facts
+from tabletop_gui.bench.registry import CASE_MODULES, load_cases
+from tabletop_gui.geometry import board_geometry
+from tabletop_gui.geometry.board_geometry import BoardGeometry
+
+
+def test_registry_lists_the_geometry_cases() -> None:
+    assert "tabletop_gui.bench.cases_geometry" in CASE_MODULES
+    names = [c.name for c in load_cases()]
+    for n in ("pairs_50", "pairs_200", "pairs_800", "drag_200", "drag_800"):
+        assert n in names
+
+
+def test_pairs_50_equals_the_full_reference() -> None:
+    table = cg.pairs_compute(50)()
+    ref = cg.pairs_reference(50)()
+    assert len(ref.distance) == len(cg.all_pairs(cg.board(50)))
+    assert cg.disagreements(table, ref) == []
+    # the reference leaves few pairs aside as sensitive to its 64-gon bases
+    assert len(ref.sensitive) < 0.2 * len(ref.distance)
+
+
+def test_pairs_200_equals_a_sampled_reference() -> None:
+    cg.set_quick(True)
+    try:
+        ref = reference_facts(cg.board(200), cg.RULE, cg.reference_pairs(200)[:300])
+    finally:
+        cg.set_quick(False)
+    assert cg.disagreements(cg.pairs_compute(200)(), ref) == []
+    assert cg.reference_scale(200) == 1.0  # the full (non-quick) run uses every pair
+
+
+def test_drag_200_steps_equal_fresh_tables() -> None:
+    compute = cg.drag_compute(200)
+    for _ in range(3):
+        table, targets = compute()
+    g = cg.drag_geometry(200)
+    assert g.pair_table(cg.RULE) is table
+    fresh = BoardGeometry(g.board).pair_table(cg.RULE)
+    assert (fresh.visible == table.visible).all() and (fresh.cover == table.cover).all()
+    assert (fresh.flanked == table.flanked).all()
+    both = ~np.isnan(fresh.distance)
+    assert (both == ~np.isnan(table.distance)).all()
+    assert np.abs(fresh.distance - table.distance)[both].max() < 1e-9
+    assert all(isinstance(t, str) for t in targets)
+
+
+def test_800_cases_run_and_agree(monkeypatch: pytest.MonkeyPatch) -> None:
+    # pairs_800: the compute, checked on a sample of the reference's pairs
+    g = BoardGeometry(cg.board(800))
+    table = g.pair_table(cg.RULE)
+    ref = reference_facts(cg.board(800), cg.RULE, cg.reference_pairs(800)[:100])
+    assert cg.disagreements(table, ref) == []
+    assert cg.reference_scale(800) > 100  # an estimate from a sample, stated in the module
+    # drag_800: two steps from that geometry; the dragged fighter's facts equal the
+    # pair-by-pair answers of a fresh geometry
+    cg._drag_state[800] = g
+    compute = cg.drag_compute(800)
+    for _ in range(2):
+        table, _targets = compute()
+    moved = cg.drag_geometry(800)
+    k = 0  # the first ten steps drag the first fighter
+    monkeypatch.setattr(board_geometry, "TABLE_AFTER", 10**9)  # one pair at a time
+    fresh = BoardGeometry(moved.board)
+    me = moved.board.bodies[k]
+    for t, other in enumerate(moved.board.bodies):
+        if other.side == me.side:
+            continue
+        assert table.distance[k, t] == pytest.approx(fresh.measure(me.id, other.id).distance)
+        assert table.visible[k, t] == fresh.sight(me.id, other.id).visible
+        c = fresh.warcry_cover(me.id, other.id, gate_1in=True, platform_threshold=3.0)
+        assert table.cover[k, t] == c.in_cover
+
+
+def test_main_json_on_quick_cases(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--json", "--quick", "--case", "pairs_50", "--case", "drag_200"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert set(out) == {"machine", "cases"}
+    p = out["cases"]["pairs_50"]
+    assert set(p) == {"median_ms", "min_ms", "max_ms", "runs", "reference_median_ms", "speedup"}
+    assert set(out["cases"]["drag_200"]) == {"median_ms", "min_ms", "max_ms", "runs"}
+
+
+def test_unknown_case_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--case", "nope"]) == 2
+    assert "unknown case" in capsys.readouterr().err
