@@ -171,3 +171,74 @@ def test_huge_and_tiny_coordinates_are_defined() -> None:
     assert g.measure("a", "b").horizontal == pytest.approx(2.0, abs=1e-6)
     g = g_of(disc("a", "r", 0, 0, 1e-9), disc("b", "b", 3e-9, 0, 1e-9))
     assert g.measure("a", "b").horizontal == pytest.approx(2e-9)
+
+
+# -- properties ---------------------------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from tabletop_gui.geometry.board import Body, Footprint  # noqa: E402
+
+SHAPES = st.sampled_from(["circle", "ellipse", "rect"])
+
+
+@st.composite
+def bases(draw: st.DrawFn, bid: str, side: str) -> Body:
+    shape = draw(SHAPES)
+    length = draw(st.floats(0.3, 4.0))
+    width = length if shape == "circle" else draw(st.floats(0.3, 4.0))
+    fp = Footprint(shape, draw(st.floats(-30, 30)), draw(st.floats(-30, 30)), length, width,
+                   draw(st.floats(0, 360)))
+    return Body(bid, side, fp, draw(st.none() | st.floats(0, 5)))
+
+
+@settings(max_examples=80, deadline=None)
+@given(bases("a", "r"), bases("b", "b"))
+def test_distance_is_symmetric_and_non_negative(a: Body, b: Body) -> None:
+    g = BoardGeometry(board(a, b))
+    ab, ba = g.measure("a", "b"), g.measure("b", "a")
+    assert ab.horizontal >= 0 and ab.distance >= ab.vertical >= 0
+    assert ab.horizontal == pytest.approx(ba.horizontal, abs=2e-3)
+    assert ab.distance == pytest.approx(math.hypot(ab.horizontal, ab.vertical))
+
+
+@settings(max_examples=60, deadline=None)
+@given(bases("a", "r"), bases("b", "b"), st.floats(0.0, 1.0), st.floats(0.01, 5.0))
+def test_moving_apart_never_decreases_the_gap(a: Body, b: Body, angle: float,
+                                              step: float) -> None:
+    # move b away from a along the line of centres (or any direction if they coincide)
+    ax, ay = a.footprint.x, a.footprint.y
+    bx, by = b.footprint.x, b.footprint.y
+    dx, dy = bx - ax, by - ay
+    n = math.hypot(dx, dy)
+    if n < 1e-9:
+        dx, dy, n = math.cos(6.28 * angle), math.sin(6.28 * angle), 1.0
+    fp = b.footprint
+    far = Body("b", "b", Footprint(fp.shape, bx + step * dx / n, by + step * dy / n,
+                                   fp.length, fp.width, fp.facing), b.elevation)
+    before = BoardGeometry(board(a, b)).measure("a", "b").horizontal
+    after = BoardGeometry(board(a, far)).measure("a", "b").horizontal
+    assert after >= before - 2e-3  # ovals as 128-gons against exact ellipses: 0.001" each
+
+
+def test_huge_offsets_sight_and_cover_are_defined() -> None:
+    off = 1e6
+    wall = box("w", off + 1.4, off - 3, off + 1.6, off + 3, 3.0)
+    g = BoardGeometry(board(disc("a", "r", off, off), disc("b", "b", off + 3, off),
+                            terrain=(wall,)))
+    assert not g.sight("a", "b").visible
+    assert g.warcry_cover("a", "b", gate_1in=True, platform_threshold=3).in_cover
+
+
+def test_degenerate_terrain_is_ignored_without_errors() -> None:
+    from tabletop_gui.geometry.board import Terrain
+
+    flat = Terrain("z", "obstacle", ((0, 0), (1, 1), (2, 2)), 2.0)  # collinear: no area
+    tiny = Terrain("t", "obstacle", ((1, 0), (2, 0)), 2.0)  # two points
+    bow = Terrain("x", "obstacle", ((1, -1), (2, 1), (2, -1), (1, 1)), 2.0)  # self-crossing
+    g = BoardGeometry(board(disc("a", "r", 0, 0), disc("b", "b", 3, 0),
+                            terrain=(flat, tiny, bow)))
+    assert g.sight("a", "b").visible in (True, False)
+    g.warcry_cover("a", "b", gate_1in=True, platform_threshold=3)
+    assert g.pair_table(None).visible.shape == (2, 2)
