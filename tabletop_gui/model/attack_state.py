@@ -93,6 +93,8 @@ class AttackState:
         self.message = ""  # the last refusal, in the rules' words
         self.pending_choices: tuple[OptionSpec, ...] = ()  # choices these dice call for
         self.scan = TargetScan()
+        self._models: dict[str, Model] = {}
+        self._models_of: Scenario | None = None
         if scenario is not None:
             self.set_scenario(scenario)
 
@@ -128,7 +130,10 @@ class AttackState:
     def model(self, model_id: str | None) -> Model | None:
         if self.scenario is None or model_id is None:
             return None
-        return self.scenario.model(model_id)
+        if self._models_of is not self.scenario:
+            self._models = {m.id: m for m in self.scenario.models}
+            self._models_of = self.scenario
+        return self._models.get(model_id)
 
     def weapon_names(self) -> list[str]:
         m = self.model(self.attacker)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from typing import Any
 
 from tabletop_gui.geometry.board_geometry import BoardGeometry
@@ -34,7 +35,7 @@ class TargetStatus:
     report: AttackReport | None
     stale: bool = False  # from the previous scenario, not yet rescanned
 
-    @property
+    @cached_property
     def tooltip(self) -> str:
         if self.valid:
             head = "✔ valid target"

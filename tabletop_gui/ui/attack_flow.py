@@ -39,7 +39,7 @@ from tabletop_gui.ui.canvas_overlays import AttackOverlay
 from tabletop_gui.ui.log_panel import LogPanel, attack_entry
 from tabletop_gui.ui.odds_panel import OddsPanel
 
-SCAN_SLICE_S = 0.008  # target scan work per event-loop turn (keeps a drag within a frame)
+SCAN_SLICE_S = 0.005  # target scan work per event-loop turn (keeps a drag within a frame)
 TEXT_INPUTS = (QLineEdit, QAbstractSpinBox, QPlainTextEdit, QComboBox)
 
 

@@ -53,16 +53,21 @@ class AttackPanel(QWidget):
         super().__init__(parent)
         self.state = state
         self._updating = False
+        self._signatures: dict[str, object] = {}  # what each combo shows: skip refills
         layout = QVBoxLayout(self)
         form = QFormLayout()
         self.attacker_combo = QComboBox()
+        self.attacker_combo.setObjectName("attacker")
         self.attacker_combo.setToolTip("The attacker (or select it on the canvas)")
         self.weapon_combo = QComboBox()
+        self.weapon_combo.setObjectName("weapon")
         self.weapon_combo.setToolTip("The attacker's weapon; default: the first weapon "
                                      "that can make a valid attack")
         self.offhand_combo = QComboBox()
+        self.offhand_combo.setObjectName("offhand")
         self.offhand_combo.setToolTip("A weapon in the other hand, when the ruleset uses one")
         self.target_combo = QComboBox()
+        self.target_combo.setObjectName("target")
         self.target_combo.setToolTip("The target (click it on the canvas, or Tab cycles "
                                      "the valid targets)")
         form.addRow("&Attacker", self.attacker_combo)
@@ -143,9 +148,22 @@ class AttackPanel(QWidget):
         finally:
             self._updating = False
 
-    @staticmethod
-    def _fill(combo: QComboBox, items: list[tuple[str, str | None]], current: str | None,
+    def _fill(self, combo: QComboBox, items: list[tuple[str, str | None]], current: str | None,
               tooltips: dict[str, str] | None = None) -> None:
+        signature = tuple(items)
+        if self._signatures.get(combo.objectName()) == signature:
+            index = max(0, combo.findData(current))
+            if combo.currentIndex() != index:
+                combo.blockSignals(True)
+                combo.setCurrentIndex(index)
+                combo.blockSignals(False)
+            if tooltips and self.state.scan.complete:
+                for i in range(combo.count()):
+                    tip = tooltips.get(combo.itemData(i))
+                    if tip is not None:
+                        combo.setItemData(i, tip, Qt.ItemDataRole.ToolTipRole)
+            return
+        self._signatures[combo.objectName()] = signature
         combo.blockSignals(True)
         combo.clear()
         for text, data in items:

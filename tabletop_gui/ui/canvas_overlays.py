@@ -174,9 +174,15 @@ class AttackOverlay:
         for status in statuses:
             name = f"target:{status.target}"
             wanted.add(name)
-            key = (status, state.model(status.target), attacker,
+            enemy = state.model(status.target)
+            key = (status.valid, status.reasons, status.tooltip, enemy,
                    status.target == state.target)
             self._group(name, key, lambda s=status: self._target(state, s))
+            if status.valid and not status.stale and status.facts is not None \
+                    and status.facts.visible:
+                wanted.add(f"sight:{status.target}")
+                self._group(f"sight:{status.target}", (status, attacker, enemy),
+                            lambda s=status: self._sight_line(state, s))
         if state.target is not None:
             wanted.add("arcs")
             self._group("arcs", (state.model(state.target),),
@@ -230,11 +236,8 @@ class AttackOverlay:
                               _cosmetic(VALID if status.valid else INVALID, 1.0),
                               tooltip="the target", parent=self.layer)
             self._add(sel)
-        if status.valid and status.facts is not None and status.facts.visible:
-            self._sight_line(state, status, poly)
 
-    def _sight_line(self, state: AttackState, status: TargetStatus,
-                    target_poly: shapely.Polygon) -> None:
+    def _sight_line(self, state: AttackState, status: TargetStatus) -> None:
         attacker = state.model(state.attacker)
         facts = status.facts
         if attacker is None or facts is None:

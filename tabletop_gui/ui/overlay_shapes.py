@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+import pyqtgraph as pg
 import shapely
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QPainterPath, QPolygonF
+from PySide6.QtGui import QPainterPath
 from shapely.geometry import Polygon
 from shapely.geometry.base import BaseGeometry
 
@@ -17,7 +19,7 @@ from tabletop_gui.geometry.board import GridSpec
 from tabletop_gui.rules.fields import FieldError, RangeSpec, RulesetInfo, parse_range
 from tabletop_gui.scenario.battle import body_of
 from tabletop_gui.scenario.entities import Model
-from tabletop_gui.ui.canvas.coords import to_scene
+from tabletop_gui.ui.canvas.coords import INCH, to_scene
 
 SQRT3 = math.sqrt(3.0)
 
@@ -27,11 +29,14 @@ def model_polygon(model: Model) -> Polygon:
     return outline.polygon(body_of(model).footprint, segments=64)
 
 
-def _ring(path: QPainterPath, coords: list[tuple[float, float]]) -> None:
-    pts = [to_scene(x, y) for x, y in coords]
-    if pts:
-        path.addPolygon(QPolygonF(pts))
-        path.closeSubpath()
+def _ring(path: QPainterPath, coords: np.ndarray) -> None:
+    """One closed ring (table inches) added in scene units, converted in bulk."""
+    if len(coords) < 3:
+        return
+    ring = pg.arrayToQPath(coords[:, 0] * INCH, coords[:, 1] * -INCH, connect="all",
+                           finiteCheck=False)
+    ring.closeSubpath()
+    path.addPath(ring)
 
 
 def qpath(geom: BaseGeometry) -> QPainterPath:
@@ -41,9 +46,9 @@ def qpath(geom: BaseGeometry) -> QPainterPath:
     polys = getattr(geom, "geoms", [geom])
     for poly in polys:
         if isinstance(poly, Polygon) and not poly.is_empty:
-            _ring(path, list(poly.exterior.coords))
+            _ring(path, shapely.get_coordinates(poly.exterior))
             for hole in poly.interiors:
-                _ring(path, list(hole.coords))
+                _ring(path, shapely.get_coordinates(hole))
     return path
 
 
