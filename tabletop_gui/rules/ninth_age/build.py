@@ -125,17 +125,21 @@ def _save_modifiers(attrs: Attributes, target: UnitView, h: HitProfile,
                     close_combat: bool, strength: int, ap: int) -> list[Modifier]:
     out: list[Modifier] = []
     if attrs.toxic:
+        strength, ap = 3, 10
         out.append(Modifier("toxic attacks", "Strength 3, AP 10", "Toxic Attacks"))
     out.append(Modifier("to wound", f"{h.wound_needed}+",
                         f"Str {strength} vs Res {target.char('res')}"))
+    arm = f"armour {target.char('arm')}"
     if target.has("shield"):
         two_handed = close_combat and "two-handed" in {
             a.strip().lower() for a in target.fighting_weapon().attributes}
         out.append(Modifier("shield", "no effect" if two_handed else "+1 armour",
                             "Two-Handed weapon in close combat" if two_handed
                             else f"{target.name} has a shield"))
+        if not two_handed:
+            arm += " + 1 (shield)"
     save = "no save" if h.armour_needed >= 7 else f"{h.armour_needed}+"
-    out.append(Modifier("armour save", save, f"armour {target.char('arm')}, AP {ap}"))
+    out.append(Modifier("armour save", save, f"{arm}, AP {ap}"))
     if h.reroll_failed_wounds:
         out.append(Modifier("flaming attacks", "re-roll failed to-wound rolls",
                             f"{target.name} is Flammable"))
