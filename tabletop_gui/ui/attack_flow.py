@@ -39,6 +39,7 @@ from tabletop_gui.ui.canvas_overlays import AttackOverlay
 from tabletop_gui.ui.log_panel import LogPanel, attack_entry
 from tabletop_gui.ui.odds_panel import OddsPanel
 
+APPLY_PREFIX = "Apply attack"
 SCAN_SLICE_S = 0.005  # target scan work per event-loop turn (keeps a drag within a frame)
 TEXT_INPUTS = (QLineEdit, QAbstractSpinBox, QPlainTextEdit, QComboBox)
 
@@ -83,6 +84,9 @@ class AttackFlow(QObject):
         document.changed.connect(self._document_changed)
         document.selection_changed.connect(self._selection_changed)
         scene.preview_moved.connect(self._preview_moved)
+        self._undo_index = document.undo_stack.index()
+        self._pushing = False
+        document.undo_stack.indexChanged.connect(self._undo_moved)
         self.shortcuts = self._make_shortcuts()
         self._selection_changed()
 
@@ -156,7 +160,11 @@ class AttackFlow(QObject):
         self.applied += 1
         entry = attack_entry(report, resolution, st.scenario, st.rolled_seed, self.applied)
         new = st.applied_scenario()
-        self.document.edit(st.edit_text(), new)
+        self._pushing = True
+        try:
+            self.document.edit(st.edit_text(), new)
+        finally:
+            self._pushing = False
         self.log_panel.add(entry)
         st.clear_dice()
 
@@ -185,6 +193,18 @@ class AttackFlow(QObject):
             st.set_target(picked.id)
         else:
             st.set_attacker(picked.id)
+
+    def _undo_moved(self, index: int) -> None:
+        """Undoing or redoing an applied attack is written in the log too (a new edit
+        pushed moves the index as well: only steps back and forth are undo and redo)."""
+        stack = self.document.undo_stack
+        before, self._undo_index = self._undo_index, index
+        if self._pushing or abs(index - before) != 1:
+            return
+        cmd = stack.command(min(index, before))
+        if cmd is not None and cmd.text().startswith(APPLY_PREFIX):
+            verb = "undone" if index < before else "redone"
+            self.log_panel.add(f"({verb}: {cmd.text()})")
 
     def _select_attacker_on_canvas(self) -> None:
         if self.state.attacker is not None:

@@ -178,6 +178,7 @@ class DiceEntry(QWidget):
         """Buttons for every choice the dice call for (e.g. the limb on a chooser's face)."""
         for b in self.choice_buttons:
             self.choices_row.removeWidget(b)
+            b.hide()
             b.deleteLater()
         self.choice_buttons = []
         specs = self.state.pending_choices
@@ -202,14 +203,10 @@ class DiceEntry(QWidget):
                 self.choice_buttons.append(b)
 
     def _face_buttons(self, sides: int) -> None:
+        """Buttons 1..sides for the next die (hidden when no die is asked for)."""
         count = sides if sides <= MAX_FACE_BUTTONS else 0
-        if len(self.face_buttons) == count:
-            return
-        for b in self.face_buttons:
-            self.faces_row.removeWidget(b)
-            b.deleteLater()
-        self.face_buttons = []
-        for face in range(1, count + 1):
+        while len(self.face_buttons) < count:
+            face = len(self.face_buttons) + 1
             b = QToolButton()
             b.setText(str(face))
             b.setToolTip(f"Enter a {face} for the next die (key {face})")
@@ -217,3 +214,5 @@ class DiceEntry(QWidget):
             b.clicked.connect(lambda _=False, f=face: self.enter_face(f))
             self.faces_row.addWidget(b)
             self.face_buttons.append(b)
+        for face, b in enumerate(self.face_buttons, start=1):
+            b.setVisible(face <= count)

@@ -76,6 +76,7 @@ def test_full_attack_through_the_widgets(qtbot, tmp_path, ruleset: str) -> None:
     # undo restores the document; the panel follows
     window.document.undo_stack.undo()
     assert window.document.scenario == scenario
+    assert flow.log_panel.entries[-1].startswith("(undone: Apply attack")
     assert flow.state.report is not None
     assert flow.state.report.to_json() == report.to_json()
 
@@ -147,3 +148,19 @@ def test_situational_options_are_generated_and_change_the_odds(qtbot, tmp_path) 
     assert flow.state.report is not None and before is not None
     assert flow.state.report.to_json() == engine.to_json()
     assert flow.odds_panel.expected_label.text() == f"{engine.expected_damage:.2f}"
+
+
+def test_digits_typed_in_the_seed_box_edit_the_seed_not_the_dice(qtbot, tmp_path) -> None:
+    scenario = demo("warcry")
+    window, flow = make_window(qtbot, scenario, tmp_path)
+    attacker, target = first_pair(scenario)
+    select_attacker(flow, attacker)
+    flow.state.set_target(target)
+    box = flow.attack_panel.dice.seed_box
+    box.setFocus()
+    box.selectAll()
+    qtbot.keyClicks(box, "42")
+    assert box.value() == 42 and flow.state.seed == 42
+    assert flow.state.dice == []
+    qtbot.keyClick(box, Qt.Key.Key_R)
+    assert flow.state.rolled_seed is None  # R typed into a number box is not a roll
