@@ -120,10 +120,33 @@ class BodyArrays:
 
 
 def outline_shapes(ba: BodyArrays, k: IntArray) -> NDArray[np.object_]:
-    """The shapely outline polygons of bodies k (built once, then kept in ``ba.shapes``)."""
-    for m in np.unique(k):
-        if ba.shapes[m] is None:
-            ba.shapes[m] = outline.polygon(ba.bodies[m].footprint)
+    """The shapely outline polygons of bodies k (built once, then kept in ``ba.shapes``).
+
+    Built in groups of the same vertex count: rectangles (4 corners), ellipses and circles
+    (``outline.ellipse_segments`` / ``CIRCLE_SEGMENTS`` vertices), counter-clockwise.
+    """
+    missing = [int(m) for m in np.unique(k) if ba.shapes[m] is None]
+    groups: dict[int, list[int]] = {}
+    for m in missing:
+        fp = ba.bodies[m].footprint
+        n = 4 if ba.shape[m] == outline.RECT else (
+            outline.CIRCLE_SEGMENTS if ba.circle[m] else outline.ellipse_segments(fp))
+        groups.setdefault(n, []).append(m)
+    for n, members in groups.items():
+        idx = np.array(members, dtype=np.intp)
+        if n == 4:
+            su = np.array([1.0, -1.0, -1.0, 1.0])
+            sv = np.array([1.0, 1.0, -1.0, -1.0])
+        else:
+            ang = np.linspace(0.0, 2.0 * np.pi, n, endpoint=False)
+            su, sv = np.cos(ang), np.sin(ang)
+        u = ba.half_width[idx][:, None] * su[None, :]
+        v = ba.half_length[idx][:, None] * sv[None, :]
+        fx, fy = ba.forward[idx, 0][:, None], ba.forward[idx, 1][:, None]
+        x = ba.x[idx][:, None] + u * fy + v * fx  # right = (fy, -fx)
+        y = ba.y[idx][:, None] - u * fx + v * fy
+        polys = shapely.polygons(np.stack([x, y], axis=2))
+        ba.shapes[idx] = shapely.orient_polygons(polys)
     return ba.shapes[k]
 
 

@@ -4,10 +4,11 @@ A footprint is a circle (exact), an ellipse or a rectangle, rotated by its facin
 (degrees, counter-clockwise from +x; 90 means facing +y). ``length`` lies along the
 facing, ``width`` across it.
 
-Ellipses are handled as inscribed polygons of ``ELLIPSE_SEGMENTS`` vertices when two
-non-round outlines meet: for the largest common oval base (170 x 105 mm) the sagitta
-between two vertices is below 0.0007", so such distances are within 0.001" of the exact
-ones. A round base against an oval uses the exact ellipse (``outline_distance``).
+Ellipses are handled as inscribed polygons when two non-round outlines meet, with as
+many vertices as keep the sagitta between two vertices under ``ELLIPSE_SAGITTA``: 88 for
+a 60 x 35 mm oval, 136 for 170 x 105 mm.
+Such distances are within 0.001" of the exact ones. A round base against an oval uses
+the exact ellipse (``outline_distance``).
 Circles are never polygonised for distances (centre distance minus radius is exact).
 """
 
@@ -21,7 +22,7 @@ from numpy.typing import NDArray
 
 from tabletop_gui.geometry.board import Footprint, Point
 
-ELLIPSE_SEGMENTS = 128
+ELLIPSE_SAGITTA = 0.0009  # inches
 CIRCLE_SEGMENTS = 64  # only to draw / to intersect circles as polygons, never to measure
 
 FloatArray = NDArray[np.float64]
@@ -71,7 +72,7 @@ def outline_points(fp: Footprint, segments: int | None = None) -> FloatArray:
     if fp.shape == "rect":
         uv = np.array([(hw, hl), (-hw, hl), (-hw, -hl), (hw, -hl)], dtype=float)
     else:
-        n = segments or (CIRCLE_SEGMENTS if is_circle(fp) else ELLIPSE_SEGMENTS)
+        n = segments or (CIRCLE_SEGMENTS if is_circle(fp) else ellipse_segments(fp))
         a = np.linspace(0.0, 2.0 * math.pi, n, endpoint=False)
         uv = np.stack([hw * np.cos(a), hl * np.sin(a)], axis=1)
     (fx, fy), (rx, ry) = axes(fp.facing)
@@ -81,6 +82,19 @@ def outline_points(fp: Footprint, segments: int | None = None) -> FloatArray:
     if _signed_area(pts) < 0:
         pts = pts[::-1].copy()
     return pts
+
+
+def ellipse_segments(fp: Footprint) -> int:
+    """Vertices for an inscribed polygon of the ellipse within ``ELLIPSE_SAGITTA`` (x8, >= 16).
+
+    Vertices are spread evenly in the ellipse's parameter (step h); the chord at the end of
+    the major axis a is the worst: sagitta a h^2 / 8 (it is b h^2 / 8 at the minor axis).
+    """
+    a = 0.5 * max(fp.length, fp.width)
+    if a <= 0:
+        return 16
+    n = math.ceil(2.0 * math.pi * math.sqrt(a / (8.0 * ELLIPSE_SAGITTA)))
+    return max(16, 8 * math.ceil(n / 8))
 
 
 def polygon(fp: Footprint, segments: int | None = None) -> shapely.Polygon:
