@@ -107,6 +107,9 @@ def reset() -> None:
         window.document.undo_stack.setClean()
         window.close()
         window.deleteLater()
+        from PySide6.QtCore import QCoreApplication, QEvent
+
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
         _frame.clear()
 
 
