@@ -95,6 +95,7 @@ class AttackState:
         self.scan = TargetScan()
         self._models: dict[str, Model] = {}
         self._models_of: Scenario | None = None
+        self._offhand_cache: tuple[object, list[str]] = (None, [])
         if scenario is not None:
             self.set_scenario(scenario)
 
@@ -139,11 +140,28 @@ class AttackState:
         m = self.model(self.attacker)
         return [w.name for w in m.weapons] if m is not None else []
 
-    @property
-    def uses_offhand(self) -> bool:
-        """Whether the ruleset's weapons say which hand holds them (an off-hand choice)."""
-        info = self.info
-        return info is not None and info.declaration.weapon_field("hand") is not None
+    def offhand_choices(self) -> list[str]:
+        """The attacker's other weapons the ruleset accepts in the off hand against this
+        target with this weapon (asked of the engine; empty where nobody dual-wields)."""
+        request, battle, ruleset = self.request(), self.battle(), self.ruleset
+        if request is None or battle is None or ruleset is None:
+            return []
+        key = (self.scenario, request.attacker, request.target, request.weapon,
+               repr(sorted(request.situational.items())))
+        if self._offhand_cache[0] == key:
+            return self._offhand_cache[1]
+        out = []
+        for name in self.weapon_names():
+            if name == self.weapon:
+                continue
+            try:
+                report = ruleset.attack(battle, replace(request, offhand=name))
+            except RulesError:
+                continue
+            if report.offhand == name and report.weapon != name:
+                out.append(name)
+        self._offhand_cache = (key, out)
+        return out
 
     def enemies(self) -> list[str]:
         """Ids of the attacker's enemies on the table (not taken down)."""

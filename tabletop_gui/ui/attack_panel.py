@@ -187,10 +187,13 @@ class AttackPanel(QWidget):
         self._fill(self.weapon_combo, [(DEFAULT_WEAPON, None)] + [(w, w) for w in weapons],
                    st.weapon)
         self._enable_choices()
-        self.offhand_combo.setVisible(st.uses_offhand)
-        self.offhand_label.setVisible(st.uses_offhand)
-        self._fill(self.offhand_combo,
-                   [(NO_OFFHAND, None)] + [(w, w) for w in weapons if w != st.weapon],
+        offhands = st.offhand_choices()
+        if st.offhand is not None and st.offhand not in offhands:
+            offhands.append(st.offhand)
+        shown = bool(offhands)
+        self.offhand_combo.setVisible(shown)
+        self.offhand_label.setVisible(shown)
+        self._fill(self.offhand_combo, [(NO_OFFHAND, None)] + [(w, w) for w in offhands],
                    st.offhand)
         self.refresh_targets()
 

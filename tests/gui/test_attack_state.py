@@ -145,3 +145,22 @@ def test_choices_are_not_asked_when_the_dice_do_not_call_for_them() -> None:
     assert st.resolution is not None
     if not any("dismemberment" in d.label for d in st.resolution.dice):
         assert st.pending_choices == ()
+
+
+def test_off_hand_is_offered_only_where_the_engine_takes_one() -> None:
+    for ruleset in RULESETS:
+        st, _, _ = _state(ruleset)
+        if ruleset != "mordheim-warcry":
+            assert st.offhand_choices() == []
+    scenario = demo("mordheim-warcry")
+    st = AttackState(scenario)
+    st.set_attacker("l2")
+    st.set_weapon("Hammer")
+    target = next(s.target for s in st.statuses() if s.valid)
+    st.set_target(target)
+    assert st.offhand_choices() == ["Dagger"]
+    st.set_offhand("Dagger")
+    engine = registry.get("mordheim-warcry").attack(
+        battle_of(scenario), AttackRequest("l2", target, "Hammer", "Dagger"))
+    assert st.report is not None and st.report.offhand == "Dagger"
+    assert st.report.to_json() == engine.to_json()
