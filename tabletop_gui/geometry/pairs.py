@@ -34,6 +34,7 @@ BoolArray = NDArray[np.bool_]
 IntArray = NDArray[np.intp]
 
 ENGAGE = 1.0
+PAIR_CHUNK = 40_000  # pairs computed together (bounds the memory of huge battlefields)
 
 
 @dataclass(frozen=True, eq=False)
@@ -57,7 +58,11 @@ class PairTable:
         v = np.full((n, n), np.nan)
         vis = np.zeros((n, n), dtype=bool)
         cov = np.zeros((n, n), dtype=bool)
-        blocked, covers = _pair_facts(ba, ts, rule, i, j, h, v, vis, cov)
+        parts = [_pair_facts(ba, ts, rule, i[s:s + PAIR_CHUNK], j[s:s + PAIR_CHUNK], h, v, vis,
+                             cov) for s in range(0, len(i), PAIR_CHUNK)]
+        empty = np.zeros((0, 3), dtype=np.intp)
+        blocked = np.concatenate([b for b, _ in parts] or [empty])
+        covers = np.concatenate([c for _, c in parts] or [empty])
         d = np.hypot(h, v)
         return PairTable(rule, h, v, d, vis, cov, _flanked(ba, d), blocked, covers)
 
