@@ -1,0 +1,62 @@
+"""The application entry: first paint marker, a file given on the command line (good or
+bad), Duplicate and the snapping switch."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from PySide6.QtWidgets import QMessageBox
+
+from tabletop_gui.app import PAINT_MARKER, build_window, run_app
+from tabletop_gui.scenario.resources import demo_path, load_demo
+from tests.gui.factories import skirmish
+
+
+def test_the_app_paints_then_exits_and_writes_nothing(tmp_path):
+    env = dict(os.environ, TABLETOP_GUI_EXIT_AFTER_PAINT="1", QT_QPA_PLATFORM="offscreen",
+               HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"),
+               XDG_DATA_HOME=str(tmp_path / "data"))
+    out = subprocess.run([sys.executable, "-m", "tabletop_gui", "--ruleset",
+                          "circle-of-realms"], env=env, capture_output=True, text=True,
+                         timeout=60, check=False)
+    assert out.returncode == 0, out.stderr
+    assert PAINT_MARKER in out.stdout
+    assert not any(p.is_file() for p in tmp_path.rglob("*"))  # no settings, no recovery
+
+
+def test_unknown_ruleset_is_refused(capsys):
+    assert run_app(None, "chess") == 2
+    assert "unknown ruleset" in capsys.readouterr().err
+
+
+def test_build_window_on_a_file_and_on_a_bad_file(qtbot, monkeypatch, tmp_path):
+    w = build_window(str(demo_path("ninth-age")), "warcry")
+    qtbot.addWidget(w)
+    assert w.document.scenario == load_demo("ninth-age")
+    assert w.files.recent_files() == [str(demo_path("ninth-age"))]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps({"format": "nope"}))
+    shown: list[str] = []
+    monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: shown.append(a[2]))
+    w2 = build_window(str(bad), "warcry")
+    qtbot.addWidget(w2)
+    assert w2.document.scenario == load_demo("warcry")  # the start battlefield stays open
+    qtbot.waitUntil(lambda: bool(shown))
+    assert "format" in shown[0]
+
+
+def test_duplicate_and_snap_switch(make_window, qtbot):
+    w = make_window(skirmish())
+    w.document.set_selection(["f1", "w1"])
+    dup = next(a for a in w.menuBar().actions()[1].menu().actions() if "uplicate" in a.text())
+    dup.trigger()
+    s = w.document.scenario
+    assert len(s.fighters) == 5 and len(s.obstacles) == 3
+    new_f = s.fighters[-1]
+    assert (new_f.x, new_f.y, new_f.name) == (7.0, 4.5, "Iron Sentinel")
+    assert w.document.selection == (new_f.id, s.obstacles[-1].id)
+    w.toolbox.snap_action.trigger()
+    assert not any(t.snapping for t in w.toolbox.tools)
