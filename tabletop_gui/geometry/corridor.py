@@ -11,7 +11,6 @@ do not (the exact segment tests decide).
 from __future__ import annotations
 
 import numpy as np
-import shapely
 from numpy.typing import NDArray
 
 from tabletop_gui.geometry.bodies import BodyArrays
@@ -30,10 +29,20 @@ def corridor_candidates(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray
         return np.zeros(0, np.intp), np.zeros(0, np.intp)
     r = np.maximum(ba.circumradius[i], ba.circumradius[j])
     x0, y0, x1, y1 = ba.x[i], ba.y[i], ba.x[j], ba.y[j]
-    boxes = shapely.box(np.minimum(x0, x1) - r, np.minimum(y0, y1) - r,
-                        np.maximum(x0, x1) + r, np.maximum(y0, y1) + r)
-    hits = ts.tree.query(boxes)  # bounding boxes only
-    pk, tk = hits[0].astype(np.intp), hits[1].astype(np.intp)
+    lox, hix = np.minimum(x0, x1) - r, np.maximum(x0, x1) + r
+    loy, hiy = np.minimum(y0, y1) - r, np.maximum(y0, y1) + r
+    bd = ts.bounds
+    step = max(1, _CHUNK // len(ts))
+    found_p, found_t = [], []
+    for s in range(0, len(i), step):
+        sl = slice(s, s + step)
+        box_hit = ((lox[sl, None] <= bd[None, :, 2]) & (hix[sl, None] >= bd[None, :, 0])
+                   & (loy[sl, None] <= bd[None, :, 3]) & (hiy[sl, None] >= bd[None, :, 1]))
+        p_, t_ = np.nonzero(box_hit)
+        found_p.append(p_ + s)
+        found_t.append(t_)
+    pk = np.concatenate(found_p).astype(np.intp)
+    tk = np.concatenate(found_t).astype(np.intp)
     if len(pk) == 0:
         return pk, tk
     keep = np.concatenate([_across_and_along(ba, ts, i, j, r, pk[s:s + _CHUNK],
@@ -45,8 +54,9 @@ def corridor_candidates(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray
 def _across_and_along(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
                       r: FloatArray, pk: IntArray, tk: IntArray) -> NDArray[np.bool_]:
     """False where a separating axis (across or along the centre segment) shows no contact."""
-    x0, y0 = ba.x[i][pk], ba.y[i][pk]
-    dx, dy = ba.x[j][pk] - x0, ba.y[j][pk] - y0
+    ai, bj = i[pk], j[pk]
+    x0, y0 = ba.x[ai], ba.y[ai]
+    dx, dy = ba.x[bj] - x0, ba.y[bj] - y0
     length = np.hypot(dx, dy)
     ok = length > 0
     ux = np.where(ok, dx / np.where(ok, length, 1.0), 1.0)[:, None]

@@ -131,20 +131,24 @@ def sight_pairs(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
     pk, tk = sight_candidates(ba, ts, i, j, *candidates)
     if len(pk) == 0:
         return SightResult(visible, np.zeros(0, np.intp), np.zeros(0, np.intp))
-    sa = plan_samples(ba, i, j)
-    sb = plan_samples(ba, j, i)
-    za = _heights(ba, i)  # (m, 3)
-    zb = _heights(ba, j)
-
     # stage 1: top centre to top centre
-    p = np.column_stack([sa[pk, 0], za[pk, 0]])
-    q = np.column_stack([sb[pk, 0], zb[pk, 0]])
+    ai, bj = i[pk], j[pk]
+    p = np.column_stack([ba.x[ai], ba.y[ai], ba.top[ai]])
+    q = np.column_stack([ba.x[bj], ba.y[bj], ba.top[bj]])
     hit = blocked(p, q, tk, ts, exact_shapely=exact_shapely)
     blocker_pair, blocker_terrain = pk[hit], tk[hit]
     pending = np.zeros(m, dtype=bool)
     pending[blocker_pair] = True
     if not pending.any():
         return SightResult(visible, blocker_pair, blocker_terrain)
+    # samples only where the centre line is blocked
+    rows = np.flatnonzero(pending)
+    sa = np.empty((m, N_PLAN, 2))
+    sb = np.empty((m, N_PLAN, 2))
+    sa[rows] = plan_samples(ba, i[rows], j[rows])
+    sb[rows] = plan_samples(ba, j[rows], i[rows])
+    za = _heights(ba, i)  # (m, 3)
+    zb = _heights(ba, j)
 
     # stage 2: every plan path, top to top -- first against the terrain that blocked the
     # centre line, then the paths still open against the pair's other candidates

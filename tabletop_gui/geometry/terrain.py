@@ -11,7 +11,6 @@ normals) so that segment tests run in numpy; other polygons fall back to shapely
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 import numpy as np
@@ -109,11 +108,6 @@ class TerrainSet:
 
     def __len__(self) -> int:
         return len(self.terrains)
-
-    @functools.cached_property
-    def tree(self) -> shapely.STRtree:
-        """An STRtree of the polygons (bounding-box queries for the corridor filter)."""
-        return shapely.STRtree(self.polygons)
 
     def platform_heights_at(self, x: FloatArray, y: FloatArray) -> tuple[FloatArray, IntArray]:
         """Highest platform top covering each point (0 and -1 where none), and its index."""
