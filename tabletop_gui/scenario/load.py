@@ -236,9 +236,10 @@ def _sides(r: Reader, top: dict[str, Any]) -> list[Side]:
         if side_id is not None and side_id in seen:
             r.problem(key_path(p, "id"), f"duplicate side id {shown(side_id)}")
         elif side_id is not None:
+            # kept even when its name or colour is refused, so models naming it are not
+            # reported a second time as naming an unknown side
             seen.add(side_id)
-            if name is not None and color is not None:
-                sides.append(Side(side_id, name, color))
+            sides.append(Side(side_id, name or "", color or "#808080"))
     return sides
 
 

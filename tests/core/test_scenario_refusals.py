@@ -382,6 +382,12 @@ def test_every_problem_of_a_file_is_reported_together() -> None:
     assert len(str(err).splitlines()) == 6
 
 
+def test_a_side_with_a_bad_colour_is_still_known_to_its_models() -> None:
+    doc = warcry_doc()
+    doc["sides"][0]["color"] = "crimson"
+    assert [p.path for p in refused(text(doc))] == ["sides[0].color"]
+
+
 def test_wrong_format_stops_before_the_rest() -> None:
     problems = refused(json.dumps({"format": "other", "fighters": 3}))
     assert [p.path for p in problems] == ["format"]
