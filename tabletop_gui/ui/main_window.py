@@ -8,6 +8,7 @@ have reserved places (``PANEL_AREAS``).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
@@ -18,15 +19,27 @@ from tabletop_gui.model.recovery import Recovery
 from tabletop_gui.ui.canvas.scene import BattlefieldScene
 from tabletop_gui.ui.canvas.view import BattlefieldView
 
+if TYPE_CHECKING:
+    from tabletop_gui.ui.inspector import InspectorPanel
+    from tabletop_gui.ui.library_panel import LibraryPanel
+    from tabletop_gui.ui.roster_panel import RosterPanel
+
 APP_TITLE = "Tabletop GUI"
 Area = Qt.DockWidgetArea
 PANEL_AREAS: dict[str, Qt.DockWidgetArea] = {
     "Roster": Area.LeftDockWidgetArea,
-    "Inspector": Area.RightDockWidgetArea,
+    "Library": Area.LeftDockWidgetArea,
+    "Inspector": Area.LeftDockWidgetArea,
     "Attack": Area.RightDockWidgetArea,
     "Odds": Area.RightDockWidgetArea,
     "Log": Area.BottomDockWidgetArea,
 }
+# panels shown as tabs of an earlier one (the rest of an area is split top to bottom)
+TABBED_WITH = {"Library": "Roster", "Odds": "Attack"}
+
+
+def _std(key: QKeySequence.StandardKey) -> QKeySequence:
+    return QKeySequence(key)
 
 
 class MainWindow(QMainWindow):
@@ -41,6 +54,10 @@ class MainWindow(QMainWindow):
         self.view = BattlefieldView(self.scene, self)
         self.setCentralWidget(self.view)
         self.docks: dict[str, QDockWidget] = {}
+        self.keep_state = True  # save window state and geometry when closed
+        self.roster_panel: RosterPanel
+        self.inspector: InspectorPanel
+        self.library_panel: LibraryPanel
         self.setDockNestingEnabled(True)
         self._coords = QLabel()
         self.statusBar().addPermanentWidget(self._coords)
@@ -64,16 +81,18 @@ class MainWindow(QMainWindow):
     # -- panels ----------------------------------------------------------------------
     def add_panel(self, title: str, widget: QWidget,
                   area: Qt.DockWidgetArea | None = None) -> QDockWidget:
-        """Dock ``widget`` as a panel; reserved titles go to their reserved area, and
-        panels sharing an area are tabbed."""
+        """Dock ``widget`` as a panel: the reserved titles (Roster, Library, Inspector on
+        the left; Attack and Odds tabbed on the right; Log at the bottom) go to their
+        places, others to ``area`` (default: the right)."""
         dock = QDockWidget(title, self)
         dock.setObjectName(f"dock_{title.lower()}")
         dock.setWidget(widget)
         where = area if area is not None else PANEL_AREAS.get(title, Area.RightDockWidgetArea)
-        neighbours = [d for d in self.docks.values() if self.dockWidgetArea(d) == where]
         self.addDockWidget(where, dock)
-        if title in ("Attack", "Odds") and neighbours:
-            self.tabifyDockWidget(neighbours[-1], dock)
+        first = self.docks.get(TABBED_WITH.get(title, ""))
+        if first is not None and self.dockWidgetArea(first) == where:
+            self.tabifyDockWidget(first, dock)
+            first.raise_()
         self.docks[title] = dock
         self._view_menu.addAction(dock.toggleViewAction())
         return dock
@@ -86,6 +105,10 @@ class MainWindow(QMainWindow):
         from tabletop_gui.ui.attack_flow import install_attack_flow
 
         install_attack_flow(self)
+        horizontal, vertical = Qt.Orientation.Horizontal, Qt.Orientation.Vertical
+        self.resizeDocks([self.docks["Attack"]], [380], horizontal)
+        if "Log" in self.docks:
+            self.resizeDocks([self.docks["Log"]], [130], vertical)
 
     # -- menus -----------------------------------------------------------------------
     def _build_menus(self) -> None:
@@ -103,9 +126,9 @@ class MainWindow(QMainWindow):
         view = bar.addMenu("&View")
         fit = QAction("Zoom to &fit", self, shortcut=QKeySequence("Ctrl+0"))
         fit.triggered.connect(self.view.fit_to_window)
-        zoom_in = QAction("Zoom &in", self, shortcut=QKeySequence.StandardKey.ZoomIn)
+        zoom_in = QAction("Zoom &in", self, shortcut=_std(QKeySequence.StandardKey.ZoomIn))
         zoom_in.triggered.connect(lambda: self.view.zoom_by(1.25))
-        zoom_out = QAction("Zoom &out", self, shortcut=QKeySequence.StandardKey.ZoomOut)
+        zoom_out = QAction("Zoom &out", self, shortcut=_std(QKeySequence.StandardKey.ZoomOut))
         zoom_out.triggered.connect(lambda: self.view.zoom_by(0.8))
         grid = QAction("&Grid", self, checkable=True, checked=True)
         grid.toggled.connect(self.scene.board_item.setVisible)
@@ -207,6 +230,7 @@ class MainWindow(QMainWindow):
         if not self.files.maybe_discard():
             event.ignore()
             return
-        self.save_state()
+        if self.keep_state:
+            self.save_state()
         self.files.closed_cleanly()
         event.accept()
