@@ -9,22 +9,36 @@ from __future__ import annotations
 
 import os
 import sys
+from typing import TYPE_CHECKING
 from pathlib import Path
+
+if TYPE_CHECKING:
+    from PySide6.QtWidgets import QApplication
+
+    from tabletop_gui.ui.main_window import MainWindow
 
 PAINT_MARKER = "tabletop-gui: first paint"
 ORGANIZATION = "tabletop-gui"
 APPLICATION = "Tabletop GUI"
 
 
-def run_app(file: str | None, ruleset: str | None) -> int:
-    """Open the main window on ``file`` (or the demo of ``ruleset``) and run the event loop."""
-    from PySide6.QtCore import QEvent, QObject, QTimer
+def ensure_application() -> QApplication:
+    """The QApplication of this process, created on first use."""
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "tabletop-gui"])
     assert isinstance(app, QApplication)
-    app.setOrganizationName(ORGANIZATION)
-    app.setApplicationName(APPLICATION)
+    if not app.organizationName():
+        app.setOrganizationName(ORGANIZATION)
+        app.setApplicationName(APPLICATION)
+    return app
+
+
+def run_app(file: str | None, ruleset: str | None) -> int:
+    """Open the main window on ``file`` (or the demo of ``ruleset``) and run the event loop."""
+    from PySide6.QtCore import QEvent, QObject, QTimer
+
+    app = ensure_application()
 
     from tabletop_gui.rules.registry import DEFAULT_RULESET, RULESET_IDS
 
@@ -46,6 +60,7 @@ def run_app(file: str | None, ruleset: str | None) -> int:
 
         def _done() -> None:
             print(PAINT_MARKER, flush=True)
+            window.keep_state = False  # a measurement, not a session: settings untouched
             window.document.undo_stack.setClean()
             app.quit()
 
@@ -61,7 +76,7 @@ def run_app(file: str | None, ruleset: str | None) -> int:
     return int(code)
 
 
-def build_window(file: str | None, ruleset_id: str):  # type: ignore[no-untyped-def]
+def build_window(file: str | None, ruleset_id: str) -> MainWindow:
     """The main window on a file, else on the ruleset's start battlefield. A refused file
     leaves the start battlefield open and shows its problems once the window is up."""
     from PySide6.QtCore import QTimer

@@ -22,6 +22,10 @@ RECENT_KEY = "files/recent"
 MAX_RECENT = 8
 
 
+def _std(key: QKeySequence.StandardKey) -> QKeySequence:
+    return QKeySequence(key)
+
+
 class FileActions:
     """File operations of one main window, through its document."""
 
@@ -41,18 +45,18 @@ class FileActions:
                 a.triggered.connect(lambda _=False, r=rid: self.new(r, demo=True))
             a = new_menu.addAction(f"Empty {info.name} battlefield")
             a.triggered.connect(lambda _=False, r=rid: self.new(r, demo=False))
-        self.open_action = QAction("&Open\u2026", w, shortcut=QKeySequence.StandardKey.Open)
+        self.open_action = QAction("&Open\u2026", w, shortcut=_std(QKeySequence.StandardKey.Open))
         self.open_action.triggered.connect(lambda: self.open())
         self._recent_menu = QMenu("Open &Recent", w)
         self._recent_menu.aboutToShow.connect(self._fill_recent)
-        self.save_action = QAction("&Save", w, shortcut=QKeySequence.StandardKey.Save)
+        self.save_action = QAction("&Save", w, shortcut=_std(QKeySequence.StandardKey.Save))
         self.save_action.triggered.connect(self.save)
         self.save_as_action = QAction("Save &As\u2026", w,
-                                      shortcut=QKeySequence.StandardKey.SaveAs)
+                                      shortcut=_std(QKeySequence.StandardKey.SaveAs))
         self.save_as_action.triggered.connect(self.save_as)
         export = QAction("&Export picture\u2026", w, shortcut=QKeySequence("Ctrl+E"))
         export.triggered.connect(self.export_picture)
-        quit_action = QAction("&Quit", w, shortcut=QKeySequence.StandardKey.Quit)
+        quit_action = QAction("&Quit", w, shortcut=_std(QKeySequence.StandardKey.Quit))
         quit_action.triggered.connect(w.close)
         menu.addAction(self.open_action)
         menu.addMenu(self._recent_menu)
@@ -74,8 +78,8 @@ class FileActions:
     def recent_files(self) -> list[str]:
         value = self.window.settings.value(RECENT_KEY, [])
         if isinstance(value, str):
-            value = [value]
-        return [str(v) for v in value or []]
+            return [value]
+        return [str(v) for v in value] if isinstance(value, list | tuple) else []
 
     def remember(self, path: Path) -> None:
         p = str(path)

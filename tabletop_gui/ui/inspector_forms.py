@@ -85,8 +85,8 @@ def _spec_field(spec: FieldSpec, get: Callable[[Any], Any],
         low = 2 if spec.kind == "die" else int(spec.minimum if spec.minimum is not None else 0)
         return int_field(label, get, put, commit, minimum=low, maximum=9999, none_text=none)
     if spec.kind == "number":
-        low = float(spec.minimum if spec.minimum is not None else -1e6)
-        return number_field(label, get, put, commit, minimum=low, none_text=none)
+        lowest = float(spec.minimum if spec.minimum is not None else -1e6)
+        return number_field(label, get, put, commit, minimum=lowest, none_text=none)
     if spec.kind == "bool":
         return bool_field(label, get, put, commit)
     if spec.kind == "enum":
@@ -200,9 +200,19 @@ def _with_base_size(e: Fighter, i: int, v: float) -> Fighter:
 
 def _with_shape(e: Fighter, shape: str) -> Fighter:
     b = e.base
-    length, width = b.length_in * 25.4, b.width_in * 25.4
-    new = {"round": RoundBase(max(length, width)), "oval": OvalBase(length, width),
-           "rect": RectBase(width, length)}[shape]
+    if isinstance(b, RoundBase):
+        length = width = b.diameter_mm
+    elif isinstance(b, OvalBase):
+        length, width = b.length_mm, b.width_mm
+    else:
+        length, width = b.depth_mm, b.width_mm
+    new: RoundBase | OvalBase | RectBase
+    if shape == "round":
+        new = RoundBase(max(length, width))
+    elif shape == "oval":
+        new = OvalBase(length, width)
+    else:
+        new = RectBase(width, length)
     return e if new.shape == b.shape else replace(e, base=new)
 
 

@@ -30,11 +30,4 @@ def install_panels(window: MainWindow) -> None:
             window.toolbox.activate(add_tool)
 
     window.library_panel = LibraryPanel(doc, on_pick)
-    library = window.add_panel("Library", window.library_panel, PANEL_LEFT)
-    window.tabifyDockWidget(window.docks["Roster"], library)
-    window.docks["Roster"].raise_()
-
-
-from PySide6.QtCore import Qt  # noqa: E402
-
-PANEL_LEFT = Qt.DockWidgetArea.LeftDockWidgetArea
+    window.add_panel("Library", window.library_panel)

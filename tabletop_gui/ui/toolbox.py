@@ -26,6 +26,10 @@ def _tool_classes() -> list[type[Tool]]:
     return [SelectTool, AddTool, DrawObstacleTool, DrawPlatformTool, MeasureTool, DeleteTool]
 
 
+def _std(key: QKeySequence.StandardKey) -> QKeySequence:
+    return QKeySequence(key)
+
+
 class Toolbox:
     """The window's tools; exactly one is active on the view."""
 
@@ -76,11 +80,11 @@ class Toolbox:
 
     def populate_edit(self, menu: QMenu) -> None:
         w = self.window
-        delete = QAction("&Delete", w, shortcut=QKeySequence.StandardKey.Delete)
+        delete = QAction("&Delete", w, shortcut=_std(QKeySequence.StandardKey.Delete))
         delete.triggered.connect(self.delete_selection)
         duplicate = QAction("D&uplicate", w, shortcut=QKeySequence("Ctrl+D"))
         duplicate.triggered.connect(self.duplicate_selection)
-        select_all = QAction("Select &all", w, shortcut=QKeySequence.StandardKey.SelectAll)
+        select_all = QAction("Select &all", w, shortcut=_std(QKeySequence.StandardKey.SelectAll))
         select_all.triggered.connect(lambda: w.document.set_selection(
             e.id for e in w.document.scenario.entities))
         menu.addActions([delete, duplicate, select_all])

@@ -17,6 +17,8 @@ from tabletop_gui.scenario.entities import Scenario
 @pytest.fixture(autouse=True)
 def _isolated_paths(qapp, tmp_path):
     QStandardPaths.setTestModeEnabled(True)
+    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, str(tmp_path / "user-settings"))
     qapp.setOrganizationName("tabletop-gui-tests")
     qapp.setApplicationName("tabletop-gui-tests")
     yield

@@ -98,7 +98,7 @@ def test_zoom_on_wheel_keeps_point_under_cursor_and_fit(make_window, qtbot):
     assert abs(after.x() - before.x()) < 2 and abs(after.y() - before.y()) < 2
     view.fit_to_window()
     assert view.mapToScene(view.viewport().rect()).boundingRect().contains(
-        w.scene.board_item.boundingRect().adjusted(10, 10, -10, -10))
+        w.scene.board_item._rect)
 
 
 def test_pan_with_middle_button(make_window, qtbot):
@@ -117,3 +117,33 @@ def test_pan_with_middle_button(make_window, qtbot):
     end = view.mapToScene(vp.rect().center())
     assert end.x() - start.x() == pytest.approx(100 / view.zoom, abs=2 / view.zoom)
     assert end.y() - start.y() == pytest.approx(50 / view.zoom, abs=2 / view.zoom)
+
+
+def test_panels_have_reserved_places(make_window, qapp):
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QLabel
+
+    w = make_window(skirmish())
+    area = w.dockWidgetArea
+    assert area(w.docks["Roster"]) == Qt.DockWidgetArea.LeftDockWidgetArea
+    assert area(w.docks["Inspector"]) == Qt.DockWidgetArea.LeftDockWidgetArea
+    attack = w.add_panel("Attack", QLabel("attack"))
+    odds = w.add_panel("Odds", QLabel("odds"))
+    log = w.add_panel("Log", QLabel("log"))
+    qapp.processEvents()  # tabs are laid out on the next turn of the event loop
+    assert area(attack) == Qt.DockWidgetArea.RightDockWidgetArea
+    assert odds in w.tabifiedDockWidgets(attack)
+    assert w.docks["Library"] in w.tabifiedDockWidgets(w.docks["Roster"])
+    assert area(log) == Qt.DockWidgetArea.BottomDockWidgetArea
+    assert attack.toggleViewAction() in w._view_menu.actions()
+
+
+def test_view_toggles(make_window):
+    w = make_window(skirmish())
+    w.scene.set_show_taken_down(False)
+    assert not w.scene.item_for("f4").isVisible() and w.scene.item_for("f1").isVisible()
+    w.scene.set_show_taken_down(True)
+    assert w.scene.item_for("f4").isVisible()
+    assert "Esc" in w.shortcuts_text()
+    tips = [a.toolTip() for a in w.toolbox.actions.values()]
+    assert all(t and t.endswith(")") for t in tips)  # every tool says its key

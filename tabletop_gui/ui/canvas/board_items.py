@@ -17,6 +17,7 @@ GRID_MINOR = QColor("#cfc6ab")
 GRID_MAJOR = QColor("#a89f84")
 SPACES = QColor("#7f8c8d")
 EDGE_LABEL_PX = 0.32 * INCH
+LABEL_PIXELS = 11.0
 SQRT3 = math.sqrt(3.0)
 
 
@@ -75,6 +76,7 @@ class BattlefieldItem(QGraphicsItem):
     def __init__(self, battlefield: Battlefield) -> None:
         super().__init__()
         self.setZValue(Z_BOARD)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self._font = _font(EDGE_LABEL_PX)
         self.battlefield = battlefield
         self._spaces = QPainterPath()
@@ -84,7 +86,7 @@ class BattlefieldItem(QGraphicsItem):
         self.prepareGeometryChange()
         self.battlefield = battlefield
         self._rect = board_rect(battlefield.width, battlefield.depth)
-        m = 1.0 * INCH
+        m = 2.0 * INCH  # room for the edge labels (at most 0.6" tall, 3 digits wide)
         self._bounds = self._rect.adjusted(-m, -m, m, m)
         self._spaces = grid_path(battlefield)
         self.update()
@@ -127,22 +129,28 @@ class BattlefieldItem(QGraphicsItem):
         self._paint_labels(painter, w, d)
 
     def _paint_labels(self, painter: QPainter, w: float, d: float) -> None:
-        painter.setFont(self._font)
+        """Edge labels about 11 px tall at any zoom (within 0.25" to 0.6"), every 1, 2,
+        3, 6 or 12 inches so that they never crowd each other."""
+        scale = max(painter.worldTransform().m11(), 1e-6)  # device pixels per scene unit
+        px = min(max(LABEL_PIXELS / scale, 0.25 * INCH), 0.6 * INCH)
+        font = QFont(self._font)
+        font.setPixelSize(max(1, round(px)))
+        painter.setFont(font)
         painter.setPen(QColor("#4d4636"))
-        step = 1 if max(w, d) <= 48 else 2
-        box = 0.9 * INCH
-        align = Qt.AlignmentFlag.AlignCenter
+        step = next((s for s in (1, 2, 3, 6, 12) if s * INCH >= 2.2 * px), 24)
+        box, gap = 3.0 * px, 0.25 * px
+        centre = Qt.AlignmentFlag.AlignCenter
         for i in range(0, int(math.floor(w)) + 1, step):
             x = i * INCH
-            painter.drawText(QRectF(x - box / 2, 0.05 * INCH, box, 0.45 * INCH), align, str(i))
-            painter.drawText(QRectF(x - box / 2, -d * INCH - 0.5 * INCH, box, 0.45 * INCH),
-                             align, str(i))
+            painter.drawText(QRectF(x - box / 2, gap, box, 1.3 * px), centre, str(i))
+            painter.drawText(QRectF(x - box / 2, -d * INCH - gap - 1.3 * px, box, 1.3 * px),
+                             centre, str(i))
+        right = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+        left = Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter
         for j in range(0, int(math.floor(d)) + 1, step):
             y = -j * INCH
-            painter.drawText(QRectF(-box - 0.05 * INCH, y - 0.25 * INCH, box, 0.5 * INCH),
-                             Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, str(j))
-            painter.drawText(QRectF(w * INCH + 0.1 * INCH, y - 0.25 * INCH, box, 0.5 * INCH),
-                             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, str(j))
+            painter.drawText(QRectF(-box - gap, y - px, box, 2 * px), right, str(j))
+            painter.drawText(QRectF(w * INCH + gap, y - px, box, 2 * px), left, str(j))
 
 
 class TerrainItem(QGraphicsItem):

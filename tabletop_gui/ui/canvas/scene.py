@@ -92,7 +92,7 @@ class BattlefieldScene(QGraphicsScene):
 
     def _update_scene_rect(self, scenario: Scenario) -> None:
         bf = scenario.battlefield
-        m = 1.2 * INCH
+        m = 1.5 * INCH
         self.setSceneRect(board_rect(bf.width, bf.depth).adjusted(-m, -m, m, m))
 
     def _rebuild(self, scenario: Scenario) -> None:
@@ -137,9 +137,9 @@ class BattlefieldScene(QGraphicsScene):
                 self._put(scenario, e)
             return
         for entity_id in change.ids:
-            e = scenario.entity(entity_id)
-            if e is not None:
-                self._put(scenario, e)
+            found = scenario.entity(entity_id)
+            if found is not None:
+                self._put(scenario, found)
         self._on_document_selection()
 
     # -- selection both ways ---------------------------------------------------------
