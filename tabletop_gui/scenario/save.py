@@ -183,21 +183,26 @@ def _num(x: float) -> float | int:
     return x
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False)
+
+
 def _format(value: Any, indent: int, start: int = 0) -> str:
     """JSON with indent 2; a value stays on one line when it ends within LINE_WIDTH.
 
     ``indent`` is the indentation of the line the value starts on, ``start`` the column
     where it starts (after its key).
     """
-    flat = json.dumps(value, ensure_ascii=False, allow_nan=False)
-    fits = max(indent, start) + len(flat) <= LINE_WIDTH
-    if not isinstance(value, dict | list) or not value or fits:
-        return flat
+    container = isinstance(value, dict | list)
+    # n items need at least 3n - 2 characters on one line ("[1, 2]"): skip hopeless tries
+    if not container or not value or 3 * len(value) - 2 + max(indent, start) <= LINE_WIDTH:
+        flat = _ENCODER.encode(value)
+        if not container or not value or max(indent, start) + len(flat) <= LINE_WIDTH:
+            return flat
     pad = " " * (indent + 2)
     if isinstance(value, dict):
         lines = []
         for k, v in value.items():
-            key = f"{pad}{json.dumps(k, ensure_ascii=False)}: "
+            key = f"{pad}{_ENCODER.encode(k)}: "
             lines.append(key + _format(v, indent + 2, len(key)))
         return "{\n" + ",\n".join(lines) + "\n" + " " * indent + "}"
     lines = [pad + _format(v, indent + 2, indent + 2) for v in value]
