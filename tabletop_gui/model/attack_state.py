@@ -10,18 +10,21 @@ calls the listeners; nothing here branches on a ruleset's name or imports Qt.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
+from tabletop_gui.model.dice_probe import (
+    EnteredDie,
+    choices_called_for,
+    first_die,
+    read_dice,
+)
 from tabletop_gui.model.target_scan import TargetScan, TargetStatus
 from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import (
     AttackReport,
     AttackRequest,
     Battle,
-    DiceShortage,
-    DiceSource,
-    GivenDice,
     Resolution,
     RulesError,
     Ruleset,
@@ -33,42 +36,6 @@ from tabletop_gui.scenario.battle import battle_of
 from tabletop_gui.scenario.entities import Model, Scenario
 
 Listener = Callable[[], None]
-
-
-class _ProbeDice(DiceSource):
-    """The dice entered so far, then a stop: learns each die's size and label, and which
-    die the rules ask for next (engines that pre-count ``GivenDice`` are not involved)."""
-
-    def __init__(self, faces: Sequence[int]) -> None:
-        self.faces = list(faces)
-        self.used = 0
-        self.sizes: list[int] = []
-        self.labels: list[str] = []
-        self.next_die: tuple[int, str] | None = None
-
-    def roll(self, sides: int, label: str) -> int:
-        if self.used >= len(self.faces):
-            self.next_die = (sides, label)
-            raise DiceShortage(self.used + 1, len(self.faces))
-        face = self.faces[self.used]
-        if not 1 <= face <= sides:
-            raise RulesError(
-                f"die {self.used + 1} ({label}) shows {face}, but a d{sides} shows 1 to {sides}"
-            )
-        self.used += 1
-        self.sizes.append(sides)
-        self.labels.append(label)
-        return face
-
-
-@dataclass(frozen=True)
-class EnteredDie:
-    """A die entered so far: its face, what it is for, its outcome once resolved."""
-
-    face: int
-    sides: int | None
-    label: str
-    outcome: str
 
 
 class AttackState:
@@ -320,29 +287,13 @@ class AttackState:
     def _resolve_given(self, ruleset: Ruleset, battle: Battle, request: AttackRequest,
                        faces: Sequence[int]) -> None:
         """Set resolution/odds/entered for the given faces; RulesError when refused."""
-        probe = _ProbeDice(faces)
-        try:
-            ruleset.resolve(battle, request, probe)
-        except DiceShortage:
-            if probe.next_die is None:
-                raise
-            odds = ruleset.odds_given(battle, request, list(faces))
-            self.resolution = None
-            self.odds = odds
-            self.next_die = probe.next_die
-            self.entered = tuple(EnteredDie(f, s, lab, "")
-                                 for f, s, lab in zip(faces, probe.sizes, probe.labels,
-                                                      strict=False))
-            return
-        if probe.used < len(faces):
-            raise RulesError(f"too many dice: this attack needs {probe.used}, "
-                             f"{len(faces)} were given")
-        res = ruleset.resolve(battle, request, GivenDice(faces))
-        self.resolution = res
-        self.pending_choices = self._choices_called_for(ruleset, battle, request, faces, res)
-        self.next_die = None
-        self.odds = Dist.point(res.damage)
-        self.entered = tuple(EnteredDie(d.face, d.sides, d.label, d.outcome) for d in res.dice)
+        reading = read_dice(ruleset, battle, request, faces)
+        self.resolution = reading.resolution
+        self.odds = reading.odds
+        self.next_die = reading.next_die
+        self.entered = reading.entered
+        self.pending_choices = () if reading.resolution is None else choices_called_for(
+            self.option_specs, ruleset, battle, request, faces)
 
     # -- recomputation -----------------------------------------------------------------
     def statuses(self, complete: bool = True) -> list[TargetStatus]:
@@ -401,43 +352,8 @@ class AttackState:
                     self.rolled_seed = None
                     self.odds = self.report.distribution
             if self.report is not None and self.next_die is None and self.resolution is None:
-                self.next_die = self._first_die(ruleset, battle, request)
+                self.next_die = first_die(ruleset, battle, request)
         self._notify()
-
-    def choice_options(self) -> tuple[OptionSpec, ...]:
-        """Situational options that are choices made when the dice call for them: enums
-        whose default is the empty "not chosen" value (e.g. a limb on a chooser's face)."""
-        return tuple(s for s in self.option_specs
-                     if s.kind == "enum" and s.default == "" and len(s.choices) > 1)
-
-    def _choices_called_for(self, ruleset: Ruleset, battle: Battle, request: AttackRequest,
-                            faces: Sequence[int], res: Resolution) -> tuple[OptionSpec, ...]:
-        """The choice options whose value changes what these dice do: the GUI asks."""
-        out = []
-        for spec in self.choice_options():
-            outcomes = set()
-            for choice in spec.choices:
-                trial = AttackRequest(request.attacker, request.target, request.weapon,
-                                      request.offhand, {**request.situational,
-                                                        spec.key: choice})
-                try:
-                    r = ruleset.resolve(battle, trial, GivenDice(faces))
-                except RulesError:
-                    continue
-                outcomes.add(repr((r.changes, r.damage, r.taken_down)))
-            if len(outcomes) > 1:
-                out.append(spec)
-        return tuple(out)
-
-    @staticmethod
-    def _first_die(ruleset: Ruleset, battle: Battle, request: AttackRequest
-                   ) -> tuple[int, str] | None:
-        probe = _ProbeDice([])
-        try:
-            ruleset.resolve(battle, request, probe)
-        except RulesError:
-            return probe.next_die
-        return None
 
     # -- applying --------------------------------------------------------------------
     @property

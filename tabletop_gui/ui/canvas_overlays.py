@@ -26,8 +26,8 @@ from tabletop_gui.rules.fields import RangeSpec
 from tabletop_gui.scenario.battle import battle_of
 from tabletop_gui.scenario.entities import Model
 from tabletop_gui.ui.canvas.coords import INCH, to_scene
-from tabletop_gui.ui.overlay_arcs import arc_paths
 from tabletop_gui.ui.overlay_shapes import (
+    arc_paths,
     cell_polygon,
     check_glyph,
     cross_glyph,
