@@ -57,14 +57,16 @@ class ModelReader:
         if shape is None:
             return None
         self.r.unknown_keys(obj, path, BASE_FIELDS[shape])
-        sizes = [self.r.req_number(obj, k, path, positive=True) for k in BASE_FIELDS[shape][1:]]
-        if any(s is None for s in sizes):
+        names = BASE_FIELDS[shape][1:]
+        sizes = [self.r.req_number(obj, k, path, positive=True) for k in names]
+        mm = [s for s in sizes if s is not None]
+        if len(mm) != len(names):
             return None
         if shape == "round":
-            return RoundBase(diameter_mm=_f(sizes[0]))
+            return RoundBase(diameter_mm=mm[0])
         if shape == "oval":
-            return OvalBase(length_mm=_f(sizes[0]), width_mm=_f(sizes[1]))
-        return RectBase(width_mm=_f(sizes[0]), depth_mm=_f(sizes[1]))
+            return OvalBase(length_mm=mm[0], width_mm=mm[1])
+        return RectBase(width_mm=mm[0], depth_mm=mm[1])
 
     def characteristics(self, value: Any, path: str) -> dict[str, Any]:
         obj = self.r.obj(value, path)
@@ -252,11 +254,6 @@ class ModelReader:
             return None
         return {"models": models, "files": files, "base_mm": base_mm, "round_base": round_base,
                 "height_class": height_class}
-
-
-def _f(x: float | None) -> float:
-    assert x is not None
-    return x
 
 
 def _names(names: Collection[str]) -> str:
