@@ -73,6 +73,8 @@ def _ellipse_nearest(u: FloatArray, v: FloatArray, hw: FloatArray, hl: FloatArra
             df = -2.0 * (p * p / (t + a * a) + q * q / (t + b * b))
             step = np.where((df < 0) & np.isfinite(f), f / df, 0.0)
             t = t - step
+            if not np.any(np.abs(step) > 1e-13 * (a * a)):
+                break
         ex = a * a * x / (t + a * a)
         denom = t + b * b
         ey = np.where(denom > 0, b * b * y / np.where(denom > 0, denom, 1.0), 0.0)
