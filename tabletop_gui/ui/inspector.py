@@ -16,7 +16,14 @@ from tabletop_gui.model.document import Change, Document
 from tabletop_gui.rules.registry import info
 from tabletop_gui.scenario.entities import Fighter, Obstacle, Platform, Scenario, Unit
 from tabletop_gui.ui.inspector_fields import Binding
-from tabletop_gui.ui.inspector_forms import Form, battlefield_form, model_form, terrain_form
+from tabletop_gui.ui.inspector_forms import (
+    Form,
+    Many,
+    battlefield_form,
+    many_form,
+    model_form,
+    terrain_form,
+)
 
 MERGE_BASE = 4000
 
@@ -38,18 +45,22 @@ class InspectorPanel(QScrollArea):
 
     # -- what is shown ---------------------------------------------------------------
     def target(self) -> Any:
-        """The selected entity, the scenario when nothing is selected, None for several."""
+        """The selected entity, the scenario when nothing is selected, ``Many`` for several
+        models (their common fields), None for a mixed selection."""
         sel = self.document.selection
+        scenario = self.document.scenario
         if not sel:
-            return self.document.scenario
+            return scenario
         if len(sel) == 1:
-            return self.document.scenario.entity(sel[0])
-        return None
+            return scenario.entity(sel[0])
+        models = tuple(m for i in sel if (m := scenario.model(i)) is not None)
+        return Many(models) if len(models) == len(sel) else None
 
     def _shape_of(self, t: Any) -> tuple[Any, ...]:
         s = self.document.scenario
-        if t is None or isinstance(t, Scenario):
-            return ("scenario" if t is not None else "many", len(self.document.selection))
+        if t is None or isinstance(t, Scenario | Many):
+            kind = "none" if t is None else "scenario" if isinstance(t, Scenario) else "many"
+            return (kind, self.document.selection, tuple(x.id for x in s.sides))
         extra: tuple[Any, ...] = ()
         if isinstance(t, Fighter | Unit):
             extra = (s.ruleset, tuple((x.id, x.name) for x in s.sides), len(t.weapons),
@@ -69,8 +80,8 @@ class InspectorPanel(QScrollArea):
         layout.addWidget(self.message)
         self.form = None
         if t is None:
-            layout.addWidget(QLabel(f"{len(self.document.selection)} items selected: "
-                                    "select one to edit it."))
+            layout.addWidget(QLabel(f"{len(self.document.selection)} items selected, not all "
+                                    "of them models: select one to edit it."))
         else:
             self.form = self._form_for(t)
             for g in self.form.groups:
@@ -83,6 +94,8 @@ class InspectorPanel(QScrollArea):
         s = self.document.scenario
         if isinstance(t, Scenario):
             return battlefield_form(self.commit)
+        if isinstance(t, Many):
+            return many_form(s, t, info(s.ruleset).declaration, self.commit)
         if isinstance(t, Fighter | Unit):
             return model_form(s, t, info(s.ruleset).declaration, self.commit, self.commit_entity,
                               self.refuse)
@@ -117,6 +130,12 @@ class InspectorPanel(QScrollArea):
         merge = MERGE_BASE + binding.key
         if isinstance(t, Scenario):
             self.document.edit(f"Edit {binding.label}", new, merge_id=merge)
+        elif isinstance(t, Many):
+            scenario = self.document.scenario
+            for m in new.models:
+                scenario = scenario.with_entity(m)
+            self.document.edit(f"Edit {binding.label} of {len(t.models)} models", scenario,
+                               merge_id=merge)
         else:
             self.document.edit(f"Edit {binding.label} of {t.name or t.id}",
                                self.document.scenario.with_entity(new), merge_id=merge)

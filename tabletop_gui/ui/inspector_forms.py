@@ -5,7 +5,7 @@ and polygon vertices (inspector_tables)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from PySide6.QtWidgets import QFormLayout, QGroupBox, QWidget
@@ -35,6 +35,35 @@ from tabletop_gui.ui.inspector_fields import (
 )
 
 NONE = "(none)"
+
+
+@dataclass(frozen=True)
+class Many:
+    """Several selected models, edited together: a field shows the first one's value and
+    a new value goes to every one of them."""
+
+    models: tuple[Fighter | Unit, ...]
+
+
+def _for_all(read: Callable[[Any], Any], write: Callable[[Any, Any], Any]
+             ) -> tuple[Callable[[Many], Any], Callable[[Many, Any], Many]]:
+    return (lambda t: read(t.models[0])), (
+        lambda t, v: Many(tuple(write(m, v) for m in t.models)))
+
+
+def many_form(scenario: Scenario, many: Many, decl: Declaration, commit: Commit) -> Form:
+    """The fields several models share: side, facing, height class or height, state."""
+    f = Form(commit)
+    f.group(f"{len(many.models)} models")
+    f.add(choice_field("side", [(s.name or s.id, s.id) for s in scenario.sides],
+                       *_for_all(*_attr("side")), commit))
+    f.add(number_field("facing", *_for_all(*_attr("facing")), commit, minimum=0,
+                       maximum=359.99, step=5, suffix="\u00b0"))
+    f.group("State")
+    for spec in decl.state:
+        if spec.kind == "bool":
+            f.add(_spec_field(spec, *_for_all(*_in_map("state", spec)), commit))
+    return f
 
 
 class Form:

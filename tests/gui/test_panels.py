@@ -153,9 +153,9 @@ def test_inspector_units(make_window):
     assert doc.scenario.model("u1").height_class == "large"
 
 
-def test_several_selected_show_a_note(make_window):
+def test_mixed_selection_shows_a_note(make_window):
     w = make_window(skirmish())
-    w.document.set_selection(["f1", "f2"])
+    w.document.set_selection(["h1", "f2"])
     assert w.inspector.form is None
 
 
@@ -166,3 +166,21 @@ def test_inspector_follows_canvas_nudges(make_window, qtbot, key):
     w.view.setFocus()
     qtbot.keyClick(w.view, key)
     assert w.inspector.binding("x").widget.value() == pytest.approx(6.1)
+
+
+def test_inspector_edits_several_models_at_once(make_window):
+    w = make_window(skirmish())
+    doc, ins = w.document, w.inspector
+    doc.set_selection(["f1", "f2", "f3"])
+    side = ins.binding("side").widget
+    side.setCurrentIndex(side.findData("blue"))
+    assert {doc.scenario.model(i).side for i in ("f1", "f2", "f3")} == {"blue"}
+    assert doc.undo_stack.count() == 1
+    assert doc.undo_stack.undoText() == "Edit side of 3 models"
+    ins.binding("taken_down").widget.setChecked(True)
+    assert all(doc.scenario.model(i).taken_down for i in ("f1", "f2", "f3"))
+    doc.undo_stack.undo()
+    doc.undo_stack.undo()
+    assert doc.scenario == skirmish()
+    doc.set_selection(["f1", "w1"])  # a model and a wall: nothing to edit together
+    assert ins.form is None
