@@ -77,11 +77,6 @@ class DiceEntry(QWidget):
         self.faces_row.setSpacing(2)
         layout.addLayout(self.faces_row)
         self.face_buttons: list[QToolButton] = []
-        self.dice_label = QLabel("")
-        self.dice_label.setWordWrap(True)
-        self.dice_label.setToolTip("Each die with what it was for and its outcome")
-        self.dice_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        layout.addWidget(self.dice_label)
         self.choice_label = QLabel("")
         self.choice_label.setWordWrap(True)
         self.choice_label.setStyleSheet(CHOICE_STYLE)
@@ -95,6 +90,11 @@ class DiceEntry(QWidget):
         self.message_label.setStyleSheet(REFUSED_STYLE)
         self.message_label.setToolTip("Why the rules refused the last die")
         layout.addWidget(self.message_label)
+        self.dice_label = QLabel("")
+        self.dice_label.setWordWrap(True)
+        self.dice_label.setToolTip("Each die with what it was for and its outcome")
+        self.dice_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        layout.addWidget(self.dice_label)
         state.subscribe(self.refresh)
         self.refresh()
 

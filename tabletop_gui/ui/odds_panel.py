@@ -70,6 +70,7 @@ class OddsPanel(QWidget):
     def __init__(self, state: AttackState, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.state = state
+        self._axis_name = ""
         self.setToolTip("Exact odds of the attack being prepared")
         layout = QVBoxLayout(self)
         numbers = QGridLayout()
@@ -139,7 +140,19 @@ class OddsPanel(QWidget):
         self.refresh()
 
     # -- binding -----------------------------------------------------------------------
+    def _axis_label(self) -> None:
+        """The damage axis named after the state the damage goes to (e.g. hp lost)."""
+        info = self.state.info
+        fields = [f for f in info.declaration.state if f.kind == "int"] if info else []
+        name = fields[0].name.replace("_", " ") if fields else "damage"
+        if name == self._axis_name:
+            return
+        self._axis_name = name
+        self.plot.setLabel("bottom", f"{name} (target)")
+        self.at_least_plot.setLabel("bottom", f"at least n {name}")
+
     def refresh(self) -> None:
+        self._axis_label()
         report = self.state.report
         odds = self.state.odds
         if report is None or odds is None:
