@@ -18,7 +18,8 @@ from tabletop_gui.geometry.board_geometry import BoardGeometry
 def test_registry_lists_the_geometry_cases() -> None:
     assert "tabletop_gui.bench.cases_geometry" in CASE_MODULES
     names = [c.name for c in load_cases()]
-    for n in ("pairs_50", "pairs_200", "pairs_800", "drag_200", "drag_800"):
+    for n in ("pairs_50", "pairs_200", "pairs_800", "drag_200", "drag_800", "odds_warcry",
+              "odds_ninth_age", "gui_frame_200", "startup"):
         assert n in names
 
 
