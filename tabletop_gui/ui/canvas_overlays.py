@@ -15,9 +15,14 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import shapely
-from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QBrush, QColor, QPainterPath, QPen
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsPathItem,
+    QStyleOptionGraphicsItem,
+    QWidget,
+)
 
 from tabletop_gui.geometry.board_geometry import BoardGeometry
 from tabletop_gui.model.attack_state import AttackState
@@ -49,6 +54,7 @@ ZOC = QColor("#CC79A7")
 ARC = QColor("#000000")
 ENGAGEMENT_IN = 1.0
 RING_GAP_IN = 0.12
+HALO_MARGIN = 0.5 * INCH  # cosmetic halo pens stay inside the repainted area
 
 
 def _cosmetic(color: QColor, width: float, style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> QPen:
@@ -85,6 +91,22 @@ class TargetMarker(OverlayItem):
                          tooltip=status.tooltip, parent=parent)
         self.valid = status.valid
         self.reasons = status.reasons
+
+    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
+        m = HALO_MARGIN
+        return super().boundingRect().adjusted(-m, -m, m, m)
+
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,  # noqa: D102
+              widget: QWidget | None = None) -> None:
+        # a white halo under the mark keeps it readable on bases of any colour
+        halo = QPen(self.pen())
+        halo.setColor(QColor("white"))
+        halo.setWidthF(self.pen().widthF() + 3.0)
+        halo.setStyle(Qt.PenStyle.SolidLine)
+        painter.setPen(halo)
+        painter.setBrush(Qt.BrushStyle.NoBrush)
+        painter.drawPath(self.path())
+        super().paint(painter, option, widget)
 
 
 class AttackOverlay:
