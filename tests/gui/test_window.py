@@ -147,3 +147,23 @@ def test_view_toggles(make_window):
     assert "Esc" in w.shortcuts_text()
     tips = [a.toolTip() for a in w.toolbox.actions.values()]
     assert all(t and t.endswith(")") for t in tips)  # every tool says its key
+
+
+def test_only_changed_items_are_updated(make_window, monkeypatch):
+    from tabletop_gui.ui.canvas.model_items import ModelItem as Item
+
+    w = make_window(skirmish())
+    calls: list[str] = []
+    real = Item.set_model
+
+    def spy(self, model, color):
+        calls.append(self.entity_id)
+        return real(self, model, color)
+
+    monkeypatch.setattr(Item, "set_model", spy)
+    doc = w.document
+    doc.edit("Move", doc.scenario.with_entity(doc.scenario.model("f2").moved_to(11, 7)))
+    assert calls == ["f2"]
+    others = {i: w.scene.item_for(i).model for i in ("f1", "f3", "f4")}
+    doc.edit("Delete", doc.scenario.without_entity("w1"))  # structural
+    assert all(w.scene.item_for(i).model is m for i, m in others.items())
