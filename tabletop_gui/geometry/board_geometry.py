@@ -239,7 +239,11 @@ class BoardGeometry:
         """Facts of every opposing pair (``pairs.PairTable``), built once per cover rule."""
         table = self._tables.get(rule)
         if table is None:
-            table = PairTable.build(self.bodies, self.terrain, rule)
+            other = next(iter(self._tables.values()), None)
+            if other is not None and rule is not None:
+                table = other.with_rule(self.bodies, self.terrain, rule)
+            else:
+                table = PairTable.build(self.bodies, self.terrain, rule)
             self._tables[rule] = table
         return table
 
@@ -269,7 +273,10 @@ class BoardGeometry:
         g.bodies = self.bodies.with_body(k, board.bodies[k], self.terrain)
         g.grid = self.grid
         g._queries = 0
-        g._tables = {rule: t.moved(g.bodies, g.terrain, k, in_place=handover)
+        # tables share their distance and sight matrices (``with_rule``): update in place
+        # only when no other table holds them
+        g._tables = {rule: t.moved(g.bodies, g.terrain, k,
+                                   in_place=handover and len(self._tables) == 1)
                      for rule, t in self._tables.items()}
         if handover:
             self._tables = {}

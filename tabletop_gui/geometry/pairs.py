@@ -66,6 +66,21 @@ class PairTable:
         d = np.hypot(h, v)
         return PairTable(rule, h, v, d, vis, cov, _flanked(ba, d), blocked, covers)
 
+    def with_rule(self, ba: BodyArrays, ts: TerrainSet, rule: CoverRule) -> PairTable:
+        """The same facts with cover under another rule (distances and sight shared, not
+        recomputed; the new table's other matrices are this table's, never written)."""
+        i, j = opposing_pairs(ba)
+        cov = np.zeros_like(self.cover)
+        parts = []
+        for s in range(0, len(i), PAIR_CHUNK):
+            ii, jj = i[s:s + PAIR_CHUNK], j[s:s + PAIR_CHUNK]
+            _, pa, pb = gaps(ba, ii, jj)
+            parts.append(_cover_facts(ba, ts, rule, ii, jj, pa, pb, self.distance[ii, jj],
+                                      corridor_candidates(ba, ts, ii, jj), cov))
+        covers = np.concatenate(parts or [np.zeros((0, 3), dtype=np.intp)])
+        return PairTable(rule, self.horizontal, self.vertical, self.distance, self.visible, cov,
+                         self.flanked, self.blocked_by, covers)
+
     def moved(self, ba: BodyArrays, ts: TerrainSet, k: int, in_place: bool = False
               ) -> PairTable:
         """This table after body ``k`` moved (``ba`` are the new arrays, same bodies order).
@@ -139,20 +154,27 @@ def _pair_facts(ba: BodyArrays, ts: TerrainSet, rule: CoverRule | None, i: IntAr
                                sres.blocker_terrain]).astype(np.intp).reshape(-1, 3)
     covers = np.zeros((0, 3), dtype=np.intp)
     if rule is not None and len(i):
-        dist = np.hypot(gap, vert)
-        a_idx = np.concatenate([i, j])
-        t_idx = np.concatenate([j, i])
-        m = len(i)
-        res = cover_pairs(ba, ts, a_idx, t_idx, np.concatenate([pa, pb]),
-                          np.concatenate([pb, pa]), np.concatenate([dist, dist]), rule,
-                          candidates=(np.concatenate([ck, ck + m]), np.concatenate([ct, ct])))
-        cov[a_idx, t_idx] = res.in_cover
-        parts = [np.column_stack([a_idx[res.obstacle_pair], t_idx[res.obstacle_pair],
-                                  res.obstacle])]
-        plat = np.flatnonzero(res.platform >= 0)
-        parts.append(np.column_stack([a_idx[plat], t_idx[plat], res.platform[plat]]))
-        covers = np.concatenate(parts).astype(np.intp).reshape(-1, 3)
+        covers = _cover_facts(ba, ts, rule, i, j, pa, pb, np.hypot(gap, vert), (ck, ct), cov)
     return blocked, covers
+
+
+def _cover_facts(ba: BodyArrays, ts: TerrainSet, rule: CoverRule, i: IntArray, j: IntArray,
+                 pa: FloatArray, pb: FloatArray, dist: FloatArray,
+                 corridor: tuple[IntArray, IntArray], cov: BoolArray) -> IntArray:
+    """Fill ``cov`` for pairs (i, j) both ways; return the (attacker, target, terrain) triples."""
+    ck, ct = corridor
+    a_idx = np.concatenate([i, j])
+    t_idx = np.concatenate([j, i])
+    m = len(i)
+    res = cover_pairs(ba, ts, a_idx, t_idx, np.concatenate([pa, pb]),
+                      np.concatenate([pb, pa]), np.concatenate([dist, dist]), rule,
+                      candidates=(np.concatenate([ck, ck + m]), np.concatenate([ct, ct])))
+    cov[a_idx, t_idx] = res.in_cover
+    parts = [np.column_stack([a_idx[res.obstacle_pair], t_idx[res.obstacle_pair],
+                              res.obstacle])]
+    plat = np.flatnonzero(res.platform >= 0)
+    parts.append(np.column_stack([a_idx[plat], t_idx[plat], res.platform[plat]]))
+    return np.concatenate(parts).astype(np.intp).reshape(-1, 3)
 
 
 def _flanked(ba: BodyArrays, d: FloatArray) -> BoolArray:

@@ -154,3 +154,20 @@ def test_a_drag_handing_tables_over_equals_fresh_tables() -> None:
         assert not g._tables  # the old geometry gave its tables away
         same_table(g2.pair_table(WARCRY), BoardGeometry(b2).pair_table(WARCRY))
         g = g2
+
+
+def test_a_second_rule_reuses_distances_and_sight() -> None:
+    b = synthetic_board(40, seed=6)
+    g = BoardGeometry(b)
+    plain = g.pair_table(None)
+    assert not plain.cover.any()
+    warcry = g.pair_table(WARCRY)
+    assert warcry.visible is plain.visible  # shared, not recomputed
+    same_table(warcry, BoardGeometry(b).pair_table(WARCRY))
+    # a drag with two tables sharing matrices: each still equals a fresh one
+    fp = b.bodies[2].footprint
+    b2 = moved_board(b, 2, fp.x + 1.0, fp.y)
+    g2 = g.moved(b2, b.bodies[2].id, handover=True)
+    same_table(g2.pair_table(WARCRY), BoardGeometry(b2).pair_table(WARCRY))
+    same_table(g2.pair_table(VARIANT), BoardGeometry(b2).pair_table(VARIANT))
+    same_table(g2.pair_table(None), BoardGeometry(b2).pair_table(None))
