@@ -1,0 +1,17 @@
+"""Geometry of the battlefield: numpy/shapely only, no rules and no Qt.
+
+Entry point: ``board_geometry.BoardGeometry.of(board)``. The modules, one concept each:
+
+- ``board``, ``facts``: the plain inputs (Board, Body, Terrain...) and the result values.
+- ``outline``, ``outline_distance``: base outlines (circle, ellipse, rectangle by facing),
+  polygons, support points, exact point-to-outline distances.
+- ``bodies``: every body as arrays (elevations, platforms stood on) and gaps between bases.
+- ``terrain``: obstacles and platforms as prisms, with edge arrays for numpy clipping.
+- ``segments``: does a 3D segment pass through a prism (exact, grazing is not blocking).
+- ``corridor``: which terrain can meet a pair's sight lines (the filter before exact tests).
+- ``sight``: line of sight by sample lines between model prisms.
+- ``cover``: the Warcry family's cover; ``facing_cover``: The Ninth Age's.
+- ``ninth_age``, ``formation``: arcs, facings, contact, ranks and files.
+- ``grid``: square and hex spaces, distances, Zones of Control.
+- ``pairs``: facts of every opposing pair at once, updated row by row during a drag.
+"""
