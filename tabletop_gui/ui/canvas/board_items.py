@@ -18,6 +18,7 @@ GRID_MAJOR = QColor("#a89f84")
 SPACES = QColor("#7f8c8d")
 EDGE_LABEL_PX = 0.32 * INCH
 LABEL_PIXELS = 11.0
+TERRAIN_LABEL_PX = 0.24 * INCH
 SQRT3 = math.sqrt(3.0)
 
 
@@ -164,7 +165,7 @@ class TerrainItem(QGraphicsItem):
         self._terrain: Obstacle | Platform | None = None
         self._path = QPainterPath()
         self._bounds = QRectF()
-        self._font = _font(0.24 * INCH, bold=True)
+        self._font = _font(TERRAIN_LABEL_PX, bold=True)
 
     @property
     def terrain(self) -> Obstacle | Platform:
@@ -182,7 +183,8 @@ class TerrainItem(QGraphicsItem):
         self._path = QPainterPath()
         self._path.addPolygon(poly)
         self._path.closeSubpath()
-        self._bounds = self._path.boundingRect().adjusted(-4, -4, 4, 4)
+        m = 2.0 * INCH  # the label may be wider than the terrain
+        self._bounds = self._path.boundingRect().adjusted(-m, -m, m, m)
         self.update()
 
     def label(self) -> str:
@@ -232,15 +234,26 @@ class TerrainItem(QGraphicsItem):
             painter.setBrush(QColor("#f1c40f"))
             for x, y in t.polygon:
                 painter.drawRect(QRectF(x * INCH - 3, -y * INCH - 3, 6, 6))
+        pixels = TERRAIN_LABEL_PX * painter.worldTransform().m11()
         painter.setFont(self._font)
-        painter.setPen(QColor("white") if isinstance(t, Obstacle) and t.cover == "hard"
-                       and t.blocks_sight else QColor("#222222"))
+        # labels stay between 8 and 13 pixels tall (up to 2.5 times their size in inches)
+        k = min(2.5, 8.0 / pixels) if pixels < 8.0 else min(1.0, 13.0 / pixels)
         box = self._path.boundingRect()
-        c = box.center()
         if isinstance(t, Platform):  # the label sits along the top, clear of models on it
-            rect = QRectF(box.left(), box.top() + 0.05 * INCH, box.width(), 0.7 * INCH)
-            painter.drawText(rect, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
-                             self.label().replace(chr(10), " "))
+            painter.translate(box.center().x(), box.top() + 0.05 * INCH)
+            painter.scale(k, k)
+            rect = QRectF(-box.width() / (2 * k), 0, box.width() / k, 0.7 * INCH)
+            flags = Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop
+            text = self.label().replace(chr(10), " ")
         else:
-            painter.drawText(QRectF(c.x() - 3 * INCH, c.y() - INCH, 6 * INCH, 2 * INCH),
-                             Qt.AlignmentFlag.AlignCenter, self.label())
+            painter.translate(box.center())
+            painter.scale(k, k)
+            rect = QRectF(-3 * INCH / k, -INCH, 6 * INCH / k, 2 * INCH)
+            flags = Qt.AlignmentFlag.AlignCenter
+            text = self.label()
+        used = painter.boundingRect(rect, flags, text).adjusted(-3, -1, 3, 1)
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor(255, 255, 255, 185))  # readable over any ground
+        painter.drawRoundedRect(used, 3, 3)
+        painter.setPen(QColor("#222222"))
+        painter.drawText(rect, flags, text)

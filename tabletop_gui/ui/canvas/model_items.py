@@ -19,6 +19,7 @@ from tabletop_gui.ui.canvas.coords import INCH, Z_MODEL, to_scene
 
 LABEL_FONT_PX = 0.28 * INCH
 MIN_LABEL_PIXELS = 6.0
+MAX_LABEL_PIXELS = 13.0
 HANDLE_GAP = 0.45 * INCH  # from the base edge to the rotate handle
 HANDLE_RADIUS = 0.12 * INCH
 BAR_HEIGHT = 0.09 * INCH
@@ -221,11 +222,19 @@ class ModelItem(QGraphicsItem):
             painter.setBrush(QColor("#2ecc40"))
             painter.drawRect(QRectF(bar.left(), bar.top(), bar.width() * health.fraction,
                                     bar.height()))
-        if LABEL_FONT_PX * painter.worldTransform().m11() < MIN_LABEL_PIXELS:
+        pixels = LABEL_FONT_PX * painter.worldTransform().m11()
+        if pixels < MIN_LABEL_PIXELS:
             return  # too small to read at this zoom: names are in the roster and tooltips
         painter.setFont(self._font)
         painter.setPen(TAKEN_DOWN.darker(150) if down else OUTLINE)
-        painter.drawText(self._label_rect, Qt.AlignmentFlag.AlignCenter, self._label)
+        k = min(1.0, MAX_LABEL_PIXELS / pixels)  # zoomed in: names stop growing
+        top = self._label_rect.top()
+        painter.translate(0.0, top)
+        painter.scale(k, k)
+        rect = QRectF(self._label_rect.left() / k, 0.0, self._label_rect.width() / k,
+                      self._label_rect.height())
+        painter.drawText(rect, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
+                         self._label)
 
 
 def _is_rect(m: Model) -> bool:
