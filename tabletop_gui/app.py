@@ -24,6 +24,9 @@ APPLICATION = "Tabletop GUI"
 
 def ensure_application() -> QApplication:
     """The QApplication of this process, created on first use."""
+    from tabletop_gui.model.none_guard import protect_none
+
+    protect_none()  # before the first Qt call (see none_guard)
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "tabletop-gui"])

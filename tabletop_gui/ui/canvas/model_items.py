@@ -101,6 +101,11 @@ class ModelItem(QGraphicsItem):
         return self._model is not None and _is_rect(self._model)
 
     @property
+    def color(self) -> QColor:
+        """The side's colour the item is drawn in."""
+        return QColor(self._color)
+
+    @property
     def facing(self) -> float:
         return self.model.facing
 

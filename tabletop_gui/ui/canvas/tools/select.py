@@ -123,7 +123,7 @@ class SelectTool(Tool):
         for i, e in entities.items():
             item = self.scene.item_for(i)
             if isinstance(item, ModelItem) and isinstance(e, Fighter | Unit):
-                item.set_model(e, item._color)
+                item.set_model(e, item.color)
                 positions[i] = (e.x, e.y)
             elif isinstance(item, TerrainItem) and not isinstance(e, Fighter | Unit):
                 item.set_terrain(e)
