@@ -224,3 +224,20 @@ def test_space_drag_pans_instead_of_moving(win, qtbot):
     release(vp, vp_point(win, 6, 4.5) + QPoint(40, 0))
     qtbot.keyRelease(win.view, Qt.Key.Key_Space)
     assert win.document.undo_stack.count() == 0
+
+
+def test_add_a_unit_from_the_shipped_library(make_window):
+    from tabletop_gui.model.profiles import library_profiles
+    from tabletop_gui.scenario.resources import load_demo
+
+    w = make_window(load_demo("ninth-age"))
+    shipped = library_profiles(w.document.scenario)
+    on_field = {m.name for m in w.document.scenario.models}
+    extra = next(p for p in shipped if p.name not in on_field)  # only in the library
+    lib = w.library_panel
+    lib.search.setText(extra.name[:6])
+    assert lib.pick(extra.name)
+    click(w.view.viewport(), vp_point(w, 40, 30))
+    new = w.document.scenario.units[-1]
+    assert new.name == extra.name and (new.x, new.y) == (40, 30)
+    assert new.models == extra.models and new.files == extra.files
