@@ -36,8 +36,8 @@ class ReferenceFacts:
     cover: dict[tuple[int, int], bool]
     flanked: dict[tuple[int, int], bool]
     # pairs whose answer may legitimately differ from the exact one: the 64-gon line passes
-    # within ``NEAR`` of an obstacle's outline without crossing it clearly, or a distance is
-    # within ``NEAR`` of the 1" threshold (cover, flanking)
+    # within ``NEAR`` of an obstacle without crossing it, or crosses it less than ``NEAR``
+    # deep or for less than 2 ``NEAR``, or a distance is within ``NEAR`` of 1" (flanking)
     sensitive: frozenset[tuple[int, int]]
 
 
@@ -112,13 +112,30 @@ def _cover(pa: shapely.Polygon, pt: shapely.Polygon, d: float,
         inside = (not line.is_empty and line.length > 0
                   and bool(shapely.relate_pattern(line, poly, "T********")))
         crossed |= inside
-        if part.length < 2 * NEAR or not inside:
+        if not inside or part.length < 2 * NEAR or _depth(part, poly) < NEAR:
             near = True
     if crossed:
         return True, near
     if rule.platform_applies and ba.stands_on[t] >= 0:
         return bool(ba.elevation[t] - ba.elevation[a] >= rule.platform_threshold - 1e-9), near
     return False, near
+
+
+def _depth(part: shapely.Geometry, poly: shapely.Polygon) -> float:
+    """How far inside the polygon the crossing part gets (sampled at 17 points per piece).
+
+    The 64-gon's closest points can sit a few hundredths of an inch along the outline from
+    the exact ones, shifting the whole line sideways by that much: a crossing shallower
+    than ``NEAR`` may go either way.
+    """
+    pieces = getattr(part, "geoms", [part])
+    best = 0.0
+    for piece in pieces:
+        if piece.is_empty or piece.length == 0:
+            continue
+        pts = shapely.line_interpolate_point(piece, np.linspace(0.0, 1.0, 17), normalized=True)
+        best = max(best, float(np.max(shapely.distance(poly.exterior, pts))))
+    return best
 
 
 def _flanked(a: int, t: int, n: int, active: list[bool], side: list[str],
