@@ -88,11 +88,12 @@ class ModelReader:
         for i, item in enumerate(items):
             p = index_path(path, i)
             if isinstance(item, str):
+                # Traits are the players' flags: ones the ruleset does not read are kept
+                # (and ignored by the rules), so tagging a model never breaks a file.
                 if item in self.decl.valued_traits:
                     self.r.problem(p, f'{shown(item)} takes a value: {{"{item}": X}}')
-                elif item not in self.decl.traits:
-                    self.r.problem(p, f"{shown(item)} is not a trait of {self.ruleset} "
-                                      f"(known: {_names(self.decl.traits)})")
+                elif not item.strip():
+                    self.r.problem(p, "a trait needs a name")
                 else:
                     out.append(item)
                 continue
@@ -103,10 +104,6 @@ class ModelReader:
                 self.r.problem(p, 'a valued trait is an object with one key, such as {"name": 4}')
                 continue
             (name, raw), = obj.items()
-            if name not in self.decl.valued_traits:
-                self.r.problem(key_path(p, name), f"not a valued trait of {self.ruleset} "
-                                                  f"(known: {_names(self.decl.valued_traits)})")
-                continue
             v = self.r.integer(raw, key_path(p, name), minimum=0, maximum=1000)
             if v is not None:
                 out.append({name: v})

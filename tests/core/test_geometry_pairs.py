@@ -82,8 +82,8 @@ def same_table(x: PairTable, y: PairTable) -> None:
     assert (x.visible == y.visible).all()
     assert (x.cover == y.cover).all()
     assert (x.flanked == y.flanked).all()
-    assert sorted(map(tuple, x.cover_by)) == sorted(map(tuple, y.cover_by))
-    assert sorted(map(tuple, x.blocked_by)) == sorted(map(tuple, y.blocked_by))
+    assert sorted(map(tuple, x.cover_by.rows())) == sorted(map(tuple, y.cover_by.rows()))
+    assert sorted(map(tuple, x.blocked_by.rows())) == sorted(map(tuple, y.blocked_by.rows()))
 
 
 def test_drag_update_equals_a_fresh_table() -> None:

@@ -176,10 +176,10 @@ WARCRY_CASES: list[tuple[str, Callable[[Doc], None], str, str]] = [
      "missing required field"),
     ("weapon names repeat", lambda d: f0(d)["weapons"].append(dict(w0(d))),
      "fighters[0].weapons[1].name", 'another weapon is also named "Sword"'),
-    ("unknown trait", setter(f0, "traits", ["shield"]), "fighters[0].traits[0]",
-     '"shield" is not a trait of warcry'),
+    ("empty trait", setter(f0, "traits", [" "]), "fighters[0].traits[0]",
+     "a trait needs a name"),
     ("traits not list", setter(f0, "traits", "fly"), "fighters[0].traits", "must be a list"),
-    ("unknown state key", setter(f0, "state", {"panicked": True}), "fighters[0].state.panicked",
+    ("unknown state key", setter(f0, "state", {"mood": True}), "fighters[0].state.mood",
      "not a state field of warcry"),
     ("negative damage state", setter(f0, "state", {"damage": -1}), "fighters[0].state.damage",
      "must be >= 0"),
@@ -250,8 +250,9 @@ UNIT_CASES: list[tuple[str, Callable[[Doc], None], str, str]] = [
      "units[1].traits[0]", "takes a value"),
     ("valued trait text", lambda d: d["units"][1].update(traits=[{"aegis_vs_magical": "4"}]),
      "units[1].traits[0].aegis_vs_magical", "must be a number"),
-    ("unknown valued trait", lambda d: d["units"][1].update(traits=[{"regeneration": 4}]),
-     "units[1].traits[0].regeneration", "not a valued trait of ninth-age"),
+    ("valued trait not a number",
+     lambda d: d["units"][1].update(traits=[{"regeneration": "x"}]),
+     "units[1].traits[0].regeneration", "must be"),
     ("unit key typo", setter(u0, "rank", 4), "units[0].rank", "unknown field"),
     ("option of another ruleset", setter(top, "ruleset_options", {"cover": "all"}),
      "ruleset_options.cover", "not an option of ninth-age"),
@@ -397,3 +398,17 @@ def test_odd_keys_are_quoted_in_the_place() -> None:
     doc = warcry_doc()
     f0(doc)["state"] = {"odd key": 1}
     assert_refused(doc, 'fighters[0].state["odd key"]', "not a state field")
+
+
+def test_traits_the_ruleset_does_not_read_are_kept_and_saved() -> None:
+    # Traits are players' flags: an unknown one is kept verbatim (the rules ignore it),
+    # and `panicked` in a warcry fighter's state is the format's own field.
+    from tabletop_gui.scenario.save import dumps_scenario
+
+    doc = warcry_doc()
+    f0(doc)["traits"] = ["leader", "fly"]
+    f0(doc)["state"] = {"damage": 2, "panicked": True}
+    sc = loads_scenario(text(doc))
+    assert sc.fighters[0].traits == ("leader", "fly")
+    assert sc.fighters[0].state["panicked"] is True
+    assert loads_scenario(dumps_scenario(sc)) == sc

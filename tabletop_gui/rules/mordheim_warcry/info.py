@@ -19,6 +19,8 @@ INFO = RulesetInfo(
         state=(
             FieldSpec("damage", "int", default=0, minimum=0),
             FieldSpec("taken_down", "bool", default=False),
+            FieldSpec("panicked", "bool", default=False,
+                      help="kept for the file format; this ruleset has no panic effect"),
         ),
     ),
     attack_types=("melee", "ranged"),

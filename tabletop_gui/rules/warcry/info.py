@@ -5,6 +5,8 @@ from tabletop_gui.rules.fields import Declaration, FieldSpec, OptionSpec, Rulese
 WARCRY_STATE = (
     FieldSpec("damage", "int", default=0, minimum=0, help="damage points allocated so far"),
     FieldSpec("taken_down", "bool", default=False),
+    FieldSpec("panicked", "bool", default=False,
+              help="kept for the file format; this ruleset has no panic effect"),
 )
 
 INFO = RulesetInfo(
