@@ -28,6 +28,7 @@ from tabletop_gui.geometry.corridor import corridor_candidates
 from tabletop_gui.geometry.cover import CoverRule, cover_pairs
 from tabletop_gui.geometry.sight import sight_pairs
 from tabletop_gui.geometry.terrain import TerrainSet
+from tabletop_gui.geometry.triples import Triples
 
 FloatArray = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
@@ -46,8 +47,8 @@ class PairTable:
     visible: BoolArray
     cover: BoolArray
     flanked: BoolArray
-    blocked_by: IntArray  # (k, 3): a < t, terrain -- blocks the top-centre sight line
-    cover_by: IntArray  # (k, 3): attacker, target, terrain giving cover
+    blocked_by: Triples  # rows (a < t, terrain): blocks the top-centre sight line
+    cover_by: Triples  # rows (attacker, target, terrain): gives cover
 
     # -- building ---------------------------------------------------------------------
     @staticmethod
@@ -64,7 +65,8 @@ class PairTable:
         blocked = np.concatenate([b for b, _ in parts] or [empty])
         covers = np.concatenate([c for _, c in parts] or [empty])
         d = np.hypot(h, v)
-        return PairTable(rule, h, v, d, vis, cov, _flanked(ba, d), blocked, covers)
+        return PairTable(rule, h, v, d, vis, cov, _flanked(ba, d), Triples.build(blocked),
+                         Triples.build(covers))
 
     def with_rule(self, ba: BodyArrays, ts: TerrainSet, rule: CoverRule) -> PairTable:
         """The same facts with cover under another rule (distances and sight shared, not
@@ -79,7 +81,7 @@ class PairTable:
                                       corridor_candidates(ba, ts, ii, jj), cov))
         covers = np.concatenate(parts or [np.zeros((0, 3), dtype=np.intp)])
         return PairTable(rule, self.horizontal, self.vertical, self.distance, self.visible, cov,
-                         self.flanked, self.blocked_by, covers)
+                         self.flanked, self.blocked_by, Triples.build(covers))
 
     def moved(self, ba: BodyArrays, ts: TerrainSet, k: int, in_place: bool = False
               ) -> PairTable:
@@ -104,25 +106,22 @@ class PairTable:
         i = np.full(len(others), k, dtype=np.intp)
         blocked, covers = _pair_facts(ba, ts, self.rule, i, others.astype(np.intp), h, v, vis,
                                       cov)
-        keep_b = (self.blocked_by[:, 0] != k) & (self.blocked_by[:, 1] != k)
-        keep_c = (self.cover_by[:, 0] != k) & (self.cover_by[:, 1] != k)
         d[k, others] = np.hypot(h[k, others], v[k, others])
         d[others, k] = d[k, others]
         return PairTable(
             self.rule, h, v, d, vis, cov, _flanked(ba, d),
-            np.concatenate([self.blocked_by[keep_b], blocked]),
-            np.concatenate([self.cover_by[keep_c], covers]),
+            self.blocked_by.replace_body(k, blocked, in_place),
+            self.cover_by.replace_body(k, covers, in_place),
         )
 
     # -- reading ----------------------------------------------------------------------
     def blockers(self, a: int, t: int) -> list[int]:
-        m = ((self.blocked_by[:, 0] == a) & (self.blocked_by[:, 1] == t)) | (
-            (self.blocked_by[:, 0] == t) & (self.blocked_by[:, 1] == a))
-        return sorted({int(x) for x in self.blocked_by[m, 2]})
+        """Terrain blocking the top-centre sight line between a and t (sorted)."""
+        return sorted(set(self.blocked_by.terrain_of(min(a, t), max(a, t))))
 
     def cover_terrain(self, a: int, t: int) -> list[int]:
-        m = (self.cover_by[:, 0] == a) & (self.cover_by[:, 1] == t)
-        return [int(x) for x in self.cover_by[m, 2]]
+        """Terrain giving t cover against a."""
+        return self.cover_by.terrain_of(a, t)
 
     def within(self, limit: float) -> BoolArray:
         """Opposing pairs whose 3D distance is at most ``limit``."""

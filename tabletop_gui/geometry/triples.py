@@ -1,0 +1,75 @@
+"""Rows (a, t, terrain) of a pair table -- which terrain blocks or covers which pair --
+indexed so that one body's rows can be dropped and replaced cheaply during a drag.
+
+The base rows stay sorted by ``a`` and by ``t`` (two argsort views); dropping a body only
+clears its rows in an ``alive`` mask (found by binary search), and new rows go to small
+appended batches. When the batches grow past a quarter of the base, everything is
+compacted into a new base. Looking up a pair is a binary search plus a scan of the batches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numpy.typing import NDArray
+
+IntArray = NDArray[np.intp]
+BoolArray = NDArray[np.bool_]
+
+_EMPTY = np.zeros((0, 3), dtype=np.intp)
+
+
+@dataclass(frozen=True, eq=False)
+class Triples:
+    base: IntArray  # (n, 3)
+    alive: BoolArray  # (n,)
+    by_a: IntArray  # argsort of base[:, 0]
+    a_sorted: IntArray
+    by_t: IntArray
+    t_sorted: IntArray
+    extra: tuple[IntArray, ...] = ()
+
+    @staticmethod
+    def build(rows: IntArray) -> Triples:
+        rows = np.asarray(rows, dtype=np.intp).reshape(-1, 3)
+        by_a = np.argsort(rows[:, 0], kind="stable")
+        by_t = np.argsort(rows[:, 1], kind="stable")
+        return Triples(rows, np.ones(len(rows), dtype=bool), by_a, rows[by_a, 0], by_t,
+                       rows[by_t, 1])
+
+    def rows(self) -> IntArray:
+        """Every live row, as one (n, 3) array."""
+        return np.concatenate([self.base[self.alive], *self.extra]) if self.extra else \
+            self.base[self.alive]
+
+    def __len__(self) -> int:
+        return int(self.alive.sum()) + sum(len(e) for e in self.extra)
+
+    def replace_body(self, k: int, new_rows: IntArray, in_place: bool = False) -> Triples:
+        """These rows without any row of body k (as a or t), plus ``new_rows``."""
+        alive = self.alive if in_place else self.alive.copy()
+        for sorted_col, order in ((self.a_sorted, self.by_a), (self.t_sorted, self.by_t)):
+            lo, hi = np.searchsorted(sorted_col, [k, k + 1])
+            alive[order[lo:hi]] = False
+        extra = tuple(e[(e[:, 0] != k) & (e[:, 1] != k)] for e in self.extra)
+        new_rows = np.asarray(new_rows, dtype=np.intp).reshape(-1, 3)
+        extra = tuple(e for e in (*extra, new_rows) if len(e))
+        out = Triples(self.base, alive, self.by_a, self.a_sorted, self.by_t, self.t_sorted,
+                      extra)
+        if sum(len(e) for e in extra) > max(1024, len(self.base) // 4):
+            return Triples.build(out.rows())
+        return out
+
+    def terrain_of(self, a: int, t: int) -> list[int]:
+        """Terrain of the rows (a, t), in the order they were added."""
+        lo, hi = np.searchsorted(self.a_sorted, [a, a + 1])
+        idx = self.by_a[lo:hi]
+        idx = np.sort(idx[(self.base[idx, 1] == t) & self.alive[idx]])
+        out = [int(x) for x in self.base[idx, 2]]
+        for e in self.extra:
+            out += [int(x) for x in e[(e[:, 0] == a) & (e[:, 1] == t), 2]]
+        return out
+
+
+EMPTY = Triples.build(_EMPTY)
