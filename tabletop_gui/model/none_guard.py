@@ -7,8 +7,9 @@ is immortal there) but on 3.11 takes one reference from ``None`` per call of any
 thousands of calls the interpreter aborts with "none_dealloc: deallocating None".
 
 ``protect_none()`` gives ``None`` a reserve of 2**40 references on Python < 3.12, which
-makes it as good as immortal. It is called when ``tabletop_gui.model`` is imported,
-before any Qt call of the program.
+makes it as good as immortal; pyproject.toml keeps PySide6 below 6.12, so this only
+acts where a newer release was installed by hand. It is called when
+``tabletop_gui.model`` is imported, before any Qt call of the program.
 """
 
 from __future__ import annotations
@@ -24,5 +25,9 @@ def protect_none() -> None:
     global _done
     if _done or sys.version_info >= (3, 12) or sys.implementation.name != "cpython":
         return
+    import PySide6
+
+    if tuple(PySide6.__version_info__[:2]) < (6, 12):
+        return  # the releases pyproject.toml allows do not have the fault
     ctypes.c_ssize_t.from_address(id(None)).value += RESERVE
     _done = True
