@@ -2,10 +2,10 @@
 
 Every sample sight line and the closest-points line of a pair lie in the *corridor*: the
 set of points within R of the segment joining the two centres, R being the larger
-circumradius of the two bases. A terrain piece is a candidate unless a bounding-box test
-or one of two separating axes (across and along that segment) shows it lies outside the
-corridor. The test never drops a piece that touches the corridor; it may keep a few that
-do not (the exact segment tests decide).
+circumradius of the two bases. A terrain piece is a candidate unless a bounding-box test,
+the circle around its bounding box, or one of two separating axes (across and along that
+segment) shows it lies outside the corridor. The test never drops a piece that touches
+the corridor; it may keep a few that do not (the exact segment tests decide).
 """
 
 from __future__ import annotations
@@ -45,6 +45,16 @@ def corridor_candidates(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray
     tk = np.concatenate(found_t).astype(np.intp)
     if len(pk) == 0:
         return pk, tk
+    # the circle around each terrain's bounding box against the centre segment
+    cx = 0.5 * (bd[tk, 0] + bd[tk, 2])
+    cy = 0.5 * (bd[tk, 1] + bd[tk, 3])
+    rad = 0.5 * np.hypot(bd[tk, 2] - bd[tk, 0], bd[tk, 3] - bd[tk, 1])
+    ax, ay = x0[pk], y0[pk]
+    dx, dy = x1[pk] - ax, y1[pk] - ay
+    dd = dx * dx + dy * dy
+    u = np.clip(((cx - ax) * dx + (cy - ay) * dy) / np.where(dd > 0, dd, 1.0), 0.0, 1.0)
+    near = np.hypot(ax + u * dx - cx, ay + u * dy - cy) <= r[pk] + rad + 1e-9
+    pk, tk = pk[near], tk[near]
     keep = np.concatenate([_across_and_along(ba, ts, i, j, r, pk[s:s + _CHUNK],
                                              tk[s:s + _CHUNK])
                            for s in range(0, len(pk), _CHUNK)])
