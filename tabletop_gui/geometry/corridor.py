@@ -55,6 +55,8 @@ def corridor_candidates(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray
     u = np.clip(((cx - ax) * dx + (cy - ay) * dy) / np.where(dd > 0, dd, 1.0), 0.0, 1.0)
     near = np.hypot(ax + u * dx - cx, ay + u * dy - cy) <= r[pk] + rad + 1e-9
     pk, tk = pk[near], tk[near]
+    if len(pk) == 0:
+        return pk, tk
     keep = np.concatenate([_across_and_along(ba, ts, i, j, r, pk[s:s + _CHUNK],
                                              tk[s:s + _CHUNK])
                            for s in range(0, len(pk), _CHUNK)])
