@@ -42,7 +42,7 @@ class BoardGeometry:
 
     def __init__(self, board: Board, terrain: TerrainSet | None = None) -> None:
         self.board = board
-        self.terrain = terrain if terrain is not None else TerrainSet.build(board.terrains)
+        self.terrain = terrain if terrain is not None else TerrainSet.of(board.terrains)
         self.bodies = BodyArrays.build(board.bodies, self.terrain)
         self.grid: GridGeometry | None = (
             GridGeometry(board.grid.kind, board.grid.size) if board.grid else None

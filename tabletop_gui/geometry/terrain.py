@@ -54,6 +54,22 @@ class TerrainSet:
     edge_c_t: FloatArray
 
     @staticmethod
+    def of(terrains: tuple[Terrain, ...]) -> TerrainSet:
+        """The TerrainSet of these terrain values, kept for equal tuples (a document edit that
+        moves a fighter rebuilds its Board with equal terrain: no need to prepare it again)."""
+        for known, ts in _CACHE:
+            if known is terrains or known == terrains:
+                return ts
+        ts = TerrainSet.build(terrains)
+        _CACHE.insert(0, (terrains, ts))
+        del _CACHE[_CACHE_SIZE:]
+        return ts
+
+    @staticmethod
+    def clear_cache() -> None:
+        _CACHE.clear()
+
+    @staticmethod
     def build(terrains: tuple[Terrain, ...]) -> TerrainSet:
         k = len(terrains)
         polys = np.empty(k, dtype=object)
@@ -127,6 +143,10 @@ class TerrainSet:
             int(j) for j in np.flatnonzero(~self.is_obstacle)
             if shapely.intersects_xy(self.polygons[j], x, y)
         ]
+
+
+_CACHE: list[tuple[tuple[Terrain, ...], TerrainSet]] = []
+_CACHE_SIZE = 4
 
 
 def _valid_polygon(points: tuple[tuple[float, float], ...]) -> shapely.Polygon:
