@@ -8,7 +8,7 @@ behind the rank in front of it, snapped to whole files; when the number of empty
 is odd, the extra empty file is on the right. So 12 models in 5 files stand in ranks
 of 5, 5, 2, and the rear pair stands in files 2 and 3: file counts 2, 3, 3, 2, 2
 (two files of 3 and three of 2, whatever the placement).
-A unit with fewer models than files is a single (centred) rank.
+A unit with fewer models than files is a single rank, centred in its boundary.
 """
 
 from __future__ import annotations
@@ -56,8 +56,8 @@ def model_centres(f: Formation) -> list[tuple[float, float]]:
 
     Front rank first, each rank left to right; v of the front rank is the largest.
     """
-    files = max(1, min(f.files, f.models)) if f.models else max(1, f.files)
-    ranks = rank_counts(f.models, max(1, f.files))
+    files = max(1, f.files)  # the boundary is always ``files`` bases wide
+    ranks = rank_counts(f.models, files)
     depth = len(ranks) * f.base_depth
     width = files * f.base_width
     out: list[tuple[float, float]] = []

@@ -159,6 +159,12 @@ def test_model_centres_follow_the_counts() -> None:
     assert sorted(u for u, v in c if v == pytest.approx(-1.0)) == [-1.0, 0.0]
 
 
+def test_a_short_single_rank_is_centred_in_its_boundary() -> None:
+    # 3 models in 5 files of 1" bases: the rank stands in files 1-3 (u = -1, 0, 1)
+    c = model_centres(Formation(3, 5, 1.0, 1.0))
+    assert sorted(u for u, _ in c) == [-1.0, 0.0, 1.0]
+
+
 def test_rank_counts_refuse_no_files() -> None:
     with pytest.raises(ValueError):
         rank_counts(3, 0)
