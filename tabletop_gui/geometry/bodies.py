@@ -221,10 +221,10 @@ def _shape_gaps(ba: BodyArrays, i: IntArray, j: IntArray
     coords = shapely.get_coordinates(lines).reshape(len(i), 2, 2)
     pa = coords[:, 0].copy()
     pb = coords[:, 1].copy()
-    raw = shapely.distance(gi, gj) - ba.radius[i] - ba.radius[j]
-    # move the ends from circle centres out to their outlines, along the shortest line
+    # the shortest line's length is the distance (0 when the outlines overlap)
     d = pb - pa
     dist = np.hypot(d[:, 0], d[:, 1])
+    raw = dist - ba.radius[i] - ba.radius[j]
     u = d / np.where(dist > 0, dist, 1.0)[:, None]
     pa_out = pa + u * ba.radius[i][:, None]
     pb_out = pb - u * ba.radius[j][:, None]
