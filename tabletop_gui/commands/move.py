@@ -74,7 +74,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         scenario = load_scenario(args.file)
     except ScenarioError as e:
-        raise InputRefused(e.lines or [f"{args.file}: cannot be loaded"]) from None
+        raise InputRefused([f"{args.file}: {line}" for line in e.lines]
+                           or [f"{args.file}: cannot be loaded"]) from None
     points = parse_path(args.path)
     try:
         ruleset = registry.get(scenario.ruleset)
