@@ -46,6 +46,8 @@ N_PLAN = 4  # centre, left, right, front
 PATH_A = np.array([0, 1, 2, 1, 2, 3, 3, 0], dtype=np.intp)
 PATH_B = np.array([0, 2, 1, 1, 2, 3, 0, 3], dtype=np.intp)
 N_PATHS = len(PATH_A)
+_OUTER = np.array([1, 2], dtype=np.intp)  # the two outer paths
+_INNER = np.array([0, 3, 4, 5, 6, 7], dtype=np.intp)
 HEIGHTS = (1.0, 0.5, 0.0)  # top, middle, bottom, as fractions of the height
 
 
@@ -150,27 +152,30 @@ def sight_pairs(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
     za = _heights(ba, i)  # (m, 3)
     zb = _heights(ba, j)
 
-    # stage 2: every plan path, top to top -- first against the terrain that blocked the
-    # centre line, then the paths still open against the pair's other candidates
+    # stage 2: the plan paths, top to top -- the two outer paths first (the likeliest to
+    # see past an obstacle), the other six only for pairs still without a clear path; in
+    # each round first against the terrain that blocked the centre line, then the rest
     low = np.minimum(ba.elevation[i], ba.elevation[j])
     path_blocked = np.zeros(m * N_PATHS, dtype=bool)
     path_grounded = np.zeros(m * N_PATHS, dtype=bool)
-    first = hit
-    for sel in (pending[pk] & first, pending[pk] & ~first):
-        pk2, tk2 = pk[sel], tk[sel]
-        cp = np.repeat(pk2, N_PATHS)
-        ct = np.repeat(tk2, N_PATHS)
-        cw = np.tile(np.arange(N_PATHS), len(pk2))
-        path = cp * N_PATHS + cw  # one id per (pair, plan path)
-        used = ~path_blocked[path]
-        cp, ct, cw, path = cp[used], ct[used], cw[used], path[used]
-        p = np.column_stack([sa[cp, PATH_A[cw]], za[cp, 0]])
-        q = np.column_stack([sb[cp, PATH_B[cw]], zb[cp, 0]])
-        hit2 = blocked(p, q, ct, ts, exact_shapely=exact_shapely)
-        path_blocked[path[hit2]] = True
-        path_grounded[path[hit2 & (ts.base[ct] <= low[cp] + 1e-9)]] = True
-    pb = path_blocked.reshape(m, N_PATHS)
-    visible = ~pending | (pending[:, None] & ~pb).any(axis=1)
+    still = pending.copy()
+    for paths in (_OUTER, _INNER):
+        for sel in (still[pk] & hit, still[pk] & ~hit):
+            pk2, tk2 = pk[sel], tk[sel]
+            cp = np.repeat(pk2, len(paths))
+            ct = np.repeat(tk2, len(paths))
+            cw = np.tile(paths, len(pk2))
+            path = cp * N_PATHS + cw  # one id per (pair, plan path)
+            used = ~path_blocked[path]
+            cp, ct, cw, path = cp[used], ct[used], cw[used], path[used]
+            p = np.column_stack([sa[cp, PATH_A[cw]], za[cp, 0]])
+            q = np.column_stack([sb[cp, PATH_B[cw]], zb[cp, 0]])
+            hit2 = blocked(p, q, ct, ts, exact_shapely=exact_shapely)
+            path_blocked[path[hit2]] = True
+            path_grounded[path[hit2 & (ts.base[ct] <= low[cp] + 1e-9)]] = True
+        pb = path_blocked.reshape(m, N_PATHS)
+        still &= ~(~pb[:, paths]).any(axis=1)
+    visible = ~still
 
     # stage 3: other heights, only on plan paths without a grounded blocker
     todo = (~visible)[:, None] & ~path_grounded.reshape(m, N_PATHS)
