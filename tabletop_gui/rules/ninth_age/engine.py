@@ -21,6 +21,7 @@ from tabletop_gui.rules.base import (
     AttackReport,
     AttackRequest,
     Battle,
+    DiceShortage,
     DiceSource,
     PairFacts,
     Resolution,
@@ -32,7 +33,7 @@ from tabletop_gui.rules.dist import Dist
 from tabletop_gui.rules.ninth_age.build import Plan, build_plan
 from tabletop_gui.rules.ninth_age.info import INFO
 from tabletop_gui.rules.ninth_age.odds import Measure, Odds, capped
-from tabletop_gui.rules.ninth_age.sequence import Runner, conditioned
+from tabletop_gui.rules.ninth_age.sequence import Runner, conditioned, dice_waiting
 from tabletop_gui.rules.ninth_age.units import HAND_WEAPON, Situation, UnitView, WeaponView
 
 
@@ -156,11 +157,21 @@ class NinthAgeRuleset(Ruleset):
                 situation: Situation | None = None) -> Resolution:
         plan, _ = self.plan(battle, request, situation)
 
+        short: list[DiceShortage] = []
+
         def feed(sides: int, label: str) -> int | None:
-            return dice.roll(sides, label)
+            if short:
+                return None
+            try:
+                return dice.roll(sides, label)
+            except DiceShortage as e:  # name every die still needed, not just the next
+                short.append(e)
+                return None
 
         runner = Runner(plan.profile, feed, plan.shots)
         run = runner.run(runner.start(plan.attacks, plan.shots, plan.shooting_models))
+        if short:
+            raise DiceShortage(len(run.dice) + max(1, dice_waiting(run)), short[0].given)
         dice.finish()
         damage = min(run.hp, plan.remaining)
         taken = plan.remaining > 0 and damage >= plan.remaining

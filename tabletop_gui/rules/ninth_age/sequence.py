@@ -253,6 +253,24 @@ class Runner:
         return total
 
 
+def dice_waiting(run: Run) -> int:
+    """At least how many more dice the waiting items of a run that ran dry will roll:
+    one per item waiting at a step (steps without dice are settled before waiting), the
+    Multiple Wounds dice left, and for a shooting model its shots dice plus one hit roll
+    per shot (each die showing at least 1)."""
+    n = 0
+    for it in run.items:
+        if it.step == "done":
+            continue
+        if it.step == "shots":
+            n += it.left + max(0, it.known + it.left)
+        elif it.step == "mw":
+            n += it.left
+        else:
+            n += 1
+    return n
+
+
 def _waiting(odds: Odds, step: str, kind: str, lethal: bool, known: int, left: int,
              shots: DiceSpec | None) -> Dist:
     if step == "shots":
