@@ -20,7 +20,7 @@ from numpy.typing import NDArray
 from tabletop_gui.geometry import ninth_age
 from tabletop_gui.geometry.board import Board, Body, Point
 from tabletop_gui.geometry.bodies import BodyArrays, gaps
-from tabletop_gui.geometry.cover import CoverRule, cover_pairs
+from tabletop_gui.geometry.cover import CoverRule, cover_both_ways
 from tabletop_gui.geometry.facts import Arc, Cover, FacingCover, Flank, Measure, Sight, Threshold
 from tabletop_gui.geometry.grid import GridGeometry
 from tabletop_gui.geometry.pairs import PairTable
@@ -122,7 +122,8 @@ class BoardGeometry:
                 return Sight(True)
             return Sight(False, tuple(self.terrain.terrains[k].id
                                       for k in table.blockers(i, j)))
-        res = sight_pairs(self.bodies, self.terrain, np.array([i]), np.array([j]))
+        lo, hi = min(i, j), max(i, j)  # board order, as the pair table (same arithmetic)
+        res = sight_pairs(self.bodies, self.terrain, np.array([lo]), np.array([hi]))
         if bool(res.visible[0]):
             return Sight(True)
         ids = tuple(self.terrain.terrains[k].id for k in res.blockers_of(0))
@@ -137,12 +138,14 @@ class BoardGeometry:
             return self.cover_fact(sorted(table.cover_terrain(i, j),
                                           key=lambda k: (not self.terrain.is_obstacle[k], k)),
                                    i, j)
-        gap, pa, pb = gaps(self.bodies, np.array([i]), np.array([j]))
+        # the same arithmetic as the pair table: the pair taken in board order, both ways
+        lo, hi = min(i, j), max(i, j)
+        gap, pa, pb = gaps(self.bodies, np.array([lo]), np.array([hi]))
         vertical = abs(float(self.bodies.elevation[i] - self.bodies.elevation[j]))
         dist = np.array([math.hypot(float(gap[0]), vertical)])
-        res = cover_pairs(self.bodies, self.terrain, np.array([i]), np.array([j]), pa, pb,
-                          dist, rule)
-        return self.cover_fact(res.by_of(0), i, j)
+        fwd, back = cover_both_ways(self.bodies, self.terrain, np.array([lo]), np.array([hi]),
+                                    pa, pb, dist, rule)
+        return self.cover_fact((fwd if i == lo else back).by_of(0), i, j)
 
     def cover_fact(self, by: list[int], i: int, j: int) -> Cover:
         """A ``Cover`` value naming the terrain (indices) that gives it and why."""

@@ -141,6 +141,76 @@ def cover_pairs(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
     return CoverResult(in_cover, pk, tk, platform)
 
 
+def cover_both_ways(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
+                    pa: FloatArray, pb: FloatArray, distance: FloatArray, rule: CoverRule,
+                    candidates: tuple[IntArray, IntArray] | None = None
+                    ) -> tuple[CoverResult, CoverResult]:
+    """Cover of j against i and of i against j, sharing the line between the closest points.
+
+    For convex obstacles the inside interval (lo, hi) of the line pa -> pb is found once;
+    against i the part from i's exempt half inch on counts, against j the part up to j's.
+    Other obstacles go through ``cover_pairs`` one direction at a time.
+    """
+    m = len(i)
+    pk, tk = _line_candidates(ts, pa, pb) if candidates is None else candidates
+    keep = ts.is_obstacle[tk]
+    pk, tk = pk[keep], tk[keep]
+    exempt = distance > GATE + 1e-9 if rule.gate_1in else np.ones(m, dtype=bool)
+    d = pb - pa
+    length = np.hypot(d[:, 0], d[:, 1])
+    hit_ij = np.zeros(len(pk), dtype=bool)
+    hit_ji = np.zeros(len(pk), dtype=bool)
+    c_idx = np.flatnonzero(ts.convex[tk] & (length[pk] > 0))
+    if len(c_idx):
+        q = pk[c_idx]
+        lq = length[q]
+        lo, hi = convex_interior(pa[q], d[q], tk[c_idx], ts)
+        a = np.maximum(lo, 0.0)
+        b = np.minimum(hi, 1.0)
+        ex = exempt[q]
+        for attacker, out, forward in ((i[q], hit_ij, True), (j[q], hit_ji, False)):
+            circ = ba.circle[attacker] | ~ex
+            e = np.where(ex, np.minimum(1.0, EXEMPT / lq), 0.0)
+            lo2 = np.maximum(a, e) if forward else a
+            hi2 = b if forward else np.minimum(b, 1.0 - e)
+            simple = (hi2 > lo2) & ((hi2 - lo2) * lq > EPS_LENGTH)
+            res = np.where(circ, simple, False)
+            other = np.flatnonzero(~circ & (b > a) & ((b - a) * lq > EPS_LENGTH))
+            if len(other):
+                t_far = (b[other] - EPS_LENGTH / lq[other] if forward
+                         else a[other] + EPS_LENGTH / lq[other])
+                t_far = np.clip(t_far, 0.0, 1.0)
+                qq = q[other]
+                far = point_distance(ba, attacker[other], pa[qq, 0] + t_far * d[qq, 0],
+                                     pa[qq, 1] + t_far * d[qq, 1])[0] > EXEMPT
+                res[other] = far
+            out[c_idx] = res
+    n_idx = np.flatnonzero(~ts.convex[tk] & (length[pk] > 0))
+    if len(n_idx):
+        no_platform = CoverRule(rule.gate_1in, rule.platform_threshold, False)
+        sub = (pk[n_idx], tk[n_idx])
+        for (att, tgt, p0, p1), out in (((i, j, pa, pb), hit_ij), ((j, i, pb, pa), hit_ji)):
+            r = cover_pairs(ba, ts, att, tgt, p0, p1, distance, no_platform, candidates=sub)
+            found = set(zip(r.obstacle_pair.tolist(), r.obstacle.tolist(), strict=True))
+            out[n_idx] = [(int(x), int(y)) in found for x, y in zip(*sub, strict=True)]
+    return (_result(ba, i, j, pk[hit_ij], tk[hit_ij], rule, m),
+            _result(ba, j, i, pk[hit_ji], tk[hit_ji], rule, m))
+
+
+def _result(ba: BodyArrays, i: IntArray, j: IntArray, pk: IntArray, tk: IntArray,
+            rule: CoverRule, m: int) -> CoverResult:
+    in_cover = np.zeros(m, dtype=bool)
+    in_cover[pk] = True
+    platform = np.full(m, -1, dtype=np.intp)
+    if rule.platform_applies:
+        stands = ba.stands_on[j]
+        high = ba.elevation[j] - ba.elevation[i] >= rule.platform_threshold - 1e-9
+        on = (stands >= 0) & high
+        platform[on] = stands[on]
+        in_cover |= on
+    return CoverResult(in_cover, pk, tk, platform)
+
+
 def _crosses(pa: FloatArray, pb: FloatArray, tk: IntArray, ts: TerrainSet,
              t_from: FloatArray) -> BoolArray:
     z = np.zeros((len(tk), 1))

@@ -25,7 +25,7 @@ from numpy.typing import NDArray
 
 from tabletop_gui.geometry.bodies import BodyArrays, gaps
 from tabletop_gui.geometry.corridor import corridor_candidates
-from tabletop_gui.geometry.cover import CoverRule, cover_pairs
+from tabletop_gui.geometry.cover import CoverRule, cover_both_ways
 from tabletop_gui.geometry.sight import sight_pairs
 from tabletop_gui.geometry.terrain import TerrainSet
 from tabletop_gui.geometry.triples import Triples
@@ -103,9 +103,11 @@ class PairTable:
         for b in (vis, cov):
             b[k, :] = False
             b[:, k] = False
-        i = np.full(len(others), k, dtype=np.intp)
-        blocked, covers = _pair_facts(ba, ts, self.rule, i, others.astype(np.intp), h, v, vis,
-                                      cov)
+        # pairs in board order, as in ``build``: the same arithmetic gives the same answers
+        others = others.astype(np.intp)
+        i = np.minimum(others, k).astype(np.intp)
+        j = np.maximum(others, k).astype(np.intp)
+        blocked, covers = _pair_facts(ba, ts, self.rule, i, j, h, v, vis, cov)
         d[k, others] = np.hypot(h[k, others], v[k, others])
         d[others, k] = d[k, others]
         return PairTable(
@@ -161,19 +163,15 @@ def _cover_facts(ba: BodyArrays, ts: TerrainSet, rule: CoverRule, i: IntArray, j
                  pa: FloatArray, pb: FloatArray, dist: FloatArray,
                  corridor: tuple[IntArray, IntArray], cov: BoolArray) -> IntArray:
     """Fill ``cov`` for pairs (i, j) both ways; return the (attacker, target, terrain) triples."""
-    ck, ct = corridor
-    a_idx = np.concatenate([i, j])
-    t_idx = np.concatenate([j, i])
-    m = len(i)
-    res = cover_pairs(ba, ts, a_idx, t_idx, np.concatenate([pa, pb]),
-                      np.concatenate([pb, pa]), np.concatenate([dist, dist]), rule,
-                      candidates=(np.concatenate([ck, ck + m]), np.concatenate([ct, ct])))
-    cov[a_idx, t_idx] = res.in_cover
-    parts = [np.column_stack([a_idx[res.obstacle_pair], t_idx[res.obstacle_pair],
-                              res.obstacle])]
-    plat = np.flatnonzero(res.platform >= 0)
-    parts.append(np.column_stack([a_idx[plat], t_idx[plat], res.platform[plat]]))
-    return np.concatenate(parts).astype(np.intp).reshape(-1, 3)
+    fwd, back = cover_both_ways(ba, ts, i, j, pa, pb, dist, rule, candidates=corridor)
+    rows = []
+    for res, att, tgt in ((fwd, i, j), (back, j, i)):
+        cov[att, tgt] = res.in_cover
+        rows.append(np.column_stack([att[res.obstacle_pair], tgt[res.obstacle_pair],
+                                     res.obstacle]))
+        plat = np.flatnonzero(res.platform >= 0)
+        rows.append(np.column_stack([att[plat], tgt[plat], res.platform[plat]]))
+    return np.concatenate(rows).astype(np.intp).reshape(-1, 3)
 
 
 def _flanked(ba: BodyArrays, d: FloatArray) -> BoolArray:
