@@ -392,3 +392,26 @@ def test_ninth_age_too_few_dice_with_shots_dice(capsys, tmp_path: Path) -> None:
     assert len(lines) == 1 and "at least 6," in lines[0]
     out = attack(capsys, path, "s", "t", "--dice", "3,1,1,1,1,1")
     assert out["roll"]["damage"] == 0 and out["roll"]["dice"] == [3, 1, 1, 1, 1, 1]
+
+
+@pytest.mark.parametrize(("x0", "x1", "kind", "cover", "by"), [
+    (21, 25.5, "hard", "hard", ["w"]), (21, 25.5, "soft", "soft", ["w"]),
+    (23, 24.5, "hard", "none", [])])
+def test_ninth_age_cover_and_cover_by(capsys, tmp_path: Path, x0: float, x1: float,
+                                      kind: str, cover: str, by: list[str]) -> None:
+    """Target Facing 3.94" wide: a wall over 4.5" of it gives cover; 1.5" of it gives none,
+    and then nothing is named as giving cover."""
+    bow = {"name": "Bow", "kind": "shooting", "range": 24, "aim": 4, "shots": 1,
+           "strength": 3, "ap": 0, "attributes": []}
+    path = write(tmp_path, doc("ninth-age", units=[
+        unit("s", "red", 24, 10, 90, 5, 5, na_chars(), [bow]),
+        unit("t", "blue", 24, 20, 270, 10, 5, na_chars(), [HAND])], obstacles=[
+            {"id": "w", "polygon": [[x0, 15], [x1, 15], [x1, 15.5], [x0, 15.5]],
+             "height": 2, "cover": kind}]))
+    pair = next(p for p in ok_json(capsys, "inspect", path)["pairs"] if p["attacker"] == "s")
+    assert (pair["cover"], pair["cover_by"]) == (cover, by)
+    out = attack(capsys, path, "s", "t")
+    penalty = {"none": 0, "soft": 1, "hard": 2}[cover]
+    hit = (7 - (4 + penalty)) / 6
+    assert out["geometry"]["cover"] == cover
+    assert out["expected_damage"] == pytest.approx(5 * hit / 2, abs=1e-3)

@@ -69,6 +69,10 @@ def situation_of(battle: Battle, attacker: str, target: str, threshold: str) -> 
     heights = {b.id: b.height for b in battle.board.bodies}
     low = bool(cover.by) and all(
         i in heights and heights[i] <= shooter_h + 1e-9 for i in cover.by)
+    hard = {t.id for t in battle.board.terrains if t.kind == "platform" or t.cover == "hard"}
+    # what gives the cover: nothing without cover; hard cover comes from hard terrain
+    given_by = () if cover.kind == "none" else tuple(
+        i for i in cover.by if cover.kind == "soft" or i in hard)
     return Situation(
         distance=m.horizontal,
         engaged=engaged,
@@ -77,7 +81,7 @@ def situation_of(battle: Battle, attacker: str, target: str, threshold: str) -> 
         contact_models=g.contact_models(attacker, target) if engaged else 0,
         visible=g.sight(attacker, target).visible,
         cover=cover.kind,
-        cover_by=tuple(cover.by),
+        cover_by=given_by,
         cover_only_low_units=low,
     )
 
