@@ -273,12 +273,18 @@ class OptionSpec:
     help: str
     choices: tuple[str, ...] = ()
     minimum: float | None = None
+    # a "str" option holding a comma-separated list: each entry one of ``items``, and
+    # ``item_count`` (least, most) entries
+    items: tuple[str, ...] = ()
+    item_count: tuple[int, int] = (1, 20)
 
     def describe(self) -> dict[str, Any]:
         out: dict[str, Any] = {"key": self.key, "type": self.kind, "default": self.default,
                                "help": self.help}
         if self.choices:
             out["choices"] = list(self.choices)
+        if self.items:
+            out["items"] = list(self.items)
         return out
 
     def parse_text(self, text: str) -> Any:
@@ -321,6 +327,12 @@ class OptionSpec:
             return value
         if not isinstance(value, str):
             raise FieldError(f"{self.key} takes a string")
+        if self.items:
+            entries = [part.strip() for part in value.split(",")]
+            least, most = self.item_count
+            if any(e not in self.items for e in entries) or not least <= len(entries) <= most:
+                raise FieldError(f"{self.key} takes {least} to {most} comma-separated entries, "
+                                 f"each one of {', '.join(self.items)}, not {value!r}")
         return value
 
 

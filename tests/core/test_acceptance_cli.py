@@ -503,3 +503,20 @@ def test_subprocess_inspect_and_missing_file(wfile: str, tmp_path: Path) -> None
     assert p.returncode == 0 and set(json.loads(p.stdout)) == {"ruleset", "pairs"}
     p = _proc("validate", str(tmp_path / "nope.json"))
     assert p.returncode == 2 and p.stdout == "" and len(p.stderr.strip().splitlines()) == 1
+
+
+def test_validate_checks_ruleset_option_values(capsys, tmp_path: Path) -> None:
+    """A file whose options an attack would refuse is refused by validate already."""
+    def circle(options: dict[str, Any]) -> str:
+        return write(tmp_path, doc("circle-of-realms", grid={"kind": "square", "size": 1},
+                                   options=options, fighters=[
+                                       fighter("a", "red", 1.5, 1.5, cor_chars(), [])]))
+
+    for bad in ("foo,bar", "RH", "RH,LH,RL,LL,5,6"):
+        lines = refused(capsys, "validate", circle({"dismemberment_faces": bad}))
+        assert len(lines) == 1 and "ruleset_options.dismemberment_faces" in lines[0]
+    code, _, err = run(capsys, "validate", circle(
+        {"dismemberment_faces": "LL, RL,LH,RH,defender,attacker", "counter_damage": "never"}))
+    assert code == 0 and err == ""
+    lines = refused(capsys, "validate", circle({"counter_damage": "sometimes"}))
+    assert len(lines) == 1 and "ruleset_options.counter_damage" in lines[0]

@@ -48,7 +48,8 @@ INFO = RulesetInfo(
                    "when the defense roll deals damage back to the attacker",
                    choices=("melee", "always", "never")),
         OptionSpec("dismemberment_faces", "str", "RH,LH,RL,LL,defender,attacker",
-                   "what faces 1-6 of the Dismemberment Die mean, in order"),
+                   "what faces 1-6 of the Dismemberment Die mean, in order",
+                   items=("RH", "LH", "RL", "LL", "defender", "attacker"), item_count=(2, 20)),
         OptionSpec("zoc_exit", "enum", "zone",
                    "what triggers an Attack of Opportunity: 'zone' a step out of an enemy's "
                    "Zone of Control (moving within it is free), 'space' every step away from "
