@@ -415,3 +415,60 @@ def test_ninth_age_cover_and_cover_by(capsys, tmp_path: Path, x0: float, x1: flo
     hit = (7 - (4 + penalty)) / 6
     assert out["geometry"]["cover"] == cover
     assert out["expected_damage"] == pytest.approx(5 * hit / 2, abs=1e-3)
+
+
+def test_warcry_rule_5_exception_within_3(capsys, tmp_path: Path) -> None:
+    bow = wc_weapon("Bow", rng=12, attacks=2, strength=3, damage="1/2")
+
+    def shot(x: float) -> dict[str, Any]:
+        return attack(capsys, write(tmp_path, doc("warcry", fighters=[
+            fighter("a", "red", 5, 5, wc_chars(), [bow]),
+            fighter("t", "blue", x, 5, wc_chars(), [wc_weapon()]),
+            fighter("al", "red", x, 6.5, wc_chars(), [wc_weapon()])])), "a", "t")
+
+    assert shot(8)["valid"] is True  # 2" away: the exception applies
+    far = shot(10)
+    assert far["valid"] is False and len(far["reasons"]) == 1
+
+
+def test_mordheim_ranged_modifiers(capsys, tmp_path: Path) -> None:
+    bow = v_weapon("Bow", kind="ranged", rng=24, attacks=1, damage="1/2")
+
+    def shot(fx: float, platform: float | None = None) -> dict[str, Any]:
+        d = doc("mordheim-warcry", fighters=[
+            fighter("a", "red", 5, 5, mh_chars(shoot=3), [bow]),
+            fighter("n", "blue", 5, 9, mh_chars(), [v_weapon()]),
+            fighter("f", "blue", fx, 5, mh_chars(), [v_weapon()])])
+        if platform is not None:
+            d["platforms"] = [{"id": "p", "polygon": [[3, 3], [7, 3], [7, 7], [3, 7]],
+                               "height": platform}]
+        return attack(capsys, write(tmp_path, d), "a", "f")
+
+    assert shot(9)["expected_damage"] == pytest.approx(4 / 6, abs=1e-3)  # tie: closest
+    assert shot(10)["expected_damage"] == pytest.approx(3 / 6, abs=1e-3)  # DR 4: Less
+    # 2" up a platform: DR 3 - 1 + 1 (not the closest) = 3: Equal again
+    assert shot(10, platform=2)["expected_damage"] == pytest.approx(4 / 6, abs=1e-3)
+
+
+def test_mordheim_engaged_forces_melee(capsys, tmp_path: Path) -> None:
+    path = write(tmp_path, doc("mordheim-warcry", fighters=[
+        fighter("a", "red", 5, 5, mh_chars(), [
+            v_weapon("Bow", kind="ranged", rng=24, attacks=1), v_weapon("Knife")]),
+        fighter("e", "blue", 6.5, 5, mh_chars(), [v_weapon()])]))
+    default = attack(capsys, path, "a", "e")
+    assert default["weapon"] == "Knife" and default["attack_type"] == "melee"
+    bow = attack(capsys, path, "a", "e", "--weapon", "Bow")
+    assert bow["valid"] is False and bow["attack_type"] == "ranged"
+
+
+def test_ninth_age_shots_die_face_checked(capsys, tmp_path: Path) -> None:
+    bow = {"name": "Bow", "kind": "shooting", "range": 30, "aim": 4, "shots": "D3",
+           "strength": 3, "ap": 0, "attributes": []}
+    path = write(tmp_path, doc("ninth-age", units=[
+        unit("s", "red", 24, 10, 90, 1, 1, na_chars(), [bow]),
+        unit("t", "blue", 24, 20, 270, 10, 5, na_chars(), [HAND])]))
+    lines = refused(capsys, "attack", path, "--attacker", "s", "--target", "t",
+                    "--dice", "4,6,6,6,6")
+    assert len(lines) == 1
+    out = attack(capsys, path, "s", "t", "--dice", "2,6,1,4")  # 2 shots, 1 hit, 1 wound
+    assert out["roll"]["hits"] == 1 and out["roll"]["wounds"] == 1 and out["roll"]["damage"] == 1
