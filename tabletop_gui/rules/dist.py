@@ -141,8 +141,12 @@ class Dist:
         return [(self.offset + i, float(q)) for i, q in enumerate(self.probs) if q > 0]
 
     def pairs(self, digits: int = 12) -> list[list[float]]:
-        """``[[value, probability], ...]`` ascending, zero-probability values left out."""
-        return [[v, round(q, digits)] for v, q in self.items() if q > 1e-15]
+        """``[[value, probability], ...]`` ascending, zero-probability values left out.
+
+        Probabilities are rounded to ``digits`` decimals; one too small for that keeps
+        ``digits`` significant digits instead, so no listed value shows probability 0."""
+        return [[v, round(q, digits) or float(f"{q:.{digits}g}")]
+                for v, q in self.items() if q > 1e-15]
 
     @property
     def mean(self) -> float:

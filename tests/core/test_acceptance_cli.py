@@ -520,3 +520,14 @@ def test_validate_checks_ruleset_option_values(capsys, tmp_path: Path) -> None:
     assert code == 0 and err == ""
     lines = refused(capsys, "validate", circle({"counter_damage": "sometimes"}))
     assert len(lines) == 1 and "ruleset_options.counter_damage" in lines[0]
+
+
+def test_distribution_never_lists_a_zero_probability(capsys, tmp_path: Path) -> None:
+    """16 attacks: all critical, (1/6)^16 = 3.5e-13, is possible and must not print as 0."""
+    path = write(tmp_path, doc("warcry", fighters=[
+        fighter("a", "red", 5, 5, wc_chars(), [wc_weapon(attacks=16, damage="1/3")]),
+        fighter("b", "blue", 6.5, 5, wc_chars(wounds=100), [wc_weapon()])]))
+    out = ok_json(capsys, "attack", path, "--attacker", "a", "--target", "b")
+    check_distribution(out)
+    assert out["distribution"][-1][0] == 48
+    assert out["distribution"][-1][1] == pytest.approx(6.0 ** -16, rel=1e-6)
