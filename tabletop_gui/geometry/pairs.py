@@ -9,11 +9,14 @@ different sides (other entries are NaN / False):
   the ``CoverRule`` the table was built with (None: no cover computed, all False);
 - ``flanked[a, t]`` -- a friend of a (not a) is within 1" (3D) of t and has no enemy
   other than t within 1" (``fight-vs-defense.md``);
-- the terrain behind each blocked sight line and each cover, as (a, t, terrain) triples.
+- the terrain behind each blocked sight line and each cover, as (a, t, terrain) rows
+  (``triples.Triples``).
 
-Everything is computed in numpy over arrays of pairs (``bodies.gaps``, ``sight.sight_pairs``,
-``cover.cover_pairs``). ``PairTable.moved`` recomputes only the row and column of one body
-(plus the flank matrix, a few N x N boolean operations), which is what a drag needs.
+Everything is computed in numpy over arrays of pairs, in blocks of ``PAIR_CHUNK``
+(``bodies.gaps``, ``corridor``, ``sight.sight_pairs``, ``cover.cover_both_ways``).
+``PairTable.moved`` recomputes only the row and column of one body (and flanking from the
+few pairs within 1"), which is what a drag needs; ``with_rule`` adds cover under another
+rule to the same distances and sight.
 """
 
 from __future__ import annotations

@@ -15,7 +15,8 @@ front-centre and centre-front. Each path is tried at the 9 pairs of heights (bot
 middle, top of each model): 72 sample lines per pair, all considered.
 
 Evaluation order (same answers as testing all of them, only faster): the top-centre to
-top-centre line first; then the 8 top-to-top lines; a plan path whose top-to-top line is
+top-centre line first; then the top-to-top lines of the two outer paths, and of the six
+others only for pairs still without a clear line; a plan path whose top-to-top line is
 blocked by a terrain standing on the table at or below both bodies' bottoms is blocked
 at every height (a lower line is below the higher one everywhere along the path), so
 only the other paths are tried at the 8 other height pairs.
