@@ -5,7 +5,8 @@ distance, engaged (within 1"), line of sight, Warcry cover and flanking, from a 
 ``BoardGeometry`` (arrays built inside the timing). Reference: the same facts pair by
 pair with shapely polygons of the bases (64 segments), no index (``reference``). The
 reference is run on every ordered pair for N = 50, and for N = 200 unless ``--quick``;
-otherwise on a fixed sample of ``SAMPLE`` ordered pairs, its time scaled by
+otherwise on a fixed sample of ``SAMPLE`` ordered pairs (``QUICK_SAMPLE`` with
+``--quick``), its time scaled by
 (all pairs / sampled pairs) -- an estimate, stated here. Answers must agree on every
 pair the reference computed, except pairs it marks as sensitive to its 64-gon
 approximation (lines within 0.05" of an obstacle outline, distances within 0.05" of 1").
@@ -36,6 +37,7 @@ from tabletop_gui.geometry.terrain import TerrainSet
 
 RULE = CoverRule(gate_1in=True, platform_threshold=3.0)
 SAMPLE = 2000
+QUICK_SAMPLE = 500  # --quick: a smaller sample, so every case runs in under a minute
 RANGE = 12.0
 _quick = False  # set by ``set_quick`` (the runner's --quick) to sample the N = 200 reference
 
@@ -66,10 +68,11 @@ def sampled(n: int) -> bool:
 
 def reference_pairs(n: int) -> list[tuple[int, int]]:
     pairs = all_pairs(board(n))
-    if not sampled(n) or len(pairs) <= SAMPLE:
+    size = QUICK_SAMPLE if _quick else SAMPLE
+    if not sampled(n) or len(pairs) <= size:
         return pairs
     rng = np.random.default_rng(n)
-    pick = np.sort(rng.choice(len(pairs), SAMPLE, replace=False))
+    pick = np.sort(rng.choice(len(pairs), size, replace=False))
     return [pairs[k] for k in pick]
 
 
