@@ -68,6 +68,22 @@ class Battle:
             raise RulesError(f"unknown fighter or unit id {cid!r}") from None
 
 
+def is_taken_down(c: Combatant) -> bool:
+    """A fighter is taken down when its state says so, when the damage allocated to it has
+    reached its Wounds (every fighter ruleset: "at wounds the fighter is taken down"), or
+    when it has lost both legs (Circle of Realms). A file may give only the damage."""
+    st = c.state
+    if bool(st.get("taken_down", False)):
+        return True
+    wounds = c.characteristics.get("wounds")
+    damage = st.get("damage", 0) or 0
+    if isinstance(wounds, int | float) and isinstance(damage, int | float) and wounds > 0 \
+            and damage >= wounds:
+        return True
+    limbs = st.get("limbs_lost") or ()
+    return isinstance(limbs, list | tuple) and "RL" in limbs and "LL" in limbs
+
+
 class RulesError(ValueError):
     """Input the rules refuse (unknown id or weapon, bad option, wrong dice): exit status 2."""
 

@@ -109,7 +109,10 @@ class Fighter:
 
     @property
     def taken_down(self) -> bool:
-        return bool(self.state.get("taken_down", False))
+        """Flagged so, or damage at its wounds, or both legs lost (rules.base.is_taken_down)."""
+        from tabletop_gui.rules.base import is_taken_down
+
+        return is_taken_down(self)
 
     def moved_to(self, x: float, y: float) -> Fighter:
         return replace(self, x=x, y=y)

@@ -20,11 +20,13 @@ from tests.core.acceptance_helpers import (
     cor_chars,
     doc,
     fighter,
+    fvd_chars,
     na_chars,
     ok_json,
     refused,
     run,
     unit,
+    v_weapon,
     wc_chars,
     wc_weapon,
     write,
@@ -531,3 +533,31 @@ def test_distribution_never_lists_a_zero_probability(capsys, tmp_path: Path) -> 
     check_distribution(out)
     assert out["distribution"][-1][0] == 48
     assert out["distribution"][-1][1] == pytest.approx(6.0 ** -16, rel=1e-6)
+
+
+@pytest.mark.parametrize("ruleset", ["warcry", "fight-vs-defense", "circle-of-realms"])
+def test_damage_at_wounds_is_taken_down(capsys, tmp_path: Path, ruleset: str) -> None:
+    """A state giving only the damage (at the fighter's Wounds) means taken down: left out
+    of inspect, and an attack on it is refused with that reason."""
+    if ruleset == "circle-of-realms":
+        chars, weapons = cor_chars(wounds=5), [{"name": "Sword", "attack": 8,
+                                                "attack_type": "slashing"}]
+        extra: dict[str, Any] = {"grid": {"kind": "square", "size": 1}}
+        xs = (4.5, 5.5)
+    elif ruleset == "warcry":
+        chars, weapons, extra, xs = wc_chars(wounds=5), [wc_weapon()], {}, (5, 6.5)
+    else:
+        chars, weapons, extra, xs = fvd_chars(wounds=5), [v_weapon()], {}, (5, 6.5)
+
+    def file(state: dict[str, Any]) -> str:
+        return write(tmp_path, doc(ruleset, fighters=[
+            fighter("a", "red", xs[0], 4.5, chars, weapons),
+            fighter("b", "blue", xs[1], 4.5, chars, weapons, state=state)], **extra))
+
+    assert len(ok_json(capsys, "inspect", file({"damage": 4}))["pairs"]) == 2
+    path = file({"damage": 5})
+    assert ok_json(capsys, "inspect", path)["pairs"] == []
+    out = ok_json(capsys, "attack", path, "--attacker", "a", "--target", "b")
+    assert out["valid"] is False and any("taken down" in r for r in out["reasons"])
+    if ruleset == "circle-of-realms":  # both legs lost takes the fighter down too
+        assert ok_json(capsys, "inspect", file({"limbs_lost": ["RL", "LL"]}))["pairs"] == []

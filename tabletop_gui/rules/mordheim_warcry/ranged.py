@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tabletop_gui.geometry.facts import Cover
-from tabletop_gui.rules.base import Combatant, Modifier
+from tabletop_gui.rules.base import Combatant, Modifier, is_taken_down
 from tabletop_gui.rules.warcry_family.targeting import EPS, Near, Targeting, inches
 from tabletop_gui.rules.warcry_family.weapons import Profile
 
@@ -23,7 +23,7 @@ def closest_viable(tg: Targeting, attacker: Combatant, prof: Profile) -> Near | 
         if prof.range.minimum is not None and distance <= prof.range.minimum + EPS:
             continue
         enemy = tg.battle.combatants.get(eid)
-        if enemy is None or bool(enemy.state.get("taken_down", False)):
+        if enemy is None or is_taken_down(enemy):
             continue
         if not tg.sight(attacker.id, eid).visible:
             continue

@@ -11,7 +11,7 @@ from typing import TypeVar
 
 from tabletop_gui.geometry.board_geometry import BoardGeometry
 from tabletop_gui.geometry.facts import Cover, Flank, Measure, Sight
-from tabletop_gui.rules.base import Battle, Check, Combatant
+from tabletop_gui.rules.base import Battle, Check, Combatant, is_taken_down
 from tabletop_gui.rules.fields import RangeSpec
 
 EPS = 1e-9
@@ -142,7 +142,7 @@ class Targeting:
                              f"{attacker.id}'s side ({target.side})"))
         else:
             out.append(Check("enemy", True, f"{target.id} is an enemy fighter"))
-        down = bool(target.state.get("taken_down", False))
+        down = is_taken_down(target)
         text = f"{target.id} is taken down" if down else f"{target.id} is not taken down"
         out.append(Check("taken_down", not down, text))
         return out
