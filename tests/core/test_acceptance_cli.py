@@ -561,3 +561,20 @@ def test_damage_at_wounds_is_taken_down(capsys, tmp_path: Path, ruleset: str) ->
     assert out["valid"] is False and any("taken down" in r for r in out["reasons"])
     if ruleset == "circle-of-realms":  # both legs lost takes the fighter down too
         assert ok_json(capsys, "inspect", file({"limbs_lost": ["RL", "LL"]}))["pairs"] == []
+
+
+def test_offhand_refused_where_the_ruleset_has_no_dual_wielding(capsys, tmp_path: Path
+                                                                 ) -> None:
+    hand = {"name": "Hand Weapon", "kind": "close_combat", "attributes": []}
+    path = write(tmp_path, doc("ninth-age", units=[
+        unit("u1", "red", 24, 10, 90, 10, 5, na_chars(), [hand, dict(hand, name="Spear")]),
+        unit("u2", "blue", 24, 20, 270, 10, 5, na_chars(), [hand])]))
+    lines = refused(capsys, "attack", path, "--attacker", "u1", "--target", "u2",
+                    "--offhand", "Spear", "--json")
+    assert len(lines) == 1 and "--offhand" in lines[0]
+    path = write(tmp_path, doc("warcry", fighters=[
+        fighter("a", "red", 5, 5, wc_chars(), [wc_weapon(), wc_weapon("Axe")]),
+        fighter("b", "blue", 6.5, 5, wc_chars(), [wc_weapon()])]))
+    lines = refused(capsys, "attack", path, "--attacker", "a", "--target", "b",
+                    "--offhand", "Axe")
+    assert len(lines) == 1 and "--offhand" in lines[0]

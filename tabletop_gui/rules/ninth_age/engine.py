@@ -126,6 +126,9 @@ class NinthAgeRuleset(Ruleset):
     # -- plans ---------------------------------------------------------------------------
     def plan(self, battle: Battle, request: AttackRequest,
              situation: Situation | None = None) -> tuple[Plan, Situation]:
+        if request.offhand is not None:
+            raise RulesError("--offhand: ninth-age has no off-hand attacks (a unit fights "
+                             "with one weapon: choose it with --weapon)")
         situ = self.situational(request)
         a = unit_view(battle, request.attacker)
         t = unit_view(battle, request.target)
