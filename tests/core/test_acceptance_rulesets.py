@@ -472,3 +472,33 @@ def test_ninth_age_shots_die_face_checked(capsys, tmp_path: Path) -> None:
     assert len(lines) == 1
     out = attack(capsys, path, "s", "t", "--dice", "2,6,1,4")  # 2 shots, 1 hit, 1 wound
     assert out["roll"]["hits"] == 1 and out["roll"]["wounds"] == 1 and out["roll"]["damage"] == 1
+
+
+@pytest.mark.parametrize(("ruleset", "gap", "cover"), [
+    ("warcry", 0.8, "cover"), ("warcry", 2.0, "none"),
+    ("fight-vs-defense", 0.8, "none"), ("mordheim-warcry", 2.0, "none")])
+def test_obstacle_near_the_attacker_gate(capsys, tmp_path: Path, ruleset: str, gap: float,
+                                         cover: str) -> None:
+    """A wall 0.1" from the attacker's base: Warcry ignores it only when the fighters are
+    more than 1" apart; the variants always ignore it. From the other side it covers."""
+    chars = {"warcry": wc_chars(), "fight-vs-defense": fvd_chars(),
+             "mordheim-warcry": mh_chars()}[ruleset]
+    w = wc_weapon(rng=3) if ruleset == "warcry" else v_weapon(rng=3)
+    path = write(tmp_path, doc(ruleset, fighters=[
+        fighter("a", "red", 5, 5, chars, [w]), fighter("b", "blue", 5, 6 + gap, chars, [w])],
+        obstacles=[{"id": "o", "polygon": [[4, 5.6], [6, 5.6], [6, 5.7], [4, 5.7]],
+                    "height": 0.3, "blocks_sight": False}]))
+    pairs = {p["attacker"]: p for p in ok_json(capsys, "inspect", path)["pairs"]}
+    assert pairs["a"]["cover"] == cover
+    assert pairs["a"]["cover_by"] == (["o"] if cover == "cover" else [])
+    assert pairs["b"]["cover"] == "cover" and pairs["b"]["cover_by"] == ["o"]
+
+
+def test_circle_hex_move_along_a_row(capsys, tmp_path: Path) -> None:
+    d = doc("circle-of-realms", grid={"kind": "hex", "size": 1}, width=12, depth=12,
+            fighters=[fighter("m", "red", 4.5, 0.5, cor_chars(), []),
+                      fighter("e", "blue", 5.5, 0.5, cor_chars(), [], traits=["infantry"])])
+    out = ok_json(capsys, "move", write(tmp_path, d), "--fighter", "m", "--path",
+                  "4.5,0.5;3.5,0.5;2.5,0.5")
+    assert [a["by"] for a in out["attacks_of_opportunity"]] == ["e"]
+    assert out["attacks_of_opportunity"][0]["expected_damage"] == pytest.approx(3.5, abs=1e-3)
