@@ -46,9 +46,10 @@ def corridor_candidates(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray
     if len(pk) == 0:
         return pk, tk
     # the circle around each terrain's bounding box against the centre segment
-    cx = 0.5 * (bd[tk, 0] + bd[tk, 2])
-    cy = 0.5 * (bd[tk, 1] + bd[tk, 3])
-    rad = 0.5 * np.hypot(bd[tk, 2] - bd[tk, 0], bd[tk, 3] - bd[tk, 1])
+    bcx = 0.5 * (bd[:, 0] + bd[:, 2])
+    bcy = 0.5 * (bd[:, 1] + bd[:, 3])
+    brad = 0.5 * np.hypot(bd[:, 2] - bd[:, 0], bd[:, 3] - bd[:, 1])
+    cx, cy, rad = bcx[tk], bcy[tk], brad[tk]
     ax, ay = x0[pk], y0[pk]
     dx, dy = x1[pk] - ax, y1[pk] - ay
     dd = dx * dx + dy * dy
