@@ -502,3 +502,20 @@ def test_circle_hex_move_along_a_row(capsys, tmp_path: Path) -> None:
                   "4.5,0.5;3.5,0.5;2.5,0.5")
     assert [a["by"] for a in out["attacks_of_opportunity"]] == ["e"]
     assert out["attacks_of_opportunity"][0]["expected_damage"] == pytest.approx(3.5, abs=1e-3)
+
+
+def test_circle_too_few_dice_names_attack_and_defense_dice(capsys, tmp_path: Path) -> None:
+    """Base attack, weapon and defense dice are always rolled: one die is refused naming 3
+    (and an unarmed fighter's base die alone, naming 2)."""
+    path = circle_file(tmp_path)
+    for dice in ("6", "6,6"):
+        lines = refused(capsys, "attack", path, "--attacker", "a", "--target", "b",
+                        "--dice", dice)
+        assert len(lines) == 1 and "at least 3," in lines[0]
+    unarmed = circle_file(tmp_path, a_state={"limbs_lost": ["RH"]})
+    lines = refused(capsys, "attack", unarmed, "--attacker", "a", "--target", "b",
+                    "--dice", "6")
+    assert len(lines) == 1 and "at least 2," in lines[0]
+    lines = refused(capsys, "attack", path, "--attacker", "a", "--target", "b",
+                    "--dice", "6,6,4,1")
+    assert len(lines) == 1 and "needs 3," in lines[0]

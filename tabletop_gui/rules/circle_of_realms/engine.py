@@ -17,6 +17,7 @@ from tabletop_gui.rules.base import (
     AttackRequest,
     Battle,
     Check,
+    DiceShortage,
     DiceSource,
     GivenDice,
     Modifier,
@@ -202,7 +203,13 @@ class CircleOfRealms(Ruleset):
 
     def resolve(self, battle: Battle, request: AttackRequest, dice: DiceSource) -> Resolution:
         plan = self._plan(battle, request)
-        r = roll_attack(plan.setup, dice)
+        try:
+            r = roll_attack(plan.setup, dice)
+        except DiceShortage as e:  # the attack and defense dice are always rolled
+            fixed = len(plan.setup.attack_dice) + 1
+            if e.needed_at_least >= fixed:
+                raise
+            raise DiceShortage(fixed, e.given) from None
         dice.finish()
         return Resolution(
             dice=r.dice, damage=r.target_wounds, taken_down=r.defender.taken_down,
