@@ -512,10 +512,10 @@ def test_circle_too_few_dice_names_attack_and_defense_dice(capsys, tmp_path: Pat
         lines = refused(capsys, "attack", path, "--attacker", "a", "--target", "b",
                         "--dice", dice)
         assert len(lines) == 1 and "at least 3," in lines[0]
-    unarmed = circle_file(tmp_path, a_state={"limbs_lost": ["RH"]})
-    lines = refused(capsys, "attack", unarmed, "--attacker", "a", "--target", "b",
-                    "--dice", "6")
-    assert len(lines) == 1 and "at least 2," in lines[0]
     lines = refused(capsys, "attack", path, "--attacker", "a", "--target", "b",
                     "--dice", "6,6,4,1")
     assert len(lines) == 1 and "needs 3," in lines[0]
+    unarmed = circle_file(tmp_path, a_state={"limbs_lost": ["RH"]})  # overwrites the file
+    lines = refused(capsys, "attack", unarmed, "--attacker", "a", "--target", "b",
+                    "--dice", "6")
+    assert len(lines) == 1 and "at least 2," in lines[0]
