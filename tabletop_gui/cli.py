@@ -11,6 +11,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 SUBCOMMANDS = ("validate", "inspect", "attack", "move", "rulesets")
 
@@ -23,8 +24,16 @@ class InputRefused(Exception):
         self.lines = list(lines)
 
 
+class _Parser(argparse.ArgumentParser):
+    """Usage mistakes (a missing --attacker, a --seed that is not a number) are one line on
+    stderr with exit status 2, like every other refused input (no usage block)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="tabletop-gui",
         description="Geometry, line of sight, cover and exact attack odds for tabletop "
         "wargames. Without a sub-command: open the GUI on FILE or on the demo battlefield.",
@@ -62,7 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _gui_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="tabletop-gui",
         usage="tabletop-gui [FILE] | tabletop-gui {" + ",".join(SUBCOMMANDS) + "} ...",
         description="Open the battlefield FILE (or the built-in demo) in the GUI. "

@@ -578,3 +578,14 @@ def test_offhand_refused_where_the_ruleset_has_no_dual_wielding(capsys, tmp_path
     lines = refused(capsys, "attack", path, "--attacker", "a", "--target", "b",
                     "--offhand", "Axe")
     assert len(lines) == 1 and "--offhand" in lines[0]
+
+
+@pytest.mark.parametrize("argv", [
+    ["attack", "FILE", "--target", "b"],
+    ["attack", "FILE", "--attacker", "a", "--target", "b", "--seed", "x"],
+    ["inspect"],
+    ["move", "FILE", "--fighter", "a"],
+])
+def test_usage_mistakes_are_one_line(capsys, wfile: str, argv: list[str]) -> None:
+    lines = refused(capsys, *[wfile if a == "FILE" else a for a in argv])
+    assert len(lines) == 1 and "--help" in lines[0]
