@@ -589,3 +589,24 @@ def test_offhand_refused_where_the_ruleset_has_no_dual_wielding(capsys, tmp_path
 def test_usage_mistakes_are_one_line(capsys, wfile: str, argv: list[str]) -> None:
     lines = refused(capsys, *[wfile if a == "FILE" else a for a in argv])
     assert len(lines) == 1 and "--help" in lines[0]
+
+
+def test_inspect_three_sides_and_explicit_elevations(capsys, tmp_path: Path) -> None:
+    """Every ordered pair on different sides (three sides here); an explicit elevation
+    wins over the platform under the fighter, null or absent takes the platform's."""
+    d = doc("warcry", fighters=[
+        fighter("a", "red", 5, 5, wc_chars(), [wc_weapon()], elevation=2.0),
+        fighter("b", "blue", 8, 5, wc_chars(), [wc_weapon()], elevation=0),
+        fighter("g", "green", 5, 9, wc_chars(), [wc_weapon()]),
+        fighter("h", "green", 8.5, 5, wc_chars(), [wc_weapon()], elevation=None)],
+        platforms=[{"id": "p", "polygon": [[7, 4], [9, 4], [9, 6], [7, 6]], "height": 3}])
+    d["sides"].append({"id": "green", "name": "Green"})
+    pairs = {(p["attacker"], p["target"]): p for p in
+             ok_json(capsys, "inspect", write(tmp_path, d))["pairs"]}
+    assert set(pairs) == {(x, y) for x in "abgh" for y in "abgh"
+                          if x != y and {x, y} != {"g", "h"}}
+    ab = pairs["a", "b"]
+    assert (ab["horizontal_distance"], ab["vertical_distance"]) == (2.0, 2.0)
+    assert ab["distance"] == round(8 ** 0.5, 3)
+    assert pairs["b", "h"]["vertical_distance"] == 3.0
+    assert pairs["a", "h"]["vertical_distance"] == 1.0

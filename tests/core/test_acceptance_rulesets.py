@@ -519,3 +519,20 @@ def test_circle_too_few_dice_names_attack_and_defense_dice(capsys, tmp_path: Pat
     lines = refused(capsys, "attack", unarmed, "--attacker", "a", "--target", "b",
                     "--dice", "6")
     assert len(lines) == 1 and "at least 2," in lines[0]
+
+
+@pytest.mark.parametrize(("off", "dfs", "hit"), [
+    (7, 3, 5), (4, 3, 4), (3, 3, 3), (3, 6, 3), (2, 6, 2), (1, 8, 2), (1, 9, 1)])
+@pytest.mark.parametrize(("strength", "res", "wound"), [
+    (6, 4, 5), (5, 4, 4), (4, 4, 3), (3, 4, 2), (2, 4, 1)])
+def test_ninth_age_tables_through_the_cli(capsys, tmp_path: Path, off: int, dfs: int,
+                                          hit: int, strength: int, res: int,
+                                          wound: int) -> None:
+    """One attack (overridden counts): P = hit/6 x wound/6, target arm 2 vs AP 0: 5+."""
+    path = write(tmp_path, doc("ninth-age", units=[
+        unit("u1", "red", 24, 10, 90, 10, 5, na_chars(off=off, str=strength), [HAND]),
+        unit("u2", "blue", 24, 10 + DEPTH2 + 0.005, 270, 10, 5,
+             na_chars(**{"def": dfs, "res": res, "arm": 2}), [HAND])]))
+    out = attack(capsys, path, "u1", "u2", "--set", "attacking_models=1",
+                 "supporting_models=0")
+    assert out["expected_damage"] == pytest.approx(hit / 6 * wound / 6 * 4 / 6, abs=1e-3)
