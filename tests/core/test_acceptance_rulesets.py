@@ -536,3 +536,45 @@ def test_ninth_age_tables_through_the_cli(capsys, tmp_path: Path, off: int, dfs:
     out = attack(capsys, path, "u1", "u2", "--set", "attacking_models=1",
                  "supporting_models=0")
     assert out["expected_damage"] == pytest.approx(hit / 6 * wound / 6 * 4 / 6, abs=1e-3)
+
+
+ROW_VALUE = {"Twice": 2 / 6 + 4 / 6, "Greater": 3 / 6 + 2 / 6, "Equal": 2 / 6 + 2 / 6,
+             "Less": 1 / 6 + 2 / 6, "Half": 2 / 6}
+
+
+@pytest.mark.parametrize(("fight", "defense", "piercing", "row"), [
+    (4, 2, 0, "Twice"), (5, 3, 0, "Greater"), (3, 3, 0, "Equal"), (3, 5, 0, "Less"),
+    (3, 6, 0, "Half"), (2, 5, 0, "Half"), (3, 4, 0, "Less"), (1, 1, 1, "Twice"),
+    (1, 2, 1, "Equal"), (2, 1, 2, "Twice"), (6, 3, 0, "Twice")])
+def test_fvd_rows_through_the_cli(capsys, tmp_path: Path, fight: int, defense: int,
+                                  piercing: int, row: str) -> None:
+    path = fvd_file(tmp_path, attacker=fvd_chars(fight=fight), target=fvd_chars(
+        defense=defense), weapons=[v_weapon(rng=3, attacks=1, damage="1/2",
+                                            piercing=piercing)])
+    out = attack(capsys, path, "a", "b")
+    assert out["expected_damage"] == pytest.approx(ROW_VALUE[row], abs=1e-3)
+
+
+@pytest.mark.parametrize(("strength", "toughness", "dice", "damage"), [
+    (5, 4, "2,3,5,6", 1 + 1 + 3), (4, 4, "3,4,5,6", 1 + 1 + 3), (3, 4, "4,5,6,6", 1 + 3 + 3),
+    (3, 4, "1,1,1,1", 0)])
+def test_warcry_hit_table_rows_with_dice(capsys, tmp_path: Path, strength: int,
+                                         toughness: int, dice: str, damage: int) -> None:
+    path = warcry_pair(tmp_path, toughness=toughness,
+                       weapon=wc_weapon(rng=3, strength=strength, damage="1/3"))
+    assert attack(capsys, path, "a", "b", "--dice", dice)["roll"]["damage"] == damage
+
+
+def test_mordheim_armour_and_piercing_per_weapon(capsys, tmp_path: Path) -> None:
+    """Hammer (2/3, Piercing 1) dice 6,6: 6 - (3 - 1) = 4; Dagger off-hand 5: 1 - 3 -> 0."""
+    d = doc("mordheim-warcry", fighters=[
+        fighter("a", "red", 5, 5, mh_chars(fight=4), [
+            v_weapon("Hammer", attacks=2, damage="2/3", piercing=1),
+            v_weapon("Dagger", attacks=3, damage="1/3")]),
+        fighter("b", "blue", 6.5, 5, mh_chars(fight=4, armour=3), [v_weapon()])])
+    path = write(tmp_path, d)
+    out = attack(capsys, path, "a", "b", "--weapon", "Hammer", "--offhand", "Dagger",
+                 "--dice", "6,6,5")
+    assert out["roll"]["damage"] == 4
+    single = attack(capsys, path, "a", "b", "--weapon", "Hammer", "--dice", "4,5")
+    assert single["roll"]["damage"] == 2  # 2 + 2 - 2
