@@ -578,3 +578,71 @@ def test_mordheim_armour_and_piercing_per_weapon(capsys, tmp_path: Path) -> None
     assert out["roll"]["damage"] == 4
     single = attack(capsys, path, "a", "b", "--weapon", "Hammer", "--dice", "4,5")
     assert single["roll"]["damage"] == 2  # 2 + 2 - 2
+
+
+@pytest.mark.parametrize("night", [False, True])
+def test_circle_distributions_by_enumeration(capsys, tmp_path: Path, night: bool) -> None:
+    """Every (d6, d8, d6) outcome of the page's resolution steps, counted by hand."""
+    from collections import Counter
+    from fractions import Fraction
+
+    target: Counter[int] = Counter()
+    back: Counter[int] = Counter()
+    crit = 0
+    prec, a_arm, t_arm, t_prec = 3, 0, 1, 2
+    for b in range(1, 7):
+        for w in range(1, 9):
+            for d in range(1, 7):
+                total = b + w
+                critical = total % prec == 0
+                crit += critical
+                if night:
+                    total = max(0, total - prec)
+                dfn = d // 2 if critical else d
+                n = total - dfn
+                target[max(0, n - t_arm) if n > 0 else 0] += 1
+                lost = max(0, -n - a_arm) if n < 0 else 0
+                back[max(0, lost - t_prec) if night else lost] += 1
+    a = fighter("a", "red", 4.5, 4.5, cor_chars(armour=a_arm, precision=prec),
+                [{"name": "Sword", "attack": 8, "attack_type": "blunt"}])
+    t = fighter("b", "blue", 5.5, 4.5, cor_chars(armour=t_arm, precision=t_prec),
+                [{"name": "Club", "attack": 6, "attack_type": "blunt"}])
+    path = write(tmp_path, doc("circle-of-realms", grid={"kind": "square", "size": 1},
+                               fighters=[a, t]))
+    out = attack(capsys, path, "a", "b", *(["--set", "night=true"] if night else []))
+
+    def expect(c: Counter[int]) -> list[tuple[int, float]]:
+        return [(k, float(Fraction(v, 288))) for k, v in sorted(c.items())]
+
+    assert [(k, pytest.approx(p, abs=1e-9)) for k, p in out["distribution"]] == expect(target)
+    assert [(k, pytest.approx(p, abs=1e-9)) for k, p in out["attacker_distribution"]] == \
+        expect(back)
+    assert out["critical_probability"] == pytest.approx(crit / 288, abs=1e-9)
+
+
+def test_mordheim_dual_wield_distribution_by_enumeration(capsys, tmp_path: Path) -> None:
+    """Hammer 2 attacks 2/3 Piercing 2 plus one Dagger roll 1/3, Fight 4 vs 4 (Equal),
+    Armour 3 per weapon, target with 5 wounds left: every 6^3 outcome counted."""
+    from collections import Counter
+
+    def value(face: int, hit: int, crit: int) -> int:
+        return crit if face == 6 else hit if face >= 4 else 0
+
+    count: Counter[int] = Counter()
+    for h1 in range(1, 7):
+        for h2 in range(1, 7):
+            for dg in range(1, 7):
+                hammer = max(0, value(h1, 2, 3) + value(h2, 2, 3) - (3 - 2))
+                dagger = max(0, value(dg, 1, 3) - 3)
+                count[min(5, hammer + dagger)] += 1
+    d = doc("mordheim-warcry", fighters=[
+        fighter("a", "red", 5, 5, mh_chars(fight=4), [
+            v_weapon("Hammer", attacks=2, damage="2/3", piercing=2),
+            v_weapon("Dagger", attacks=3, damage="1/3")]),
+        fighter("b", "blue", 6.5, 5, mh_chars(fight=4, armour=3, wounds=10), [v_weapon()],
+                state={"damage": 5})])
+    out = attack(capsys, write(tmp_path, d), "a", "b", "--weapon", "Hammer", "--offhand",
+                 "Dagger")
+    assert [(k, pytest.approx(p, abs=1e-9)) for k, p in out["distribution"]] == \
+        [(k, v / 216) for k, v in sorted(count.items())]
+    assert out["take_down_probability"] == pytest.approx(count[5] / 216, abs=1e-6)
