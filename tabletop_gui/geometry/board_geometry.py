@@ -12,7 +12,7 @@ is ``distance <= X`` (with a 1e-9 tolerance), its margin ``X - distance``.
 from __future__ import annotations
 
 import math
-from typing import ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal
 
 import numpy as np
 from numpy.typing import NDArray
@@ -26,6 +26,9 @@ from tabletop_gui.geometry.grid import GridGeometry
 from tabletop_gui.geometry.pairs import PairTable
 from tabletop_gui.geometry.sight import sight_pairs
 from tabletop_gui.geometry.terrain import TerrainSet
+
+if TYPE_CHECKING:
+    from tabletop_gui.geometry.facing_cover import Obstructions
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
@@ -49,6 +52,8 @@ class BoardGeometry:
         )
         self._tables: dict[CoverRule | None, PairTable] = {}
         self._queries = 0
+        # terrain and body outlines as one TerrainSet (``facing_cover.obstructions``)
+        self.facing_obstructions: Obstructions | None = None
 
     @classmethod
     def of(cls, board: Board) -> BoardGeometry:
@@ -276,6 +281,7 @@ class BoardGeometry:
         g.bodies = self.bodies.with_body(k, board.bodies[k], self.terrain)
         g.grid = self.grid
         g._queries = 0
+        g.facing_obstructions = None
         # tables share their distance and sight matrices (``with_rule``): update in place
         # only when no other table holds them
         g._tables = {rule: t.moved(g.bodies, g.terrain, k,

@@ -20,9 +20,12 @@ smallest hidden fraction. ``by`` names what hides part of the facing from that p
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
+import shapely
+from numpy.typing import NDArray
 
 from tabletop_gui.geometry import ninth_age, outline
 from tabletop_gui.geometry.board import Body, Point, Terrain
@@ -32,6 +35,8 @@ from tabletop_gui.geometry.terrain import TerrainSet
 
 if TYPE_CHECKING:
     from tabletop_gui.geometry.board_geometry import BoardGeometry
+
+IntArray = NDArray[np.intp]
 
 SHOOTER_SAMPLES = 9
 TARGET_SAMPLES = 64
@@ -57,6 +62,38 @@ def facing_edge(body: Body, arc: str, towards: Point) -> tuple[Point, Point]:
     return outline.to_world(fp, *ends[0]), outline.to_world(fp, *ends[1])
 
 
+@dataclass(frozen=True, eq=False)
+class Obstructions:
+    """Everything that can hide a sample, prepared once per geometry: the board's terrain
+    then every active body's outline (soft, 32 segments for round ones), as one TerrainSet
+    with a spatial index; ``owner[b]`` is body b's index in it (-1: inactive)."""
+
+    ts: TerrainSet
+    owner: IntArray
+    tree: shapely.STRtree
+
+
+def obstructions(g: BoardGeometry) -> Obstructions:
+    cached = g.facing_obstructions
+    if cached is not None:
+        return cached
+    ba = g.bodies
+    k0 = len(g.terrain)
+    owner = np.full(len(ba.bodies), -1, dtype=np.intp)
+    extra: list[Terrain] = []
+    for n, b in enumerate(ba.bodies):
+        if b.active:
+            owner[n] = k0 + len(extra)
+            extra.append(Terrain(b.id, "obstacle",
+                                 tuple(map(tuple, outline.outline_points(b.footprint, 32))),
+                                 1.0, b.id, True, "soft"))
+    ts = TerrainSet.build(g.terrain.terrains + tuple(extra))
+    shapely.prepare(ts.polygons)
+    out = Obstructions(ts, owner, shapely.STRtree(ts.polygons))
+    g.facing_obstructions = out
+    return out
+
+
 def facing_cover(g: BoardGeometry, shooter: int, target: int,
                  threshold: Literal["more_than_half", "half_or_more"] = "more_than_half"
                  ) -> FacingCover:
@@ -71,35 +108,65 @@ def facing_cover(g: BoardGeometry, shooter: int, target: int,
     sp = np.array(s0)[None, :] + fs[:, None] * (np.array(s1) - np.array(s0))[None, :]
     tp = np.array(t0)[None, :] + ft[:, None] * (np.array(t1) - np.array(t0))[None, :]
 
-    others = [b for k, b in enumerate(ba.bodies) if k not in (shooter, target) and b.active]
-    obstructions = g.terrain.terrains + tuple(
-        Terrain(b.id, "obstacle", tuple(map(tuple, outline.outline_points(b.footprint, 32))),
-                1.0, b.id, True, "soft")
-        for b in others
-    )
-    ts = TerrainSet.build(obstructions)
-    n_obs = len(ts)
+    obs = obstructions(g)
+    ts = obs.ts
+    # candidates: every sample line lies in the convex hull of both facings; an obstruction
+    # that does not meet it cannot hide any sample (the shooter and the target never hide)
+    hull = shapely.convex_hull(shapely.multipoints(np.array([s0, s1, t0, t1])))
+    cand = np.sort(obs.tree.query(hull, predicate="intersects")).astype(np.intp)
+    cand = cand[(cand != obs.owner[shooter]) & (cand != obs.owner[target])]
+    bd = ts.bounds
+    n_c = len(cand)
+    ns = len(sp)
+    hidden_all = np.zeros((ns, TARGET_SAMPLES, n_c), dtype=bool)
+    if n_c:
+        # (shooter point, target point, candidate), all at once; a line whose bounding
+        # box misses the candidate's cannot pass through it
+        si = np.repeat(np.arange(ns), TARGET_SAMPLES * n_c)
+        pi = np.tile(np.repeat(np.arange(TARGET_SAMPLES), n_c), ns)
+        ci = np.tile(np.arange(n_c), ns * TARGET_SAMPLES)
+        a, b = sp[si], tp[pi]
+        cb = bd[cand[ci]]
+        boxed = ((np.minimum(a[:, 0], b[:, 0]) <= cb[:, 2])
+                 & (np.maximum(a[:, 0], b[:, 0]) >= cb[:, 0])
+                 & (np.minimum(a[:, 1], b[:, 1]) <= cb[:, 3])
+                 & (np.maximum(a[:, 1], b[:, 1]) >= cb[:, 1]))
+        live = np.flatnonzero(boxed)
+        a, b, cb = a[live], b[live], cb[live]
+        # nor can a line with the whole bounding box strictly on one side of it
+        nx, ny = a[:, 1] - b[:, 1], b[:, 0] - a[:, 0]
+        off = nx * a[:, 0] + ny * a[:, 1]
+        x0, y0, x1, y1 = cb[:, 0], cb[:, 1], cb[:, 2], cb[:, 3]
+        c1 = nx * x0 + ny * y0 - off
+        c2 = nx * x1 + ny * y0 - off
+        c3 = nx * x0 + ny * y1 - off
+        c4 = nx * x1 + ny * y1 - off
+        scale = 1.0 + max(float(np.abs(bd[cand]).max()), float(np.abs(sp).max()),
+                          float(np.abs(tp).max()))
+        margin = 1e-9 * scale * (np.abs(nx) + np.abs(ny))
+        apart = ((np.minimum(np.minimum(c1, c2), np.minimum(c3, c4)) > margin)
+                 | (np.maximum(np.maximum(c1, c2), np.maximum(c3, c4)) < -margin))
+        live, a, b = live[~apart], a[~apart], b[~apart]
+        zeros = np.zeros(len(live))
+        p = np.column_stack([a, zeros])
+        q = np.column_stack([b, zeros])
+        hidden_all.reshape(-1)[live] = blocked(p, q, cand[ci[live]], ts, use_z=False)
+    hard = ts.hard[cand]
+    hard_fracs = hidden_all[:, :, hard].any(axis=2).mean(axis=1)
+    total_fracs = hidden_all.any(axis=2).mean(axis=1)
+    hides: NDArray[np.bool_] = np.asarray(hidden_all.any(axis=1))  # (point, candidate)
     best: tuple[tuple[int, float, float], FacingCover] | None = None
-    for s in sp:
-        if n_obs == 0:
-            hidden = np.zeros((TARGET_SAMPLES, 0), dtype=bool)
-        else:
-            pi = np.repeat(np.arange(TARGET_SAMPLES), n_obs)
-            oi = np.tile(np.arange(n_obs), TARGET_SAMPLES)
-            p = np.column_stack([np.repeat(s[None, :], len(pi), axis=0), np.zeros(len(pi))])
-            q = np.column_stack([tp[pi], np.zeros(len(pi))])
-            hidden = blocked(p, q, oi.astype(np.intp), ts, use_z=False).reshape(
-                TARGET_SAMPLES, n_obs)
-        hard_frac = float(hidden[:, ts.hard].any(axis=1).mean()) if n_obs else 0.0
-        total_frac = float(hidden.any(axis=1).mean()) if n_obs else 0.0
+    for s in range(ns):
+        hard_frac = float(hard_fracs[s]) if n_c else 0.0
+        total_frac = float(total_fracs[s]) if n_c else 0.0
         kind: Literal["none", "soft", "hard"] = "none"
         if _over(hard_frac, threshold):
             kind = "hard"
         elif _over(total_frac, threshold):
             kind = "soft"
-        by = tuple(obstructions[k].id for k in np.flatnonzero(hidden.any(axis=0)))
         key = (_KIND_ORDER[kind], total_frac, hard_frac)
         if best is None or key < best[0]:
+            by = tuple(ts.terrains[k].id for k in cand[hides[s]])
             best = (key, FacingCover(kind, hard_frac, total_frac, by))
     assert best is not None
     return best[1]

@@ -26,6 +26,7 @@ IntArray = NDArray[np.intp]
 EPS_LENGTH = 1e-7  # inches of a segment inside a polygon that count as passing through
 _EPS_SIDE = 1e-9  # a point this close to an edge line counts as on the edge
 _EPS_Z = 1e-9
+_FEW_EDGES = 8  # polygons clipped apart from those with more edges
 
 
 def blocked(
@@ -68,7 +69,8 @@ def blocked(
         out[idx] = (span > 0) & (span * length3[idx] > EPS_LENGTH)
     idx = np.flatnonzero(live & ~conv)
     if len(idx):
-        out[idx] = _shapely_interior(p[idx, :2], d[idx, :2], lo[idx], hi[idx], tid[idx], ts)
+        out[idx] = _shapely_interior(p[idx, :2], d[idx, :2], lo[idx], hi[idx], tid[idx], ts,
+                                     prefilter=not exact_shapely)
     return out
 
 
@@ -92,8 +94,24 @@ def convex_interior(p: FloatArray, d: FloatArray, tid: IntArray, ts: TerrainSet
     """The t-range where p + t d is strictly inside convex polygon ``tid`` (empty: lo >= hi).
 
     Each edge (inward normal n, offset c) keeps n . x - c > 0; padding edges have n = 0 and
-    c = -1, so they never constrain. Loops over the (few) edges with whole-array steps.
+    c = -1, so they never constrain. Loops over the (few) edges with whole-array steps;
+    polygons with few edges are clipped apart from those with many (the padding edges
+    they would skip change nothing).
     """
+    counts = ts.edge_count[tid]
+    few = counts <= _FEW_EDGES
+    if few.all() or not few.any():
+        return _clip(p, d, tid, ts, int(counts.max()) if len(counts) else 0)
+    lo = np.empty(len(tid))
+    hi = np.empty(len(tid))
+    for part in (np.flatnonzero(few), np.flatnonzero(~few)):
+        lo[part], hi[part] = _clip(p[part], d[part], tid[part], ts, int(counts[part].max()))
+    return lo, hi
+
+
+def _clip(p: FloatArray, d: FloatArray, tid: IntArray, ts: TerrainSet, edges: int
+          ) -> tuple[FloatArray, FloatArray]:
+    """``convex_interior`` over the first ``edges`` edges (those of every polygon in tid)."""
     n = len(tid)
     px, py, dx, dy = p[:, 0], p[:, 1], d[:, 0], d[:, 1]
     tol = 1e-12 * np.hypot(dx, dy)
@@ -101,7 +119,7 @@ def convex_interior(p: FloatArray, d: FloatArray, tid: IntArray, ts: TerrainSet
     hi = np.full(n, np.inf)
     outside = np.zeros(n, dtype=bool)
     with np.errstate(divide="ignore", invalid="ignore"):
-        for v in range(ts.edge_nx_t.shape[0]):
+        for v in range(edges):
             nx, ny, c = ts.edge_nx_t[v, tid], ts.edge_ny_t[v, tid], ts.edge_c_t[v, tid]
             num = nx * px + ny * py - c
             den = nx * dx + ny * dy
@@ -115,7 +133,12 @@ def convex_interior(p: FloatArray, d: FloatArray, tid: IntArray, ts: TerrainSet
 
 
 def _shapely_interior(p: FloatArray, d: FloatArray, lo: FloatArray, hi: FloatArray,
-                      tid: IntArray, ts: TerrainSet) -> BoolArray:
+                      tid: IntArray, ts: TerrainSet, prefilter: bool = False) -> BoolArray:
+    """Interior of each (clipped) segment meets the interior of its polygon (``relate``).
+
+    With ``prefilter``, only the segments that meet the polygon at all (a cheap
+    ``intersects``) are related: the others cannot meet its interior.
+    """
     a = np.clip(lo, 0.0, 1.0)
     b = np.clip(hi, 0.0, 1.0)
     start = p + a[:, None] * d
@@ -126,4 +149,11 @@ def _shapely_interior(p: FloatArray, d: FloatArray, lo: FloatArray, hi: FloatArr
         geoms[moved] = shapely.linestrings(np.stack([start[moved], end[moved]], axis=1))
     if (~moved).any():
         geoms[~moved] = shapely.points(start[~moved])
-    return np.asarray(shapely.relate_pattern(geoms, ts.polygons[tid], "T********"), dtype=bool)
+    polys = ts.polygons[tid]
+    if not prefilter:
+        return np.asarray(shapely.relate_pattern(geoms, polys, "T********"), dtype=bool)
+    out = np.zeros(len(tid), dtype=bool)
+    meet = np.flatnonzero(shapely.intersects(geoms, polys))
+    if len(meet):
+        out[meet] = shapely.relate_pattern(geoms[meet], polys[meet], "T********")
+    return out

@@ -52,6 +52,8 @@ class TerrainSet:
     edge_nx_t: FloatArray
     edge_ny_t: FloatArray
     edge_c_t: FloatArray
+    # edges of each polygon that can constrain (1 + index of its last valid edge; 0: none)
+    edge_count: IntArray
 
     @staticmethod
     def of(terrains: tuple[Terrain, ...]) -> TerrainSet:
@@ -120,6 +122,7 @@ class TerrainSet:
             edge_ny_t=np.ascontiguousarray(np.where(ev, en[:, :, 1], 0.0).T),
             edge_c_t=np.ascontiguousarray(
                 np.where(ev, np.einsum("kvc,kvc->kv", en, es), -1.0).T),
+            edge_count=_edge_count(ev),
         )
 
     def __len__(self) -> int:
@@ -192,6 +195,14 @@ def _edges(polys: NDArray[np.object_], convex: BoolArray
         en[i, :m, 1] = ny
         ev[i, :m] = ok
     return es, en, ev
+
+
+def _edge_count(valid: BoolArray) -> IntArray:
+    """1 + the index of each polygon's last valid edge (0 when it has none)."""
+    if valid.shape[1] == 0:
+        return np.zeros(valid.shape[0], dtype=np.intp)
+    last = valid.shape[1] - np.argmax(valid[:, ::-1], axis=1)
+    return np.where(valid.any(axis=1), last, 0).astype(np.intp)
 
 
 def _vertices(polys: NDArray[np.object_]) -> tuple[FloatArray, BoolArray]:
