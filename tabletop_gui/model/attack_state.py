@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
+from tabletop_gui.geometry.board_geometry import BoardGeometry
 from tabletop_gui.model.dice_probe import (
     EnteredDie,
     choices_called_for,
@@ -36,6 +37,27 @@ from tabletop_gui.scenario.battle import battle_of
 from tabletop_gui.scenario.entities import Model, Scenario
 
 Listener = Callable[[], None]
+DOWN_CACHE = 20_000
+
+
+def carry_geometry(before: Scenario, after: Scenario) -> None:
+    """Derive the geometry of ``after`` from that of ``before`` when exactly one model
+    changed (same models otherwise, the very same objects): one row and column of the
+    pair tables are recomputed instead of every pair."""
+    old, new = before.models, after.models
+    if len(old) != len(new) or before.obstacles is not after.obstacles \
+            or before.platforms is not after.platforms:
+        return
+    changed = [i for i, (a, b) in enumerate(zip(old, new, strict=True)) if a is not b]
+    if len(changed) != 1 or old[changed[0]].id != new[changed[0]].id:
+        return
+    moved_id = new[changed[0]].id
+    old_board = battle_of(before).board
+    new_board = battle_of(after).board
+    try:
+        BoardGeometry.of(old_board).moved(new_board, moved_id, handover=True)
+    except KeyError:
+        return
 
 
 class AttackState:
@@ -63,6 +85,9 @@ class AttackState:
         self._models: dict[str, Model] = {}
         self._models_of: Scenario | None = None
         self._offhand_cache: tuple[object, list[str]] = (None, [])
+        self._enemies_cache: tuple[object, list[str]] = (None, [])
+        self._down: dict[int, tuple[Model, bool]] = {}
+        self.live = False  # the change being notified is a drag preview (see set_scenario)
         if scenario is not None:
             self.set_scenario(scenario)
 
@@ -135,7 +160,20 @@ class AttackState:
         a = self.model(self.attacker)
         if a is None or self.scenario is None:
             return []
-        return [m.id for m in self.scenario.models if m.side != a.side and not m.taken_down]
+        key = (self.scenario, a.side)
+        if self._enemies_cache[0] != key:
+            self._enemies_cache = (key, [m.id for m in self.scenario.models
+                                         if m.side != a.side and not self.is_down(m)])
+        return list(self._enemies_cache[1])
+
+    def is_down(self, model: Model) -> bool:
+        """``model.taken_down``, remembered per model value (a drag changes one model)."""
+        known = self._down.get(id(model))
+        if known is None or known[0] is not model:
+            if len(self._down) > DOWN_CACHE:
+                self._down.clear()
+            known = self._down[id(model)] = (model, model.taken_down)
+        return known[1]
 
     def option_value(self, key: str) -> Any:
         spec = next((s for s in self.option_specs if s.key == key), None)
@@ -148,9 +186,18 @@ class AttackState:
         return AttackRequest(self.attacker, t, self.weapon, self.offhand, dict(self.options))
 
     # -- setting ---------------------------------------------------------------------
-    def set_scenario(self, scenario: Scenario) -> None:
-        """A new version of the document: keep the choices that still make sense."""
+    def set_scenario(self, scenario: Scenario, live: bool = False) -> None:
+        """A new version of the document: keep the choices that still make sense.
+
+        When it differs from the current one in a single model (a drag step, or its
+        release), the geometry of the new battle is derived from the current one
+        (``BoardGeometry.moved``: the pair tables updated in one row and column).
+        ``live``: a drag preview; listeners may wait for the end of the event-loop turn."""
+        previous = self.scenario
         self.scenario = scenario
+        if previous is not None and previous is not scenario:
+            carry_geometry(previous, scenario)
+        self.live = live
         if self.model(self.attacker) is None:
             self.attacker = self.target = None
         if self.model(self.target) is None:
@@ -353,7 +400,10 @@ class AttackState:
                     self.odds = self.report.distribution
             if self.report is not None and self.next_die is None and self.resolution is None:
                 self.next_die = first_die(ruleset, battle, request)
-        self._notify()
+        try:
+            self._notify()
+        finally:
+            self.live = False
 
     # -- applying --------------------------------------------------------------------
     @property

@@ -5,9 +5,12 @@ canvas can mark each valid or invalid with the rules' own reasons. Results are c
 scenario value (a new value per document revision) and attack choice, so repainting,
 hovering and Tab cycling cost nothing.
 
-A scan can run in slices (``step(budget)``): nearest enemies first, as the geometry
-library orders them, so a drag among hundreds of models never blocks a frame. While a new
-scan runs, enemies not yet rescanned keep their previous status, flagged ``stale``.
+Every enemy's verdict (valid, and the reasons when not) comes at once from
+``Ruleset.target_validity``, which rulesets answer in one batch from the pair table: a
+drag step re-marks every enemy live. The full reports (facts, every check, modifiers)
+then follow in slices (``step(budget)``), nearest enemies first, as the geometry library
+orders them, so a drag among hundreds of models never blocks a frame; until its report
+comes, a status holds the verdict only, flagged ``stale``.
 """
 
 from __future__ import annotations
@@ -33,7 +36,8 @@ class TargetStatus:
     reasons: tuple[str, ...]
     facts: PairFacts | None
     report: AttackReport | None
-    stale: bool = False  # from the previous scenario, not yet rescanned
+    stale: bool = False  # the verdict only (``Ruleset.target_validity``), report pending
+    distance: float | None = None  # the 3D distance when ``facts`` are not known yet
 
     @cached_property
     def tooltip(self) -> str:
@@ -88,26 +92,33 @@ class TargetScan:
         key = (ruleset.id, attacker, weapon, offhand, _freeze(options), tuple(enemies))
         if scenario is self._scenario and key == self._key:
             return
-        same_choice = key == self._key
-        previous = self._done if same_choice else {}
         self._scenario, self._key, self._ruleset = scenario, key, ruleset
         self._request = AttackRequest(attacker, attacker, weapon, offhand, dict(options))
-        order = self._nearest_first(scenario, attacker, enemies)
+        order, distance = self._nearest_first(scenario, attacker, enemies)
         if first in order:
             order.remove(first)
             order.insert(0, first)
         self._todo = order
-        self._done = {t: replace(s, stale=True) for t, s in previous.items() if t in order}
+        try:
+            verdicts = ruleset.target_validity(battle_of(scenario), attacker, order, weapon,
+                                               offhand, options)
+        except RulesError:
+            verdicts = {}
+        self._done = {t: TargetStatus(t, v[0], v[1], None, None, stale=True,
+                                      distance=distance.get(t))
+                      for t, v in verdicts.items()}
 
     @staticmethod
-    def _nearest_first(scenario: Scenario, attacker: str, enemies: Sequence[str]) -> list[str]:
+    def _nearest_first(scenario: Scenario, attacker: str, enemies: Sequence[str]
+                       ) -> tuple[list[str], dict[str, float]]:
         wanted = set(enemies)
         try:
             ranked = BoardGeometry.of(battle_of(scenario).board).enemies_by_distance(attacker)
         except KeyError:
             ranked = []
         order = [t for t, _ in ranked if t in wanted]
-        return order + [t for t in enemies if t not in set(order)]
+        seen = set(order)
+        return order + [t for t in enemies if t not in seen], dict(ranked)
 
     def step(self, budget_s: float) -> bool:
         """Compute statuses until ``budget_s`` seconds are spent; True when complete."""
@@ -139,6 +150,10 @@ class TargetScan:
     def statuses(self) -> list[TargetStatus]:
         """The statuses known so far, nearest first."""
         out = list(self._done.values())
-        out.sort(key=lambda s: (s.facts.distance if s.facts is not None else float("inf"),
-                                s.target))
+        out.sort(key=_nearness)
         return out
+
+
+def _nearness(s: TargetStatus) -> tuple[float, str]:
+    d = s.facts.distance if s.facts is not None else s.distance
+    return (d if d is not None else float("inf"), s.target)

@@ -374,6 +374,25 @@ class Ruleset(ABC):
     def attack(self, battle: Battle, request: AttackRequest) -> AttackReport:
         """Target check, modifiers and the exact damage distribution."""
 
+    def target_validity(self, battle: Battle, attacker: str, targets: Sequence[str],
+                        weapon: str | None = None, offhand: str | None = None,
+                        situational: Mapping[str, Any] | None = None,
+                        ) -> dict[str, tuple[bool, tuple[str, ...]]]:
+        """Whether ``attacker`` may attack each of ``targets``, with the reasons when not:
+        for every target the same as ``attack(...).valid`` and ``.reasons`` (a refused
+        request gives ``(False, (message,))``). Many targets at once, so a ruleset may
+        answer them together; this default asks ``attack`` once per target."""
+        out: dict[str, tuple[bool, tuple[str, ...]]] = {}
+        for target in targets:
+            request = AttackRequest(attacker, target, weapon, offhand, dict(situational or {}))
+            try:
+                report = self.attack(battle, request)
+            except RulesError as e:
+                out[target] = (False, (str(e),))
+                continue
+            out[target] = (report.valid, tuple(report.reasons))
+        return out
+
     @abstractmethod
     def resolve(self, battle: Battle, request: AttackRequest, dice: DiceSource) -> Resolution:
         """Resolve the attack with dice; the faces are consumed in the page's order."""

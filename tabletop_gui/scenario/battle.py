@@ -53,8 +53,22 @@ def _unit_body(unit: Unit) -> Body:
     )
 
 
-def board_of(scenario: Scenario) -> Board:
-    """The Board of a scenario: every model's body, every obstacle and platform, the grid."""
+def board_of(scenario: Scenario, like: tuple[Scenario, Board] | None = None) -> Board:
+    """The Board of a scenario: every model's body, every obstacle and platform, the grid.
+
+    ``like``: an earlier scenario and its board; the bodies of models that are the very
+    same objects there, and its terrain when the obstacles and platforms are, are reused
+    (a drag step changes one model of two hundred)."""
+    if like is not None:
+        before, board = like
+        if (before.obstacles is scenario.obstacles and before.platforms is scenario.platforms
+                and before.battlefield is scenario.battlefield):
+            bodies = dict(zip((id(m) for m in before.models), board.bodies, strict=True))
+            return Board(
+                width=board.width, depth=board.depth,
+                bodies=tuple(bodies.get(id(m)) or body_of(m) for m in scenario.models),
+                terrains=board.terrains, grid=board.grid,
+            )
     terrains = tuple(
         Terrain(o.id, "obstacle", o.polygon, o.height, o.name, o.blocks_sight, o.cover)
         for o in scenario.obstacles
@@ -76,13 +90,18 @@ _last: list[tuple[Scenario, Battle]] = []
 
 
 def battle_of(scenario: Scenario) -> Battle:
-    """The Battle a ruleset resolves attacks in (the last one is kept for the same document)."""
-    if _last and _last[0][0] is scenario:
-        return _last[0][1]
+    """The Battle a ruleset resolves attacks in (the last two are kept: the document and
+    a drag preview of it)."""
+    for n, (known, battle) in enumerate(_last):
+        if known is scenario:
+            if n:
+                _last.insert(0, _last.pop(n))
+            return battle
+    like = (_last[0][0], _last[0][1].board) if _last else None
     battle = Battle(
         ruleset_options=dict(scenario.ruleset_options),
-        board=board_of(scenario),
+        board=board_of(scenario, like),
         combatants={m.id: m for m in scenario.models},
     )
-    _last[:] = [(scenario, battle)]
+    _last[:] = [(scenario, battle), *_last[:1]]
     return battle

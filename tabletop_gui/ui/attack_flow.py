@@ -41,7 +41,16 @@ from tabletop_gui.ui.odds_panel import OddsPanel
 
 APPLY_PREFIX = "Apply attack"
 SCAN_SLICE_S = 0.005  # target scan work per event-loop turn (keeps a drag within a frame)
+SCAN_REST_MS = 60  # during a drag, full reports wait until the mouse rests this long
 TEXT_INPUTS = (QLineEdit, QAbstractSpinBox, QPlainTextEdit, QComboBox)
+KEY_HELP = (  # Help > Keyboard shortcuts
+    ("R", "roll the dice of the attack (seeded)"),
+    ("Tab, Shift+Tab", "next / previous valid target"),
+    ("0-9", "enter a physical die"),
+    ("Backspace", "remove the last die entered (dice box)"),
+    ("Enter", "apply the result (one undoable edit, logged)"),
+    ("Esc", "clear the attack"),
+)
 
 
 class FlowWindow(Protocol):
@@ -228,15 +237,21 @@ class AttackFlow(QObject):
                 if (model.x, model.y) != (x, y):
                     model = model.moved_to(x, y)
                 scenario = scenario.with_entity(model)
-        self.state.set_scenario(scenario)
+        self.state.set_scenario(scenario, live=True)
 
     def _state_changed(self) -> None:
+        """Marks follow at once (every enemy's verdict is known); the full reports (sight
+        lines, every check in the tooltips) are scanned in slices, after a drag rests."""
         self.overlay.update(self.state)
         if self.state.attacker is not None and not self.state.scan.complete:
-            self._scan_timer.start()
+            if self.state.live:
+                self._scan_timer.start(SCAN_REST_MS)
+            else:
+                self._scan_timer.start(0)
 
     def _scan_more(self) -> None:
         """One slice of the target scan, then the marks and the target list catch up."""
+        self._scan_timer.setInterval(0)
         done = self.state.scan_step(SCAN_SLICE_S)
         self.overlay.update(self.state)
         self.attack_panel.refresh_targets()

@@ -22,6 +22,7 @@ from tabletop_gui.model.attack_state import AttackState
 from tabletop_gui.rules.base import Check
 from tabletop_gui.ui.dice_entry import DiceEntry
 from tabletop_gui.ui.option_widgets import OptionsForm
+from tabletop_gui.ui.refresh_later import RefreshLater
 
 OK_COLOR = QColor("#009E73")  # Okabe-Ito bluish green
 FAIL_COLOR = QColor("#D55E00")  # Okabe-Ito vermillion
@@ -121,7 +122,7 @@ class AttackPanel(QWidget):
                                      "Enter)")
         self.apply_button.clicked.connect(self.apply_requested)
         layout.addWidget(self.apply_button)
-        state.subscribe(self.refresh)
+        self.refresh_later = RefreshLater(state, self.refresh, self)
         self.refresh()
 
     # -- user choices ------------------------------------------------------------------
@@ -181,7 +182,7 @@ class AttackPanel(QWidget):
         models = scenario.models if scenario is not None else ()
         self._fill(self.attacker_combo,
                    [("(no attacker)", None)] + [(f"{m.name} ({m.id})", m.id) for m in models
-                                                if not m.taken_down],
+                                                if not st.is_down(m)],
                    st.attacker)
         weapons = st.weapon_names()
         self._fill(self.weapon_combo, [(DEFAULT_WEAPON, None)] + [(w, w) for w in weapons],
@@ -203,11 +204,13 @@ class AttackPanel(QWidget):
         statuses = st.statuses(complete=False)
         items: list[tuple[str, str | None]] = [(NO_TARGET, None)]
         tips: dict[str, str] = {}
+        full = st.scan.complete  # tooltips once every report is in (not per drag step)
         for s in statuses:
             m = st.model(s.target)
             mark = "✔" if s.valid else "✖"
             items.append((f"{mark} {m.name if m else s.target} ({s.target})", s.target))
-            tips[s.target] = s.tooltip
+            if full:
+                tips[s.target] = s.tooltip
         if st.target is not None and st.target not in tips:
             m = st.model(st.target)
             items.append((f"{m.name if m else st.target} ({st.target})", st.target))

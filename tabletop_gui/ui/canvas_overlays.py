@@ -20,6 +20,7 @@ from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsPathItem,
+    QGraphicsSceneHoverEvent,
     QStyleOptionGraphicsItem,
     QWidget,
 )
@@ -55,6 +56,7 @@ ARC = QColor("#000000")
 ENGAGEMENT_IN = 1.0
 RING_GAP_IN = 0.12
 HALO_MARGIN = 0.5 * INCH  # cosmetic halo pens stay inside the repainted area
+MARK_CACHE = 4000  # marker paths kept (per model value and validity)
 
 
 def _cosmetic(color: QColor, width: float, style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> QPen:
@@ -81,20 +83,51 @@ class OverlayItem(QGraphicsPathItem):
 
 
 class TargetMarker(OverlayItem):
-    """An enemy marked valid (solid ring + check) or invalid (dashed ring + cross)."""
+    """An enemy marked valid (solid ring + check) or invalid (dashed ring + cross).
+
+    Its path never changes (a new mark is a new item), so the item is drawn once into a
+    device-coordinate pixmap cache and repaints are blits; the tooltip and reasons follow
+    the status in place (``show``)."""
 
     def __init__(self, status: TargetStatus, path: QPainterPath,
                  parent: QGraphicsItem | None = None) -> None:
         color = VALID if status.valid else INVALID
         style = Qt.PenStyle.SolidLine if status.valid else Qt.PenStyle.DashLine
         super().__init__("target", status.target, path, _cosmetic(color, 3.0, style),
-                         tooltip=status.tooltip, parent=parent)
+                         parent=parent)
+        m = HALO_MARGIN
+        self._bounds = super().boundingRect().adjusted(-m, -m, m, m)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.setAcceptHoverEvents(True)
         self.valid = status.valid
-        self.reasons = status.reasons
+        self.status = status
+        self._hovered = False
+
+    def show(self, status: TargetStatus) -> None:
+        """Follow a newer status of the same validity (the drawing stays); its tooltip
+        is written when the pointer comes over the mark, not on every drag step."""
+        self.status = status
+        if self._hovered:
+            QGraphicsItem.setToolTip(self, status.tooltip)
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        return self.status.reasons
+
+    def toolTip(self) -> str:  # noqa: N802 - Qt name
+        return self.status.tooltip
+
+    def hoverEnterEvent(self, event: QGraphicsSceneHoverEvent) -> None:  # noqa: N802
+        self._hovered = True
+        QGraphicsItem.setToolTip(self, self.status.tooltip)
+        super().hoverEnterEvent(event)
+
+    def hoverLeaveEvent(self, event: QGraphicsSceneHoverEvent) -> None:  # noqa: N802
+        self._hovered = False
+        super().hoverLeaveEvent(event)
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
-        m = HALO_MARGIN
-        return super().boundingRect().adjusted(-m, -m, m, m)
+        return self._bounds
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,  # noqa: D102
               widget: QWidget | None = None) -> None:
@@ -122,6 +155,8 @@ class AttackOverlay:
         self._groups: dict[str, tuple[object, list[OverlayItem]]] = {}
         self._geometry: BoardGeometry | None = None
         self._building: list[OverlayItem] = []
+        self._marks: dict[tuple[str, bool], tuple[Model, QPainterPath]] = {}
+        self._zones: tuple[object, QPainterPath | None, QPainterPath | None] | None = None
 
     @property
     def items(self) -> list[OverlayItem]:
@@ -156,17 +191,19 @@ class AttackOverlay:
         item.setVisible(self.enabled)
         self._building.append(item)
 
-    def _group(self, name: str, key: object, build: Callable[[], None]) -> None:
-        """Keep the group when its key is unchanged, else rebuild it with ``build``."""
+    def _group(self, name: str, key: object, build: Callable[[], None]) -> bool:
+        """Keep the group when its key is unchanged, else rebuild it with ``build``;
+        True when rebuilt."""
         old = self._groups.get(name)
         if old is not None and old[0] == key:
-            return
+            return False
         if old is not None:
             self._drop(name)
         self._building = []
         build()
         self._groups[name] = (key, self._building)
         self._building = []
+        return True
 
     # -- building ----------------------------------------------------------------------
     def update(self, state: AttackState, complete: bool = False) -> None:
@@ -197,9 +234,11 @@ class AttackOverlay:
             name = f"target:{status.target}"
             wanted.add(name)
             enemy = state.model(status.target)
-            key = (status.valid, status.reasons, status.tooltip, enemy,
-                   status.target == state.target)
-            self._group(name, key, lambda s=status: self._target(state, s))
+            key = (status.valid, enemy, status.target == state.target)
+            if not self._group(name, key, lambda s=status: self._target(state, s)):
+                for item in self._groups[name][1]:
+                    if isinstance(item, TargetMarker):
+                        item.show(status)
             if status.valid and not status.stale and status.facts is not None \
                     and status.facts.visible:
                 wanted.add(f"sight:{status.target}")
@@ -214,14 +253,29 @@ class AttackOverlay:
 
     def _attacker_zones(self, attacker: Model, rng: RangeSpec | int | None,
                         weapon: str | None, engagement: bool) -> None:
-        outline = model_polygon(attacker)
-        if isinstance(rng, RangeSpec):
-            self._range_band(outline, rng, weapon)
-        if engagement:
-            zone = outline.buffer(ENGAGEMENT_IN, quad_segs=32)
-            self._add(OverlayItem("engagement", attacker.id, qpath(zone),
+        band, zone = self._zone_paths(attacker, rng, engagement)
+        if isinstance(rng, RangeSpec) and band is not None:
+            self._range_band(band, rng, weapon)
+        if zone is not None:
+            self._add(OverlayItem("engagement", attacker.id, zone,
                                   _cosmetic(ENGAGE, 1.5, Qt.PenStyle.DotLine),
                                   tooltip='1" engagement zone', parent=self.layer))
+
+    def _zone_paths(self, attacker: Model, rng: RangeSpec | int | None, engagement: bool
+                    ) -> tuple[QPainterPath | None, QPainterPath | None]:
+        """Range band and engagement zone as painter paths: built around the base at the
+        origin once per base, range and facing, then moved (a drag step only translates)."""
+        at_origin = attacker.moved_to(0.0, 0.0)
+        key = (at_origin, rng, engagement)
+        if self._zones is None or self._zones[0] != key:
+            outline = model_polygon(at_origin)
+            band = qpath(range_band(outline, rng)) if isinstance(rng, RangeSpec) else None
+            zone = qpath(outline.buffer(ENGAGEMENT_IN, quad_segs=32)) if engagement else None
+            self._zones = (key, band, zone)
+        _, band, zone = self._zones
+        offset = to_scene(attacker.x, attacker.y)
+        return (band.translated(offset) if band is not None else None,
+                zone.translated(offset) if zone is not None else None)
 
     def _arcs(self, geometry: BoardGeometry, target: str) -> None:
         for path in arc_paths(geometry, target):
@@ -230,13 +284,12 @@ class AttackOverlay:
                                   tooltip="arcs of the target (front, flanks, rear)",
                                   parent=self.layer))
 
-    def _range_band(self, outline: shapely.Polygon, rng: RangeSpec, weapon: str | None) -> None:
-        band = range_band(outline, rng)
+    def _range_band(self, band: QPainterPath, rng: RangeSpec, weapon: str | None) -> None:
         brush = QBrush(QColor(BAND.red(), BAND.green(), BAND.blue(), 45))
         lo = f'{rng.minimum:g}" to ' if rng.minimum else ""
         tip = (f"range of {weapon or 'the weapon'}: {lo}{rng.maximum:g}\" from the base "
                "edge, drawn at the attacker's level (targets use the 3D distance)")
-        self._add(OverlayItem("range", "band", qpath(band),
+        self._add(OverlayItem("range", "band", band,
                               _cosmetic(BAND.darker(130), 1.5, Qt.PenStyle.DashLine), brush,
                               tip, parent=self.layer))
 
@@ -244,20 +297,32 @@ class AttackOverlay:
         enemy = state.model(status.target)
         if enemy is None:
             return
-        poly = model_polygon(enemy)
-        ring = poly.buffer(RING_GAP_IN, quad_segs=24)
-        path = qpath(ring)
-        minx, _, _, maxy = ring.bounds
-        glyph_at = to_scene(minx, maxy) + QPointF(-0.05 * INCH, -0.05 * INCH)
-        size = 0.35 * INCH
-        path.addPath(check_glyph(glyph_at, size) if status.valid else cross_glyph(glyph_at, size))
-        self._add(TargetMarker(status, path, parent=self.layer))
+        self._add(TargetMarker(status, self._mark_path(enemy, status.valid),
+                               parent=self.layer))
         if status.target == state.target:
+            poly = model_polygon(enemy)
             sel = OverlayItem("selected_target", status.target,
                               qpath(poly.buffer(RING_GAP_IN * 2.5, quad_segs=24)),
                               _cosmetic(VALID if status.valid else INVALID, 1.0),
                               tooltip="the target", parent=self.layer)
             self._add(sel)
+
+    def _mark_path(self, enemy: Model, valid: bool) -> QPainterPath:
+        """Ring and glyph around an enemy's base, kept per model value and validity."""
+        key = (enemy.id, valid)
+        known = self._marks.get(key)
+        if known is not None and known[0] is enemy:
+            return known[1]
+        ring = model_polygon(enemy).buffer(RING_GAP_IN, quad_segs=24)
+        path = qpath(ring)
+        minx, _, _, maxy = ring.bounds
+        glyph_at = to_scene(minx, maxy) + QPointF(-0.05 * INCH, -0.05 * INCH)
+        size = 0.35 * INCH
+        path.addPath(check_glyph(glyph_at, size) if valid else cross_glyph(glyph_at, size))
+        if len(self._marks) > MARK_CACHE:
+            self._marks.clear()
+        self._marks[key] = (enemy, path)
+        return path
 
     def _sight_line(self, state: AttackState, status: TargetStatus) -> None:
         attacker = state.model(state.attacker)

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from tabletop_gui.model.attack_state import AttackState
+from tabletop_gui.ui.refresh_later import RefreshLater
 
 CHOICE_STYLE = "background: #F0E442; color: black; padding: 2px;"
 REFUSED_STYLE = "color: #D55E00; font-weight: bold;"  # Okabe-Ito vermillion
@@ -95,7 +96,7 @@ class DiceEntry(QWidget):
         self.dice_label.setToolTip("Each die with what it was for and its outcome")
         self.dice_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(self.dice_label)
-        state.subscribe(self.refresh)
+        self.refresh_later = RefreshLater(state, self.refresh, self)
         self.refresh()
 
     # -- actions -----------------------------------------------------------------------

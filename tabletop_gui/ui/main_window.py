@@ -158,6 +158,11 @@ class MainWindow(QMainWindow):
                   "[ ]\trotate the selection 15\u00b0 (Shift: 1\u00b0)",
                   "Esc\tcancel the tool", "Wheel\tzoom around the cursor",
                   "Middle drag, Space+drag\tpan", "Ctrl+0\tzoom to fit"]
+        if "Attack" in self.docks:  # the attack flow is installed (after the first paint)
+            from tabletop_gui.ui.attack_flow import KEY_HELP
+
+            lines.append("Attack:")
+            lines += [f"{key}\t{what}" for key, what in KEY_HELP]
         return "\n".join(lines)
 
     def _show_shortcuts(self) -> None:

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QTabWidget, QVBoxLayout, QWid
 
 from tabletop_gui.model.attack_state import AttackState
 from tabletop_gui.rules.dist import Dist
+from tabletop_gui.ui.refresh_later import RefreshLater
 
 # Okabe-Ito colours (colour-blind safe)
 BLUE = "#0072B2"
@@ -136,7 +137,7 @@ class OddsPanel(QWidget):
         self.extras_label.setToolTip("Further odds the ruleset reports for this attack")
         self.extras_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(self.extras_label)
-        state.subscribe(self.refresh)
+        self.refresh_later = RefreshLater(state, self.refresh, self)
         self.refresh()
 
     # -- binding -----------------------------------------------------------------------

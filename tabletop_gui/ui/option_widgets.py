@@ -18,6 +18,7 @@ from PySide6.QtWidgets import (
 
 from tabletop_gui.model.attack_state import AttackState
 from tabletop_gui.rules.fields import FieldError, OptionSpec
+from tabletop_gui.ui.refresh_later import RefreshLater
 
 OptionWidget = QCheckBox | QSpinBox | QDoubleSpinBox | QComboBox | QLineEdit
 
@@ -38,7 +39,7 @@ class OptionsForm(QWidget):
         self._layout.setContentsMargins(0, 0, 0, 0)
         self._empty = QLabel("(none for this ruleset)")
         self._layout.addRow(self._empty)
-        state.subscribe(self.refresh)
+        self.refresh_later = RefreshLater(state, self.refresh, self)
         self.refresh()
 
     def _build(self) -> None:

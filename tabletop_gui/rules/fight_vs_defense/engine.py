@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tabletop_gui.geometry.cover import CoverRule
 from tabletop_gui.geometry.facts import Cover
 from tabletop_gui.rules.base import AttackRequest, Battle, Modifier, RulesError
 from tabletop_gui.rules.dist import DicePool
@@ -24,16 +25,24 @@ from tabletop_gui.rules.warcry_family.ruleset import (
 from tabletop_gui.rules.warcry_family.tables import face_table, five_row
 from tabletop_gui.rules.warcry_family.targeting import Targeting
 from tabletop_gui.rules.warcry_family.variants import (
+    COVER_PLATFORM_HEIGHT,
     flank_of,
     flank_why,
     kind_of,
     variant_cover,
 )
-from tabletop_gui.rules.warcry_family.weapons import find_weapon, profile_of
+from tabletop_gui.rules.warcry_family.weapons import Profile, find_weapon, profile_of
 
 
 class FightVsDefenseRuleset(WarcryFamilyRuleset):
     info = INFO
+    batch_targets = True
+
+    def missile_rule(self, prof: Profile, attacker: str) -> tuple[bool, bool]:
+        return kind_of(prof, attacker) == "ranged", False
+
+    def table_rule(self) -> CoverRule:
+        return CoverRule(False, COVER_PLATFORM_HEIGHT, True)
 
     def inspect_cover(self, tg: Targeting, options: Mapping[str, Any], attacker: str,
                       target: str) -> Cover:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tabletop_gui.geometry.cover import CoverRule
 from tabletop_gui.geometry.facts import Cover
 from tabletop_gui.rules.base import AttackRequest, Battle, Modifier, RulesError
 from tabletop_gui.rules.dist import DicePool
@@ -24,7 +25,7 @@ from tabletop_gui.rules.warcry_family.ruleset import (
 )
 from tabletop_gui.rules.warcry_family.tables import face_table, strength_row
 from tabletop_gui.rules.warcry_family.targeting import Targeting
-from tabletop_gui.rules.warcry_family.weapons import find_weapon, profile_of
+from tabletop_gui.rules.warcry_family.weapons import Profile, find_weapon, profile_of
 
 MELEE_MAX_RANGE = 3.0
 COVER_PLATFORM_HEIGHT = 3.0  # a target on a platform 3" or more above the attacker
@@ -37,6 +38,13 @@ def attack_type_of(max_range: float) -> str:
 
 class WarcryRuleset(WarcryFamilyRuleset):
     info = INFO
+    batch_targets = True
+
+    def missile_rule(self, prof: Profile, attacker: str) -> tuple[bool, bool]:
+        return attack_type_of(prof.range.maximum) == "missile", True
+
+    def table_rule(self) -> CoverRule:
+        return CoverRule(True, COVER_PLATFORM_HEIGHT, True)
 
     def _cover(self, tg: Targeting, attacker: str, target: str) -> Cover:
         return tg.cover(attacker, target, gate_1in=True,

@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from tabletop_gui.geometry.cover import CoverRule
 from tabletop_gui.geometry.facts import Cover
 from tabletop_gui.rules.base import (
     AttackReport,
@@ -32,7 +33,8 @@ from tabletop_gui.rules.base import (
 )
 from tabletop_gui.rules.dist import DicePool, Dist, dice_needed, pool_damage
 from tabletop_gui.rules.warcry_family.targeting import ENGAGE, EPS, Targeting
-from tabletop_gui.rules.warcry_family.weapons import weapon_names
+from tabletop_gui.rules.warcry_family.validity import batch_validity, options_refused
+from tabletop_gui.rules.warcry_family.weapons import Profile, weapon_names
 
 OUTCOME_TEXT = {"miss": "miss", "hit": "hit", "critical": "critical hit"}
 
@@ -148,6 +150,38 @@ class WarcryFamilyRuleset(Ruleset):
             assert error is not None
             raise error
         return first
+
+    # -- many targets at once (the GUI's target marks) ------------------------------------
+    batch_targets = False  # engines whose target checks ``batch_validity`` replicates
+
+    def missile_rule(self, prof: Profile, attacker: str) -> tuple[bool, bool]:
+        """For ``target_validity`` (when ``batch_targets``): (the friendly-fire rule applies
+        to this weapon, with the Warcry 3" exception), exactly as ``plan_for`` decides."""
+        return (False, False)
+
+    def table_rule(self) -> CoverRule | None:
+        """The cover rule of the pair table ``target_validity`` reads (the one ``plan_for``
+        asks most, so the table also serves the attacks)."""
+        return None
+
+    def target_validity(self, battle: Battle, attacker: str, targets: Sequence[str],
+                        weapon: str | None = None, offhand: str | None = None,
+                        situational: Mapping[str, Any] | None = None,
+                        ) -> dict[str, tuple[bool, tuple[str, ...]]]:
+        request = AttackRequest(attacker, attacker, weapon, offhand, dict(situational or {}))
+        combatant = battle.combatants.get(attacker)
+        if (not self.batch_targets or offhand is not None or combatant is None
+                or not combatant.weapons
+                or options_refused(lambda: (self.options(battle), self.situational(request)))):
+            return super().target_validity(battle, attacker, targets, weapon, offhand,
+                                           situational)
+        names = [weapon] if weapon is not None else weapon_names(combatant)
+        out, left = batch_validity(battle, attacker, targets, names, self.missile_rule,
+                                   self.table_rule())
+        if left:
+            out.update(super().target_validity(battle, attacker, left, weapon, offhand,
+                                               situational))
+        return {t: out[t] for t in targets}
 
     def attack(self, battle: Battle, request: AttackRequest) -> AttackReport:
         p = self.plan(battle, request)

@@ -194,11 +194,14 @@ class Targeting:
                      d, ENGAGE, ENGAGE - d), near
 
     def friendly_fire_check(self, attacker: Combatant, target: str, distance: float,
-                            exception: bool, rng: RangeSpec) -> Check:
+                            exception: bool, rng: RangeSpec,
+                            near: list[Near] | None = None) -> Check:
         """A missile/ranged attack may not target an enemy within 1" of the attacker's
         friends; with ``exception`` (Warcry) it may when the weapon has no minimum range
-        and the attacker is within 3" of the target."""
-        near = self.friends_near_target(attacker, target)
+        and the attacker is within 3" of the target. ``near``: those friends, nearest
+        first, when the caller already has them (``friends_near_target``)."""
+        if near is None:
+            near = self.friends_near_target(attacker, target)
         if not near:
             return Check("friendly_fire", True, f'no fighter of {attacker.id}\'s side '
                          f'within 1" of {target}')

@@ -1,0 +1,203 @@
+"""Many targets of one attacker checked at once (``Ruleset.target_validity``).
+
+The same target rules as an engine's ``plan_for`` (enemy, not taken down, visible, range,
+the 1" forced target, friendly fire), written with the same ``Targeting`` checks so the
+sentences are the same, but without the rest of a plan (modifiers, tables, distribution)
+and with the geometry read from the battlefield's pair table: sight from its matrix, and
+the fighters within 1" of every target (friendly fire) from its distance matrix at once
+instead of one distance scan per target. A drag step updates that table incrementally
+(``BoardGeometry.moved``), so re-checking every enemy of the dragged attacker stays cheap.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from tabletop_gui.geometry.cover import CoverRule
+from tabletop_gui.rules.base import Battle, Check, Combatant, RulesError
+from tabletop_gui.rules.warcry_family.targeting import ENGAGE, EPS, Near, Targeting
+from tabletop_gui.rules.warcry_family.weapons import Profile, find_weapon, profile_of
+
+Verdict = tuple[bool, tuple[str, ...]]
+MissileRule = Callable[[Profile, str], tuple[bool, bool]]
+
+
+NEAR_EDGE = 1e-6  # a distance this close to a threshold is measured exactly
+
+
+class _Board:
+    """What the checks read of the battlefield, for one attacker, from the pair table:
+    sight and the attacker's distances as rows, and the attacker's friends within 1" of
+    every target (friendly fire) at once."""
+
+    def __init__(self, tg: Targeting, rule: CoverRule | None, attacker: Combatant) -> None:
+        g = tg.g
+        ba = g.bodies
+        self.tg = tg
+        self.attacker = attacker
+        self.table = g.pair_table(rule)
+        self.index = ba.index
+        self.ai = ai = g.index(attacker.id)
+        self.active = ba.active.tolist()
+        self.side = ba.side
+        self.visible = self.table.visible[ai].tolist()
+        self.distance = g.distances_from(attacker.id)[2].tolist()
+        friend = (ba.side == ba.side[ai]) & ba.active
+        friend[ai] = False
+        with np.errstate(invalid="ignore"):
+            near = (self.table.distance <= ENGAGE + EPS) & friend[None, :]
+        self.near = near
+        self.has_near = near.any(axis=1).tolist()
+        self.engaging = {n.id for n in tg.engaging(attacker.id)}
+
+    def opposing(self, k: int) -> bool:
+        """An active enemy of an active attacker: a pair the table holds."""
+        return bool(self.active[k] and self.active[self.ai]
+                    and self.side[k] != self.side[self.ai])
+
+    def friends_near(self, k: int) -> list[Near]:
+        if not self.has_near[k]:
+            return []
+        ba = self.tg.g.bodies
+        out = [Near(ba.bodies[j].id, float(self.table.distance[k, j]))
+               for j in np.flatnonzero(self.near[k])]
+        out.sort(key=lambda n: (n.distance, n.id))
+        return out
+
+
+def _exact_checks(tg: Targeting, attacker: Combatant, target: Combatant, prof: Profile,
+                  missile: bool, exception: bool) -> list[Check]:
+    """The target checks of ``plan_for``, one by one (pairs the table does not hold)."""
+    checks = tg.enemy_checks(attacker, target)
+    checks.append(tg.visible_check(attacker.id, target.id))
+    distance = tg.measure(attacker.id, target.id).distance
+    checks += tg.range_checks(distance, prof.range)
+    checks.append(tg.engaged_check(attacker.id, target.id)[0])
+    if missile:
+        checks.append(tg.friendly_fire_check(attacker, target.id, distance,
+                                             exception=exception, rng=prof.range))
+    return checks
+
+
+def _near_edge(d: float, limits: Sequence[float | None]) -> bool:
+    return any(x is not None and abs(d - x) < NEAR_EDGE for x in limits)
+
+
+def _fast_reasons(b: _Board, k: int, t: str, prof: Profile, missile: bool,
+                  exception: bool, head: list[str]) -> list[str]:
+    """Failing check texts of an opposing pair: decided from the table's rows, each
+    failing check then written by the same ``Targeting`` method as ``plan_for``."""
+    tg, a = b.tg, b.attacker
+    rng = prof.range
+    d = b.distance[k]
+    if _near_edge(d, (rng.maximum, rng.minimum, 3.0)):
+        d = tg.measure(a.id, t).distance
+    fails = list(head)
+    in_range = d <= rng.maximum + EPS and (rng.minimum is None or d > rng.minimum + EPS)
+    if not in_range:
+        d = tg.measure(a.id, t).distance
+        fails += [c.text for c in tg.range_checks(d, rng) if not c.ok]
+    if b.engaging and t not in b.engaging:
+        fails.append(tg.engaged_check(a.id, t)[0].text)
+    if missile:
+        near = b.friends_near(k)
+        if near:
+            d = tg.measure(a.id, t).distance
+            ff = tg.friendly_fire_check(a, t, d, exception=exception, rng=rng, near=near)
+            if not ff.ok:
+                fails.append(ff.text)
+    return fails
+
+
+def _fast_ok(b: _Board, k: int, t: str, prof: Profile, missile: bool,
+             exception: bool) -> bool:
+    """Whether an opposing pair passes every check (no sentences written)."""
+    tg, a = b.tg, b.attacker
+    if not b.visible[k] or (b.engaging and t not in b.engaging):
+        return False
+    rng = prof.range
+    d = b.distance[k]
+    if _near_edge(d, (rng.maximum, rng.minimum, 3.0)):
+        d = tg.measure(a.id, t).distance
+    if d > rng.maximum + EPS or (rng.minimum is not None and d <= rng.minimum + EPS):
+        return False
+    if missile:
+        near = b.friends_near(k)
+        if near:
+            d = tg.measure(a.id, t).distance
+            return tg.friendly_fire_check(a, t, d, exception=exception, rng=rng,
+                                          near=near).ok
+    return True
+
+
+def batch_validity(battle: Battle, attacker_id: str, targets: Sequence[str],
+                   weapons: Sequence[str], missile_rule: MissileRule,
+                   rule: CoverRule | None) -> tuple[dict[str, Verdict], list[str]]:
+    """Verdicts of ``targets`` (weapons tried in order, as ``plan`` does: the first valid
+    one, else the reasons of the first that could be planned), and the targets left for
+    ``attack`` to answer (unknown ids)."""
+    attacker = battle.combatant(attacker_id)
+    tg = Targeting.of(battle)
+    profiles: list[tuple[Profile, bool, bool] | RulesError] = []
+    for name in weapons:
+        try:
+            prof = profile_of(find_weapon(attacker, name), attacker.id)
+            missile, exception = missile_rule(prof, attacker.id)
+            profiles.append((prof, missile, exception))
+        except RulesError as e:
+            profiles.append(e)
+    b = _Board(tg, rule, attacker)
+    out: dict[str, Verdict] = {}
+    left: list[str] = []
+    for t in targets:
+        target = battle.combatants.get(t)
+        k = b.index.get(t)
+        if target is None or k is None:
+            left.append(t)
+            continue
+        fast = b.opposing(k)
+        first: tuple[str, ...] | None = None
+        error: RulesError | None = None
+        verdict: Verdict | None = None
+        for p in profiles:
+            if isinstance(p, RulesError):
+                error = error or p
+                continue
+            prof, missile, exception = p
+            if not fast:
+                reasons = tuple(c.text for c in _exact_checks(tg, attacker, target, prof,
+                                                              missile, exception)
+                                if not c.ok)
+                if not reasons:
+                    verdict = (True, ())
+                    break
+                first = first or reasons
+            elif _fast_ok(b, k, t, prof, missile, exception):
+                verdict = (True, ())
+                break
+        if verdict is None and fast:  # the sentences of the first weapon planned only
+            planned = next((p for p in profiles if not isinstance(p, RulesError)), None)
+            if planned is not None:
+                head = [] if b.visible[k] else [tg.visible_check(attacker.id, t).text]
+                first = tuple(_fast_reasons(b, k, t, *planned, head))
+        if verdict is None:
+            if first is not None:
+                verdict = (False, first)
+            else:
+                assert error is not None
+                verdict = (False, (str(error),))
+        out[t] = verdict
+    return out, left
+
+
+def options_refused(check: Callable[[], Any]) -> bool:
+    """True when ``check`` raises ``RulesError`` (then ``attack`` answers, one by one)."""
+    try:
+        check()
+    except RulesError:
+        return True
+    return False
+

@@ -1,0 +1,76 @@
+"""A drag with the attack overlays on: every enemy re-marked live from the batch verdicts
+(the same as ``attack``), marks reused when their validity holds, the panels refreshed
+once per event-loop turn, and the attack keys listed under Help."""
+
+from __future__ import annotations
+
+from PySide6.QtWidgets import QApplication
+
+from tabletop_gui.bench.cases_gui import crowd_scenario
+from tabletop_gui.rules import registry
+from tabletop_gui.rules.base import AttackRequest
+from tabletop_gui.scenario.battle import battle_of
+from tests.gui.attack_support import make_window
+
+
+def test_a_drag_step_re_marks_every_enemy_live(qtbot, tmp_path) -> None:
+    scenario = crowd_scenario()
+    window, flow = make_window(qtbot, scenario, tmp_path)
+    attacker = "m90"
+    with qtbot.waitSignal(flow.scan_finished, timeout=20000):
+        flow.document.set_selection([attacker])
+    before = {m.key: m for m in flow.overlay.of_kind("target")}
+    m = scenario.model(attacker)
+    assert m is not None
+    window.scene.preview_moved.emit({attacker: (m.x + 6.0, m.y + 3.0)})
+    flow._apply_preview()
+    preview = flow.state.scenario
+    assert preview is not flow.document.scenario
+    ruleset = registry.get("warcry")
+    battle = battle_of(preview)
+    statuses = flow.state.statuses(complete=False)
+    assert len(statuses) == 100 and all(s.stale for s in statuses)
+    flips = 0
+    for s in statuses:
+        report = ruleset.attack(battle, AttackRequest(attacker, s.target))
+        assert (s.valid, s.reasons) == (report.valid, tuple(report.reasons))
+        marker = flow.overlay.marker(s.target)
+        assert marker is not None and marker.valid == s.valid
+        assert marker.reasons == s.reasons and marker.toolTip() == s.tooltip
+        if before[s.target].valid == s.valid:
+            assert marker is before[s.target]  # kept: its cached drawing stays
+        else:
+            flips += 1
+    assert flips > 0
+    with qtbot.waitSignal(flow.scan_finished, timeout=20000):
+        pass
+    assert not any(s.stale for s in flow.state.statuses(complete=False))
+
+
+def test_panels_refresh_once_per_turn_during_a_drag(qtbot, tmp_path) -> None:
+    scenario = crowd_scenario()
+    window, flow = make_window(qtbot, scenario, tmp_path)
+    flow.document.set_selection(["m90"])
+    calls = []
+    panel = flow.attack_panel
+    panel.refresh_later.refresh = lambda: calls.append(1)
+    panel.refresh_later.timer.timeout.disconnect()
+    panel.refresh_later.timer.timeout.connect(lambda: panel.refresh_later.refresh())
+    m = scenario.model("m90")
+    assert m is not None
+    for dx in (0.2, 0.4, 0.6):
+        window.scene.preview_moved.emit({"m90": (m.x + dx, m.y)})
+        flow._apply_preview()
+    assert calls == []  # live changes wait for the end of the turn
+    QApplication.processEvents()
+    assert calls == [1]
+    flow.state.set_target("m110")  # a user's choice refreshes at once
+    assert calls == [1, 1]
+
+
+def test_help_lists_the_attack_keys(qtbot, tmp_path) -> None:
+    window, _ = make_window(qtbot, crowd_scenario(40), tmp_path)
+    text = window.shortcuts_text()
+    for key in ("R\t", "Tab", "0-9", "Backspace", "Enter", "Esc"):
+        assert key in text
+    assert "clear the attack" in text and "roll" in text
