@@ -646,3 +646,22 @@ def test_mordheim_dual_wield_distribution_by_enumeration(capsys, tmp_path: Path)
     assert [(k, pytest.approx(p, abs=1e-9)) for k, p in out["distribution"]] == \
         [(k, v / 216) for k, v in sorted(count.items())]
     assert out["take_down_probability"] == pytest.approx(count[5] / 216, abs=1e-6)
+
+
+def test_ninth_age_dice_order_step_by_step(capsys, tmp_path: Path) -> None:
+    """All hit rolls, then re-rolls (Hatred, first round), then all to-wound rolls, then all
+    armour saves: OS 4 vs DS 3 (3+), Str 4 vs Res 3 (3+), arm 2 (5+)."""
+    hatred = {"name": "Axe", "kind": "close_combat", "attributes": ["Hatred"]}
+    path = write(tmp_path, doc("ninth-age", units=[
+        unit("u1", "red", 24, 10, 90, 10, 5, na_chars(), [hatred]),
+        unit("u2", "blue", 24, 10 + DEPTH2 + 0.005, 270, 10, 5, na_chars(arm=2), [HAND])]))
+    two = ["--set", "attacking_models=2", "supporting_models=0"]
+    out = attack(capsys, path, "u1", "u2", *two, "--dice", "6,5,4,3,2,6")
+    assert out["roll"]["hits"] == 2 and out["roll"]["wounds"] == 2
+    assert out["roll"]["damage"] == 1  # armour 2 fails, 6 saves
+    rr = attack(capsys, path, "u1", "u2", *two, "--set", "first_round=true",
+                "--dice", "1,5,4,3,3,1,1")
+    assert rr["roll"]["dice"] == [1, 5, 4, 3, 3, 1, 1]
+    assert rr["roll"]["hits"] == 2 and rr["roll"]["damage"] == 2
+    assert [s.split(":")[0] for s in rr["roll"]["steps"][:3]] == [
+        "hit roll, attack 1", "hit roll, attack 2", "hit re-roll, attack 1"]
