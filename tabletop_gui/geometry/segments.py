@@ -27,6 +27,7 @@ EPS_LENGTH = 1e-7  # inches of a segment inside a polygon that count as passing 
 _EPS_SIDE = 1e-9  # a point this close to an edge line counts as on the edge
 _EPS_Z = 1e-9
 _FEW_EDGES = 8  # polygons clipped apart from those with more edges
+_AT_ONCE = 1 << 16  # (segments x edges) clipped as one array up to this size
 
 
 def blocked(
@@ -115,6 +116,8 @@ def _clip(p: FloatArray, d: FloatArray, tid: IntArray, ts: TerrainSet, edges: in
     n = len(tid)
     px, py, dx, dy = p[:, 0], p[:, 1], d[:, 0], d[:, 1]
     tol = 1e-12 * np.hypot(dx, dy)
+    if n * edges <= _AT_ONCE:
+        return _clip_at_once(px, py, dx, dy, tol, tid, ts, edges)
     lo = np.full(n, -np.inf)
     hi = np.full(n, np.inf)
     outside = np.zeros(n, dtype=bool)
@@ -129,6 +132,26 @@ def _clip(p: FloatArray, d: FloatArray, tid: IntArray, ts: TerrainSet, edges: in
             lo = np.where(enter & (t > lo), t, lo)
             hi = np.where(leave & (t < hi), t, hi)
             outside |= ~enter & ~leave & (num <= _EPS_SIDE)
+    return np.where(outside, np.inf, lo), hi
+
+
+def _clip_at_once(px: FloatArray, py: FloatArray, dx: FloatArray, dy: FloatArray,
+                  tol: FloatArray, tid: IntArray, ts: TerrainSet, edges: int
+                  ) -> tuple[FloatArray, FloatArray]:
+    """``_clip`` with every edge in one (edges, n) array: the same values (lo is the
+    largest entering t, hi the smallest leaving t, NaN never counted), fewer numpy calls."""
+    nx = ts.edge_nx_t[:edges, tid]
+    ny = ts.edge_ny_t[:edges, tid]
+    c = ts.edge_c_t[:edges, tid]
+    num = nx * px + ny * py - c
+    den = nx * dx + ny * dy
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = -num / den
+    enter = den > tol
+    leave = den < -tol
+    lo = np.fmax.reduce(np.where(enter, t, -np.inf), axis=0, initial=-np.inf)
+    hi = np.fmin.reduce(np.where(leave, t, np.inf), axis=0, initial=np.inf)
+    outside = (~enter & ~leave & (num <= _EPS_SIDE)).any(axis=0)
     return np.where(outside, np.inf, lo), hi
 
 

@@ -74,24 +74,26 @@ class TerrainSet:
     @staticmethod
     def build(terrains: tuple[Terrain, ...]) -> TerrainSet:
         k = len(terrains)
-        polys = np.empty(k, dtype=object)
-        for i, t in enumerate(terrains):
-            polys[i] = _valid_polygon(t.polygon)
+        polys = _valid_polygons(terrains)
         is_obstacle = np.array([t.kind == "obstacle" for t in terrains], dtype=bool)
         heights = np.array([max(0.0, float(t.height)) for t in terrains], dtype=float)
         base = np.zeros(k)
-        platforms = [i for i in range(k) if not is_obstacle[i]]
-        for i in range(k):
-            if is_obstacle[i] and platforms and not polys[i].is_empty:
-                rp = shapely.point_on_surface(polys[i])
-                under = [heights[j] for j in platforms if shapely.intersects(polys[j], rp)]
-                base[i] = max(under, default=0.0)
+        platforms = np.flatnonzero(~is_obstacle)
+        empty = np.asarray(shapely.is_empty(polys), dtype=bool) if k else np.zeros(0, bool)
+        standing = np.flatnonzero(is_obstacle & ~empty)
+        if len(platforms) and len(standing):
+            # an obstacle stands on the highest platform holding its representative point
+            rp = shapely.point_on_surface(polys[standing])
+            for j in platforms:
+                on = np.asarray(shapely.intersects(polys[j], rp), dtype=bool)
+                base[standing] = np.where(on, np.maximum(base[standing], heights[j]),
+                                          base[standing])
         top = base + heights
-        convex = np.array(
-            [not p.is_empty and abs(p.convex_hull.area - p.area) <= 1e-9 * max(1.0, p.area)
-             and p.area > 0 for p in polys],
-            dtype=bool,
-        )
+        area = np.asarray(shapely.area(polys), dtype=float) if k else np.zeros(0)
+        hull_area = (np.asarray(shapely.area(shapely.convex_hull(polys)), dtype=float)
+                     if k else np.zeros(0))
+        convex = (~empty & (np.abs(hull_area - area) <= 1e-9 * np.maximum(1.0, area))
+                  & (area > 0))
         bounds = (
             shapely.bounds(polys).reshape(k, 4) if k else np.zeros((0, 4))
         )
@@ -152,6 +154,32 @@ _CACHE: list[tuple[tuple[Terrain, ...], TerrainSet]] = []
 _CACHE_SIZE = 4
 
 
+def _valid_polygons(terrains: tuple[Terrain, ...]) -> NDArray[np.object_]:
+    """The polygon of each terrain (``_valid_polygon``), the usual ones made in one go."""
+    k = len(terrains)
+    polys = np.empty(k, dtype=object)
+    try:
+        rings = [np.asarray(t.polygon, dtype=float) for t in terrains]
+        plain = [n for n, r in enumerate(rings) if r.ndim == 2 and r.shape[1] == 2
+                 and len(r) >= 3 and np.isfinite(r).all()]
+    except (TypeError, ValueError):
+        plain = []
+    if plain:
+        coords = np.concatenate([rings[n] for n in plain])
+        index = np.repeat(np.arange(len(plain)), [len(rings[n]) for n in plain])
+        made = shapely.polygons(shapely.linearrings(coords, indices=index))
+        valid = np.asarray(shapely.is_valid(made), dtype=bool)
+        ok = np.flatnonzero(valid & ~np.asarray(shapely.is_empty(made), dtype=bool))
+        made[ok] = shapely.orient_polygons(made[ok])
+        for m, n in enumerate(plain):
+            polys[n] = made[m] if valid[m] else _valid_polygon(terrains[n].polygon)
+    done = set(plain)
+    for n, t in enumerate(terrains):
+        if n not in done:
+            polys[n] = _valid_polygon(t.polygon)
+    return polys
+
+
 def _valid_polygon(points: tuple[tuple[float, float], ...]) -> shapely.Polygon:
     if len(points) < 3:
         return shapely.Polygon()
@@ -163,37 +191,53 @@ def _valid_polygon(points: tuple[tuple[float, float], ...]) -> shapely.Polygon:
     return shapely.orient_polygons(poly) if not poly.is_empty else poly
 
 
+def _rings(polys: NDArray[np.object_], keep: BoolArray) -> tuple[FloatArray, IntArray]:
+    """Exterior vertices (closing point dropped) of the polygons ``keep`` selects, stacked,
+    and the polygon each belongs to."""
+    sel = np.flatnonzero(keep)
+    if len(sel) == 0:
+        return np.zeros((0, 2)), np.zeros(0, np.intp)
+    coords, index = shapely.get_coordinates(shapely.get_exterior_ring(polys[sel]),
+                                            return_index=True)
+    last = np.ones(len(index), dtype=bool)
+    last[:-1] = index[1:] != index[:-1]  # each ring's closing point
+    return np.asarray(coords[~last], dtype=float), sel[index[~last]].astype(np.intp)
+
+
+def _slots(owner: IntArray) -> IntArray:
+    """Position of each stacked vertex within its polygon's ring."""
+    starts = np.ones(len(owner), dtype=bool)
+    starts[1:] = owner[1:] != owner[:-1]
+    first = np.maximum.accumulate(np.where(starts, np.arange(len(owner)), 0))
+    return (np.arange(len(owner)) - first).astype(np.intp)
+
+
 def _edges(polys: NDArray[np.object_], convex: BoolArray
            ) -> tuple[FloatArray, FloatArray, BoolArray]:
     """Padded edge arrays of the convex polygons (counter-clockwise, inward normals)."""
     k = len(polys)
-    rings: list[FloatArray] = []
-    for i in range(k):
-        if convex[i]:
-            ring = np.asarray(shapely.get_coordinates(polys[i].exterior))[:-1]
-            rings.append(ring)
-        else:
-            rings.append(np.zeros((0, 2)))
-    v = max((len(r) for r in rings), default=0)
+    a, owner = _rings(polys, convex)
+    slot = _slots(owner)
+    v = int(slot.max()) + 1 if len(slot) else 0
     es = np.zeros((k, v, 2))
     en = np.zeros((k, v, 2))
     ev = np.zeros((k, v), dtype=bool)
-    for i, ring in enumerate(rings):
-        m = len(ring)
-        if m == 0:
-            continue
-        a = ring
-        b = np.roll(ring, -1, axis=0)
-        d = b - a
-        length = np.hypot(d[:, 0], d[:, 1])
-        ok = length > 0
-        # counter-clockwise ring: the interior is on the left, inward normal (-dy, dx)
-        nx = np.where(ok, -d[:, 1] / np.where(ok, length, 1.0), 0.0)
-        ny = np.where(ok, d[:, 0] / np.where(ok, length, 1.0), 0.0)
-        es[i, :m] = a
-        en[i, :m, 0] = nx
-        en[i, :m, 1] = ny
-        ev[i, :m] = ok
+    if len(a) == 0:
+        return es, en, ev
+    # the next vertex of the same ring (the first after the last)
+    nxt = np.arange(1, len(a) + 1)
+    ends = np.flatnonzero(np.append(owner[1:] != owner[:-1], True))
+    nxt[ends] = ends - slot[ends]
+    d = a[nxt] - a
+    length = np.hypot(d[:, 0], d[:, 1])
+    ok = length > 0
+    # counter-clockwise ring: the interior is on the left, inward normal (-dy, dx)
+    nx = np.where(ok, -d[:, 1] / np.where(ok, length, 1.0), 0.0)
+    ny = np.where(ok, d[:, 0] / np.where(ok, length, 1.0), 0.0)
+    es[owner, slot] = a
+    en[owner, slot, 0] = nx
+    en[owner, slot, 1] = ny
+    ev[owner, slot] = ok
     return es, en, ev
 
 
@@ -206,14 +250,16 @@ def _edge_count(valid: BoolArray) -> IntArray:
 
 
 def _vertices(polys: NDArray[np.object_]) -> tuple[FloatArray, BoolArray]:
-    rings = [np.asarray(shapely.get_coordinates(p.exterior))[:-1] if not p.is_empty
-             else np.zeros((0, 2)) for p in polys]
-    v = max((len(r) for r in rings), default=1)
-    pts = np.zeros((len(rings), max(v, 1), 2))
-    ok = np.zeros((len(rings), max(v, 1)), dtype=bool)
-    for k, r in enumerate(rings):
-        pts[k, :len(r)] = r
-        ok[k, :len(r)] = True
+    k = len(polys)
+    keep = (~np.asarray(shapely.is_empty(polys), dtype=bool) if k
+            else np.zeros(0, dtype=bool))
+    a, owner = _rings(polys, keep)
+    slot = _slots(owner)
+    v = int(slot.max()) + 1 if len(slot) else 0
+    pts = np.zeros((k, max(v, 1), 2))
+    ok = np.zeros((k, max(v, 1)), dtype=bool)
+    pts[owner, slot] = a
+    ok[owner, slot] = True
     return pts, ok
 
 

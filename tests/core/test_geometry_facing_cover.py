@@ -145,3 +145,48 @@ def test_facing_cover_after_a_move_sees_the_new_position() -> None:
             assert got == fresh.facing_cover(s.id, t.id)
             changed += got != before[(s.id, t.id)]
     assert changed > 0
+
+
+def test_terrain_arrays_equal_the_per_polygon_construction() -> None:
+    """Terrain polygons and edge arrays are built for all pieces at once; each equals what
+    the piece gives on its own (odd polygons included: self-crossing, too few points,
+    collinear, clockwise, repeated vertices, not convex, huge and tiny)."""
+    from tabletop_gui.geometry.terrain import _valid_polygon
+
+    odd = (Terrain("bow", "obstacle", ((0, 0), (2, 2), (2, 0), (0, 2)), 1.0),
+           Terrain("two", "obstacle", ((0, 0), (1, 1)), 1.0),
+           Terrain("line", "obstacle", ((0, 0), (1, 1), (2, 2)), 1.0),
+           Terrain("cw", "obstacle", ((0, 0), (0, 2), (2, 2), (2, 0)), 1.0),
+           Terrain("L", "obstacle", ((20, 10), (26, 10), (26, 12), (22, 12), (22, 16),
+                                     (20, 16)), 2.0),
+           Terrain("dup", "obstacle", ((0, 0), (1, 0), (1, 0), (1, 1), (0, 1)), 1.0),
+           Terrain("hill", "platform", ((-1, -1), (5, -1), (5, 5), (-1, 5)), 2.0),
+           Terrain("huge", "obstacle", ((1e9, 1e9), (1e9 + 1, 1e9), (1e9 + 1, 1e9 + 1)), 1.0),
+           Terrain("tiny", "obstacle", ((0, 0), (1e-9, 0), (1e-9, 1e-9)), 1.0))
+    for terrains in (odd, army_board(3, 1).terrains, ()):
+        ts = TerrainSet.build(terrains)
+        for n, t in enumerate(terrains):
+            own = _valid_polygon(t.polygon)
+            assert ts.polygons[n].equals_exact(own, 0.0)
+            if own.is_empty:
+                assert not ts.convex[n] and not ts.vertex_valid[n].any()
+                continue
+            ring = np.asarray(own.exterior.coords)[:-1]
+            assert np.array_equal(ts.vertices[n, :len(ring)], ring)
+            assert ts.vertex_valid[n].sum() == len(ring)
+            if not ts.convex[n]:
+                assert not ts.edge_valid[n].any()
+                continue
+            d = np.roll(ring, -1, axis=0) - ring
+            length = np.hypot(d[:, 0], d[:, 1])
+            ok = length > 0
+            assert np.array_equal(ts.edge_start[n, :len(ring)], ring)
+            assert np.array_equal(ts.edge_valid[n, :len(ring)], ok)
+            assert np.array_equal(ts.edge_normal[n, :len(ring), 0][ok], -d[ok, 1] / length[ok])
+            assert np.array_equal(ts.edge_normal[n, :len(ring), 1][ok], d[ok, 0] / length[ok])
+            assert ts.edge_count[n] == np.flatnonzero(ok).max() + 1
+    ts = TerrainSet.build(odd)
+    ids = [t.id for t in odd]
+    # obstacles on the hill start at its top; the others on the table
+    assert ts.base[ids.index("dup")] == 2.0 and ts.base[ids.index("cw")] == 2.0
+    assert ts.base[ids.index("L")] == 0.0 and ts.top[ids.index("L")] == 2.0
