@@ -665,3 +665,14 @@ def test_ninth_age_dice_order_step_by_step(capsys, tmp_path: Path) -> None:
     assert rr["roll"]["hits"] == 2 and rr["roll"]["damage"] == 2
     assert [s.split(":")[0] for s in rr["roll"]["steps"][:3]] == [
         "hit roll, attack 1", "hit roll, attack 2", "hit re-roll, attack 1"]
+
+
+@pytest.mark.parametrize("state", [{"taken_down": True}, {"damage": 30}])
+def test_warcry_taken_down_attacker_cannot_attack(capsys, tmp_path: Path,
+                                                  state: dict[str, Any]) -> None:
+    """As a destroyed Ninth Age unit or a taken-down Circle of Realms fighter: refused."""
+    d = doc("warcry", fighters=[
+        fighter("a", "red", 5, 5, wc_chars(), [wc_weapon()], state=state),
+        fighter("b", "blue", 6.5, 5, wc_chars(), [wc_weapon()])])
+    out = attack(capsys, write(tmp_path, d), "a", "b")
+    assert out["valid"] is False and out["reasons"] == ["a is taken down and cannot attack"]

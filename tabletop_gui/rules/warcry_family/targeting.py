@@ -137,6 +137,9 @@ class Targeting:
     # -- checks ----------------------------------------------------------------------
     def enemy_checks(self, attacker: Combatant, target: Combatant) -> list[Check]:
         out = []
+        if is_taken_down(attacker):  # listed only when it fails: a fighter out of the game
+            out.append(Check("attacker", False, f"{attacker.id} is taken down and cannot "
+                                                "attack"))
         if target.side == attacker.side:
             out.append(Check("enemy", False, f"not an enemy: {target.id} is on "
                              f"{attacker.id}'s side ({target.side})"))
