@@ -16,9 +16,9 @@ comes, a status holds the verdict only, flagged ``stale``.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
-from functools import cached_property
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import cached_property, partial
 from typing import Any
 
 from tabletop_gui.geometry.board_geometry import BoardGeometry
@@ -33,11 +33,21 @@ class TargetStatus:
 
     target: str
     valid: bool
-    reasons: tuple[str, ...]
+    given_reasons: tuple[str, ...]
     facts: PairFacts | None
     report: AttackReport | None
     stale: bool = False  # the verdict only (``Ruleset.target_validity``), report pending
     distance: float | None = None  # the 3D distance when ``facts`` are not known yet
+    # writes the reasons of an invalid verdict when first asked (hover, list, tests): a
+    # drag step re-judges every enemy but only the one under the pointer is explained
+    explain: Callable[[], tuple[str, ...]] | None = field(default=None, compare=False,
+                                                          repr=False)
+
+    @cached_property
+    def reasons(self) -> tuple[str, ...]:
+        if self.explain is not None and not self.valid and not self.given_reasons:
+            return self.explain()
+        return self.given_reasons
 
     @cached_property
     def tooltip(self) -> str:
@@ -99,13 +109,20 @@ class TargetScan:
             order.remove(first)
             order.insert(0, first)
         self._todo = order
+        battle = battle_of(scenario)
         try:
-            verdicts = ruleset.target_validity(battle_of(scenario), attacker, order, weapon,
-                                               offhand, options)
+            verdicts = ruleset.target_validity(battle, attacker, order, weapon, offhand,
+                                               options, explain=False)
         except RulesError:
             verdicts = {}
+
+        def explain(target: str) -> tuple[str, ...]:
+            return ruleset.target_validity(battle, attacker, [target], weapon, offhand,
+                                           options)[target][1]
+
         self._done = {t: TargetStatus(t, v[0], v[1], None, None, stale=True,
-                                      distance=distance.get(t))
+                                      distance=distance.get(t),
+                                      explain=partial(explain, t))
                       for t, v in verdicts.items()}
 
     @staticmethod

@@ -377,11 +377,14 @@ class Ruleset(ABC):
     def target_validity(self, battle: Battle, attacker: str, targets: Sequence[str],
                         weapon: str | None = None, offhand: str | None = None,
                         situational: Mapping[str, Any] | None = None,
+                        explain: bool = True,
                         ) -> dict[str, tuple[bool, tuple[str, ...]]]:
         """Whether ``attacker`` may attack each of ``targets``, with the reasons when not:
         for every target the same as ``attack(...).valid`` and ``.reasons`` (a refused
         request gives ``(False, (message,))``). Many targets at once, so a ruleset may
-        answer them together; this default asks ``attack`` once per target."""
+        answer them together; this default asks ``attack`` once per target. With
+        ``explain=False`` a ruleset may leave the reasons of invalid targets empty (the
+        verdicts alone, cheaper); ask again for the targets whose reasons are wanted."""
         out: dict[str, tuple[bool, tuple[str, ...]]] = {}
         for target in targets:
             request = AttackRequest(attacker, target, weapon, offhand, dict(situational or {}))

@@ -54,6 +54,7 @@ class AttackPanel(QWidget):
         super().__init__(parent)
         self.state = state
         self._updating = False
+        self._live = False
         self._signatures: dict[str, object] = {}  # what each combo shows: skip refills
         layout = QVBoxLayout(self)
         form = QFormLayout()
@@ -122,7 +123,7 @@ class AttackPanel(QWidget):
                                      "Enter)")
         self.apply_button.clicked.connect(self.apply_requested)
         layout.addWidget(self.apply_button)
-        self.refresh_later = RefreshLater(state, self.refresh, self)
+        self.refresh_later = RefreshLater(state, self.refresh, self, live=self.refresh_live)
         self.refresh()
 
     # -- user choices ------------------------------------------------------------------
@@ -148,6 +149,16 @@ class AttackPanel(QWidget):
             self._refresh_report()
         finally:
             self._updating = False
+
+    def refresh_live(self) -> None:
+        """A drag step: everything but the target list, whose order and marks change with
+        every step; the target scan refreshes it once the drag rests (its popup cannot be
+        open while a model is dragged on the canvas)."""
+        self._live = True
+        try:
+            self.refresh()
+        finally:
+            self._live = False
 
     def _fill(self, combo: QComboBox, items: list[tuple[str, str | None]], current: str | None,
               tooltips: dict[str, str] | None = None) -> None:
@@ -196,7 +207,8 @@ class AttackPanel(QWidget):
         self.offhand_label.setVisible(shown)
         self._fill(self.offhand_combo, [(NO_OFFHAND, None)] + [(w, w) for w in offhands],
                    st.offhand)
-        self.refresh_targets()
+        if not self._live:
+            self.refresh_targets()
 
     def refresh_targets(self) -> None:
         """The target list with ✔/✖ per enemy (those scanned so far)."""

@@ -157,6 +157,7 @@ class AttackOverlay:
         self._building: list[OverlayItem] = []
         self._marks: dict[tuple[str, bool], tuple[Model, QPainterPath]] = {}
         self._zones: tuple[object, QPainterPath | None, QPainterPath | None] | None = None
+        self._zones_at = (0.0, 0.0)  # where the attacker stood when its zones were built
 
     @property
     def items(self) -> list[OverlayItem]:
@@ -222,8 +223,15 @@ class AttackOverlay:
         statuses = state.statuses(complete=complete)
         wanted = {"attacker"}
         fighters = info.declaration.models == "fighters"
-        self._group("attacker", (attacker, weapon, rng, grid is None),
-                    lambda: self._attacker_zones(attacker, rng, weapon, fighters and not grid))
+        # the zones do not depend on where the attacker stands: a drag step moves them
+        if self._group("attacker", (attacker.moved_to(0.0, 0.0), weapon, rng, grid is None),
+                       lambda: self._attacker_zones(attacker, rng, weapon,
+                                                    fighters and not grid)):
+            self._zones_at = (attacker.x, attacker.y)
+        elif (attacker.x, attacker.y) != self._zones_at:
+            shift = to_scene(attacker.x - self._zones_at[0], attacker.y - self._zones_at[1])
+            for item in self._groups["attacker"][1]:
+                item.setPos(shift)
         if grid is not None:
             wanted.add("grid")
             enemies = tuple(state.model(s.target) for s in statuses)
@@ -260,6 +268,8 @@ class AttackOverlay:
             self._add(OverlayItem("engagement", attacker.id, zone,
                                   _cosmetic(ENGAGE, 1.5, Qt.PenStyle.DotLine),
                                   tooltip='1" engagement zone', parent=self.layer))
+        for item in self._building:  # drawn once, then moved along with the attacker
+            item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
     def _zone_paths(self, attacker: Model, rng: RangeSpec | int | None, engagement: bool
                     ) -> tuple[QPainterPath | None, QPainterPath | None]:

@@ -15,14 +15,15 @@ class RefreshLater(QObject):
     """Subscribes ``refresh`` to ``state``: immediate, or coalesced when the change is live."""
 
     def __init__(self, state: AttackState, refresh: Callable[[], None],
-                 parent: QObject) -> None:
+                 parent: QObject, live: Callable[[], None] | None = None) -> None:
         super().__init__(parent)
         self.state = state
         self.refresh = refresh
+        self.live = live if live is not None else refresh  # the refresh after live changes
         self.timer = QTimer(self)
         self.timer.setSingleShot(True)
         self.timer.setInterval(0)
-        self.timer.timeout.connect(refresh)
+        self.timer.timeout.connect(lambda: self.live())
         state.subscribe(self.changed)
 
     def changed(self) -> None:

@@ -42,6 +42,9 @@ def check_all_pairs(scenario: Scenario) -> int:
             fast = ruleset.target_validity(battle, a.id, ids, weapon)
             assert list(fast) == ids
             assert fast == one_by_one(ruleset, battle, a.id, ids, weapon), (a.id, weapon)
+            quiet = ruleset.target_validity(battle, a.id, ids, weapon, explain=False)
+            assert {t: v for t, (v, _) in quiet.items()} == {t: v for t, (v, _) in fast.items()}
+            assert all(r in ((), fast[t][1]) for t, (_, r) in quiet.items())
             compared += len(ids)
     return compared
 

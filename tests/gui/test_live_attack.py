@@ -10,6 +10,7 @@ from tabletop_gui.bench.cases_gui import crowd_scenario
 from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import AttackRequest
 from tabletop_gui.scenario.battle import battle_of
+from tabletop_gui.ui.canvas.coords import to_scene
 from tests.gui.attack_support import make_window
 
 
@@ -45,6 +46,14 @@ def test_a_drag_step_re_marks_every_enemy_live(qtbot, tmp_path) -> None:
     with qtbot.waitSignal(flow.scan_finished, timeout=20000):
         pass
     assert not any(s.stale for s in flow.state.statuses(complete=False))
+    # the zones moved with the attacker; the target list caught up once the drag rested
+    (band,) = flow.overlay.of_kind("range")
+    area = band.mapToScene(band.path())  # the Sword's 1" from the base edge
+    assert area.contains(to_scene(m.x + 6.0 + 0.63 + 0.5, m.y + 3.0))
+    assert not area.contains(to_scene(m.x + 0.63 + 0.5, m.y))
+    combo = flow.attack_panel.target_combo
+    listed = [combo.itemData(i) for i in range(1, combo.count())]
+    assert listed == [s.target for s in flow.state.statuses()]
 
 
 def test_panels_refresh_once_per_turn_during_a_drag(qtbot, tmp_path) -> None:
@@ -54,8 +63,7 @@ def test_panels_refresh_once_per_turn_during_a_drag(qtbot, tmp_path) -> None:
     calls = []
     panel = flow.attack_panel
     panel.refresh_later.refresh = lambda: calls.append(1)
-    panel.refresh_later.timer.timeout.disconnect()
-    panel.refresh_later.timer.timeout.connect(lambda: panel.refresh_later.refresh())
+    panel.refresh_later.live = lambda: calls.append(1)
     m = scenario.model("m90")
     assert m is not None
     for dx in (0.2, 0.4, 0.6):

@@ -167,6 +167,7 @@ class WarcryFamilyRuleset(Ruleset):
     def target_validity(self, battle: Battle, attacker: str, targets: Sequence[str],
                         weapon: str | None = None, offhand: str | None = None,
                         situational: Mapping[str, Any] | None = None,
+                        explain: bool = True,
                         ) -> dict[str, tuple[bool, tuple[str, ...]]]:
         request = AttackRequest(attacker, attacker, weapon, offhand, dict(situational or {}))
         combatant = battle.combatants.get(attacker)
@@ -177,7 +178,7 @@ class WarcryFamilyRuleset(Ruleset):
                                            situational)
         names = [weapon] if weapon is not None else weapon_names(combatant)
         out, left = batch_validity(battle, attacker, targets, names, self.missile_rule,
-                                   self.table_rule())
+                                   self.table_rule(), explain)
         if left:
             out.update(super().target_validity(battle, attacker, left, weapon, offhand,
                                                situational))

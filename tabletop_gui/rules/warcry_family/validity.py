@@ -135,10 +135,12 @@ def _fast_ok(b: _Board, k: int, t: str, prof: Profile, missile: bool,
 
 def batch_validity(battle: Battle, attacker_id: str, targets: Sequence[str],
                    weapons: Sequence[str], missile_rule: MissileRule,
-                   rule: CoverRule | None) -> tuple[dict[str, Verdict], list[str]]:
+                   rule: CoverRule | None, explain: bool = True,
+                   ) -> tuple[dict[str, Verdict], list[str]]:
     """Verdicts of ``targets`` (weapons tried in order, as ``plan`` does: the first valid
     one, else the reasons of the first that could be planned), and the targets left for
-    ``attack`` to answer (unknown ids)."""
+    ``attack`` to answer (unknown ids). Without ``explain``, invalid opposing pairs get no
+    reasons (the sentences are most of the work)."""
     attacker = battle.combatant(attacker_id)
     tg = Targeting.of(battle)
     profiles: list[tuple[Profile, bool, bool] | RulesError] = []
@@ -178,6 +180,8 @@ def batch_validity(battle: Battle, attacker_id: str, targets: Sequence[str],
             elif _fast_ok(b, k, t, prof, missile, exception):
                 verdict = (True, ())
                 break
+        if verdict is None and fast and not explain:
+            verdict = (False, ())
         if verdict is None and fast:  # the sentences of the first weapon planned only
             planned = next((p for p in profiles if not isinstance(p, RulesError)), None)
             if planned is not None:
