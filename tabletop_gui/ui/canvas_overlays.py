@@ -101,6 +101,7 @@ class TargetMarker(OverlayItem):
         self.setAcceptHoverEvents(True)
         self.valid = status.valid
         self.status = status
+        self.model: Model | None = None  # the enemy's value it was drawn for
         self._hovered = False
 
     def show(self, status: TargetStatus) -> None:
@@ -158,6 +159,7 @@ class AttackOverlay:
         self._marks: dict[tuple[str, bool], tuple[Model, QPainterPath]] = {}
         self._zones: tuple[object, QPainterPath | None, QPainterPath | None] | None = None
         self._zones_at = (0.0, 0.0)  # where the attacker stood when its zones were built
+        self._spare: dict[tuple[str, bool], tuple[Model | None, TargetMarker]] = {}
 
     @property
     def items(self) -> list[OverlayItem]:
@@ -178,15 +180,34 @@ class AttackOverlay:
     def clear(self) -> None:
         for name in list(self._groups):
             self._drop(name)
+        for _, item in self._spare.values():
+            self._remove(item)
+        self._spare.clear()
 
     def _drop(self, name: str) -> None:
         _, items = self._groups.pop(name)
-        scene = self.layer.scene()
         for item in items:
-            if scene is not None:
-                scene.removeItem(item)
+            if isinstance(item, TargetMarker):
+                self._set_aside(item)
             else:
-                item.setParentItem(None)
+                self._remove(item)
+
+    def _remove(self, item: QGraphicsItem) -> None:
+        scene = self.layer.scene()
+        if scene is not None:
+            scene.removeItem(item)
+        else:
+            item.setParentItem(None)
+
+    def _set_aside(self, marker: TargetMarker) -> None:
+        """Hide a mark that flipped, with its drawing cached: a drag that moves a target
+        back and forth across a limit shows it again instead of drawing a new one."""
+        key = (marker.key, marker.valid)
+        old = self._spare.get(key)
+        if old is not None and old[1] is not marker:
+            self._remove(old[1])
+        marker.setVisible(False)
+        self._spare[key] = (marker.model, marker)
 
     def _add(self, item: OverlayItem) -> None:
         item.setVisible(self.enabled)
@@ -307,8 +328,17 @@ class AttackOverlay:
         enemy = state.model(status.target)
         if enemy is None:
             return
-        self._add(TargetMarker(status, self._mark_path(enemy, status.valid),
-                               parent=self.layer))
+        spare = self._spare.pop((status.target, status.valid), None)
+        if spare is not None and spare[0] is enemy:
+            spare[1].show(status)
+            self._add(spare[1])
+        else:
+            if spare is not None:
+                self._remove(spare[1])
+            marker = TargetMarker(status, self._mark_path(enemy, status.valid),
+                                  parent=self.layer)
+            marker.model = enemy
+            self._add(marker)
         if status.target == state.target:
             poly = model_polygon(enemy)
             sel = OverlayItem("selected_target", status.target,
