@@ -27,7 +27,7 @@ EPS_LENGTH = 1e-7  # inches of a segment inside a polygon that count as passing 
 _EPS_SIDE = 1e-9  # a point this close to an edge line counts as on the edge
 _EPS_Z = 1e-9
 _FEW_EDGES = 8  # polygons clipped apart from those with more edges
-_AT_ONCE = 1 << 16  # (segments x edges) clipped as one array up to this size
+_AT_ONCE = 1600  # (segments x edges) clipped as one array up to this size (fewer calls)
 
 
 def blocked(
@@ -60,6 +60,13 @@ def blocked(
         lo = np.maximum(lo, zlo)
         hi = np.minimum(hi, zhi)
     live = hi > lo
+    if not exact_shapely:
+        # a segment whose box (in plan) misses the polygon's box cannot pass through it
+        bd = ts.bounds[tid]
+        x0, x1 = p[:, 0], q[:, 0]
+        y0, y1 = p[:, 1], q[:, 1]
+        live &= ((np.minimum(x0, x1) <= bd[:, 2]) & (np.maximum(x0, x1) >= bd[:, 0])
+                 & (np.minimum(y0, y1) <= bd[:, 3]) & (np.maximum(y0, y1) >= bd[:, 1]))
     conv = ts.convex[tid] & (not exact_shapely)
     idx = np.flatnonzero(live & conv)
     if len(idx):
@@ -121,17 +128,39 @@ def _clip(p: FloatArray, d: FloatArray, tid: IntArray, ts: TerrainSet, edges: in
     lo = np.full(n, -np.inf)
     hi = np.full(n, np.inf)
     outside = np.zeros(n, dtype=bool)
+    nx, ny, c = np.empty(n), np.empty(n), np.empty(n)
+    num, den, t, tmp = np.empty(n), np.empty(n), np.empty(n), np.empty(n)
+    enter, leave, sel = np.empty(n, bool), np.empty(n, bool), np.empty(n, bool)
+    neg_tol = -tol
     with np.errstate(divide="ignore", invalid="ignore"):
         for v in range(edges):
-            nx, ny, c = ts.edge_nx_t[v, tid], ts.edge_ny_t[v, tid], ts.edge_c_t[v, tid]
-            num = nx * px + ny * py - c
-            den = nx * dx + ny * dy
-            t = -num / den
-            enter = den > tol
-            leave = den < -tol
-            lo = np.where(enter & (t > lo), t, lo)
-            hi = np.where(leave & (t < hi), t, hi)
-            outside |= ~enter & ~leave & (num <= _EPS_SIDE)
+            # in place, the same operations as: num = nx px + ny py - c; den = nx dx + ny dy;
+            # t = -num / den; lo = t where entering and t > lo; hi likewise
+            np.take(ts.edge_nx_t[v], tid, out=nx)
+            np.take(ts.edge_ny_t[v], tid, out=ny)
+            np.take(ts.edge_c_t[v], tid, out=c)
+            np.multiply(nx, px, out=num)
+            np.multiply(ny, py, out=tmp)
+            num += tmp
+            num -= c
+            np.multiply(nx, dx, out=den)
+            np.multiply(ny, dy, out=tmp)
+            den += tmp
+            np.negative(num, out=t)
+            t /= den
+            np.greater(den, tol, out=enter)
+            np.less(den, neg_tol, out=leave)
+            np.greater(t, lo, out=sel)
+            sel &= enter
+            np.copyto(lo, t, where=sel)
+            np.less(t, hi, out=sel)
+            sel &= leave
+            np.copyto(hi, t, where=sel)
+            # outside |= ~enter & ~leave & (num <= eps)
+            enter |= leave
+            np.less_equal(num, _EPS_SIDE, out=sel)
+            sel &= ~enter
+            outside |= sel
     return np.where(outside, np.inf, lo), hi
 
 
