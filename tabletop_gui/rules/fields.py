@@ -186,6 +186,8 @@ def parse_damage(value: Any) -> DamageSpec:
 
 
 def parse_dice(value: Any) -> DiceSpec:
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())  # "3" is the fixed number 3
     if isinstance(value, str):
         m = _DICE.match(value)
         if not m:

@@ -412,3 +412,23 @@ def test_traits_the_ruleset_does_not_read_are_kept_and_saved() -> None:
     assert sc.fighters[0].traits == ("leader", "fly")
     assert sc.fighters[0].state["panicked"] is True
     assert loads_scenario(dumps_scenario(sc)) == sc
+
+
+def test_characteristics_that_attacks_do_not_read_may_be_left_out() -> None:
+    # Movement is not part of any attack: a fighter with only toughness and wounds loads,
+    # and a Ninth Age unit may come without weapons (it fights with a hand weapon).
+    doc = warcry_doc()
+    f0(doc)["characteristics"].pop("move", None)
+    assert "move" not in loads_scenario(text(doc)).fighters[0].characteristics
+    na = ninth_age_doc()
+    for key in ("adv", "mar", "dis", "agi"):
+        na["units"][0]["characteristics"].pop(key, None)
+    na["units"][0]["weapons"] = []
+    assert loads_scenario(text(na)).units[0].weapons == ()
+
+
+def test_shots_given_as_a_number_in_a_string() -> None:
+    from tabletop_gui.rules.fields import DiceSpec, parse_dice
+
+    assert parse_dice("3") == DiceSpec(3, 0)
+    assert parse_dice("D3") == DiceSpec(1, 3)

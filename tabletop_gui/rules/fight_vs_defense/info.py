@@ -20,7 +20,7 @@ INFO = RulesetInfo(
     name="Warcry variant: Fight/Shoot vs Defense",
     declaration=Declaration(
         characteristics=(
-            FieldSpec("move", "number", required=True, minimum=0),
+            FieldSpec("move", "number", minimum=0, help="inches; not used by attacks"),
             FieldSpec("fight", "int", required=True, minimum=0),
             FieldSpec("shoot", "int", required=True, minimum=0),
             FieldSpec("defense", "int", required=True, minimum=0),

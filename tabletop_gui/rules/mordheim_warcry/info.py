@@ -8,7 +8,7 @@ INFO = RulesetInfo(
     name="Mordheim on Warcry",
     declaration=Declaration(
         characteristics=(
-            FieldSpec("move", "number", required=True, minimum=0),
+            FieldSpec("move", "number", minimum=0, help="inches; not used by attacks"),
             FieldSpec("fight", "int", required=True, minimum=0),
             FieldSpec("shoot", "int", required=True, minimum=0),
             FieldSpec("armour", "int", required=True, minimum=0),

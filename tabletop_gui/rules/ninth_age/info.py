@@ -12,11 +12,11 @@ INFO = RulesetInfo(
     name="The Ninth Age: Fantasy Battles (2nd edition)",
     declaration=Declaration(
         characteristics=(
-            _c("adv"), _c("mar"), _c("dis"),
+            _c("adv", False), _c("mar", False), _c("dis", False),
             FieldSpec("hp", "int", required=True, minimum=1),
             _c("def"), _c("res"), _c("arm"),
             _c("aegis", False, 0), _c("fortitude", False, 0),
-            _c("att"), _c("off"), _c("str"), _c("ap"), _c("agi"),
+            _c("att"), _c("off"), _c("str"), _c("ap"), _c("agi", False),
         ),
         weapon_fields=(
             FieldSpec("kind", "enum", required=True, choices=("close_combat", "shooting")),
@@ -39,6 +39,7 @@ INFO = RulesetInfo(
             FieldSpec("taken_down", "bool", default=False),
         ),
         models="units",
+        weapons_required=False,  # a unit without weapons fights with a hand weapon
     ),
     attack_types=("close_combat", "shooting"),
     situational_options=(

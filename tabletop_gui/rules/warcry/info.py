@@ -14,7 +14,7 @@ INFO = RulesetInfo(
     name="Warcry",
     declaration=Declaration(
         characteristics=(
-            FieldSpec("move", "number", required=True, minimum=0),
+            FieldSpec("move", "number", minimum=0, help="inches; not used by attacks"),
             FieldSpec("toughness", "int", required=True, minimum=1),
             FieldSpec("wounds", "int", required=True, minimum=1),
         ),
