@@ -83,7 +83,10 @@ def _exact_checks(tg: Targeting, attacker: Combatant, target: Combatant, prof: P
 
 
 def _near_edge(d: float, limits: Sequence[float | None]) -> bool:
-    return any(x is not None and abs(d - x) < NEAR_EDGE for x in limits)
+    for x in limits:
+        if x is not None and -NEAR_EDGE < d - x < NEAR_EDGE:
+            return True
+    return False
 
 
 def _fast_reasons(b: _Board, k: int, t: str, prof: Profile, missile: bool,
