@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 from tabletop_gui.cli import InputRefused
+from tabletop_gui.commands.common import load_or_refuse
 from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import (
     AttackReport,
@@ -28,19 +29,6 @@ from tabletop_gui.rules.base import (
 )
 from tabletop_gui.scenario.battle import battle_of
 from tabletop_gui.scenario.entities import Scenario
-
-
-def load(path: str) -> Scenario:
-    from tabletop_gui.scenario.load import load_scenario
-    from tabletop_gui.scenario.problems import ScenarioError
-
-    try:
-        return load_scenario(path)
-    except ScenarioError as e:
-        raise InputRefused([f"{path}: {line}" for line in e.lines] or [f"{path}: refused"]
-                           ) from None
-    except OSError as e:
-        raise InputRefused([f"{path}: cannot read: {e.strerror or e}"]) from None
 
 
 def set_pairs(sets: Sequence[Any] | None) -> list[str]:
@@ -133,7 +121,7 @@ def evaluate(scenario: Scenario, args: argparse.Namespace
 
 
 def run(args: argparse.Namespace) -> int:
-    scenario = load(args.file)
+    scenario = load_or_refuse(args.file)
     report, roll = evaluate(scenario, args)
     if args.json:
         print(json.dumps(report.to_json(roll)))

@@ -21,22 +21,11 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from tabletop_gui.cli import InputRefused
+from tabletop_gui.commands.common import load_or_refuse
 from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import Battle, PairFacts, RulesError
 from tabletop_gui.scenario.battle import battle_of
 from tabletop_gui.scenario.entities import Scenario
-from tabletop_gui.scenario.load import load_scenario
-from tabletop_gui.scenario.problems import ScenarioError
-
-
-def load(path: str) -> Scenario:
-    try:
-        return load_scenario(path)
-    except ScenarioError as e:
-        raise InputRefused([f"{path}: {line}" for line in e.lines] or [f"{path}: refused"]
-                           ) from None
-    except OSError as e:
-        raise InputRefused([f"{path}: cannot read: {e.strerror or e}"]) from None
 
 
 def opposing_pairs(scenario: Scenario) -> Iterator[tuple[str, str]]:
@@ -91,7 +80,7 @@ def _yes(flag: bool) -> str:
 
 def run(args: argparse.Namespace) -> int:
     path = str(args.file)
-    scenario = load(path)
+    scenario = load_or_refuse(path)
     facts = inspect_facts(scenario)
     if getattr(args, "json", False):
         print(json.dumps(to_json(scenario, facts)))

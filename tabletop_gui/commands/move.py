@@ -13,11 +13,10 @@ import math
 from typing import Any
 
 from tabletop_gui.cli import InputRefused
+from tabletop_gui.commands.common import load_or_refuse
 from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import RulesError
 from tabletop_gui.scenario.battle import battle_of
-from tabletop_gui.scenario.load import load_scenario
-from tabletop_gui.scenario.problems import ScenarioError
 
 
 def parse_path(text: str) -> list[tuple[float, float]]:
@@ -71,11 +70,7 @@ def _text(report: dict[str, Any]) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        scenario = load_scenario(args.file)
-    except ScenarioError as e:
-        raise InputRefused([f"{args.file}: {line}" for line in e.lines]
-                           or [f"{args.file}: cannot be loaded"]) from None
+    scenario = load_or_refuse(args.file)
     points = parse_path(args.path)
     try:
         ruleset = registry.get(scenario.ruleset)

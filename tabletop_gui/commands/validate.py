@@ -9,19 +9,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from tabletop_gui.cli import InputRefused
+from tabletop_gui.commands.common import load_or_refuse
 from tabletop_gui.rules.registry import INFOS
 from tabletop_gui.scenario.entities import Scenario
-from tabletop_gui.scenario.load import load_scenario
-from tabletop_gui.scenario.problems import ScenarioError
 
 
 def run(args: argparse.Namespace) -> int:
     path = str(args.file)
-    try:
-        scenario = load_scenario(path)
-    except ScenarioError as e:
-        raise InputRefused([f"{path}: {line}" for line in e.lines]) from None
+    scenario = load_or_refuse(path)
     print(f"ok: {Path(path).name} — {summary(scenario)}")
     return 0
 
