@@ -44,14 +44,20 @@ class _Board:
         self.active = ba.active.tolist()
         self.side = ba.side
         self.visible = self.table.visible[ai].tolist()
-        self.distance = g.distances_from(attacker.id)[2].tolist()
+        row = self.table.distance[ai]  # to every active enemy (NaN elsewhere)
+        self.distance = row.tolist()
         friend = (ba.side == ba.side[ai]) & ba.active
         friend[ai] = False
         with np.errstate(invalid="ignore"):
             near = (self.table.distance <= ENGAGE + EPS) & friend[None, :]
+            edge = bool(np.any(np.abs(row - (ENGAGE + EPS)) < NEAR_EDGE))
         self.near = near
         self.has_near = near.any(axis=1).tolist()
-        self.engaging = {n.id for n in tg.engaging(attacker.id)}
+        if ba.active[ai] and not edge:  # enemies within 1" of the attacker, from the row
+            with np.errstate(invalid="ignore"):
+                self.engaging = {ba.bodies[j].id for j in np.flatnonzero(row <= ENGAGE + EPS)}
+        else:
+            self.engaging = {n.id for n in tg.engaging(attacker.id)}
 
     def opposing(self, k: int) -> bool:
         """An active enemy of an active attacker: a pair the table holds."""
