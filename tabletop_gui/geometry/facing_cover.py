@@ -40,6 +40,8 @@ IntArray = NDArray[np.intp]
 
 SHOOTER_SAMPLES = 9
 TARGET_SAMPLES = 64
+_FS = np.linspace(0.0, 1.0, SHOOTER_SAMPLES)  # along the shooter's facing, ends included
+_FT = (np.arange(TARGET_SAMPLES) + 0.5) / TARGET_SAMPLES  # middles of equal parts
 _KIND_ORDER = {"none": 0, "soft": 1, "hard": 2}
 
 
@@ -103,8 +105,7 @@ def facing_cover(g: BoardGeometry, shooter: int, target: int,
     arc = ninth_age.arc_of_point(tb, ninth_age.reference_point(sb))
     t0, t1 = facing_edge(tb, arc, (sb.footprint.x, sb.footprint.y))
     s0, s1 = facing_edge(sb, "front", tc)
-    fs = np.linspace(0.0, 1.0, SHOOTER_SAMPLES)
-    ft = (np.arange(TARGET_SAMPLES) + 0.5) / TARGET_SAMPLES
+    fs, ft = _FS, _FT
     sp = np.array(s0)[None, :] + fs[:, None] * (np.array(s1) - np.array(s0))[None, :]
     tp = np.array(t0)[None, :] + ft[:, None] * (np.array(t1) - np.array(t0))[None, :]
 
@@ -120,37 +121,31 @@ def facing_cover(g: BoardGeometry, shooter: int, target: int,
     ns = len(sp)
     hidden_all = np.zeros((ns, TARGET_SAMPLES, n_c), dtype=bool)
     if n_c:
-        # (shooter point, target point, candidate), all at once; a line whose bounding
-        # box misses the candidate's cannot pass through it
-        si = np.repeat(np.arange(ns), TARGET_SAMPLES * n_c)
-        pi = np.tile(np.repeat(np.arange(TARGET_SAMPLES), n_c), ns)
-        ci = np.tile(np.arange(n_c), ns * TARGET_SAMPLES)
-        a, b = sp[si], tp[pi]
-        cb = bd[cand[ci]]
-        boxed = ((np.minimum(a[:, 0], b[:, 0]) <= cb[:, 2])
-                 & (np.maximum(a[:, 0], b[:, 0]) >= cb[:, 0])
-                 & (np.minimum(a[:, 1], b[:, 1]) <= cb[:, 3])
-                 & (np.maximum(a[:, 1], b[:, 1]) >= cb[:, 1]))
-        live = np.flatnonzero(boxed)
-        a, b, cb = a[live], b[live], cb[live]
-        # nor can a line with the whole bounding box strictly on one side of it
-        nx, ny = a[:, 1] - b[:, 1], b[:, 0] - a[:, 0]
-        off = nx * a[:, 0] + ny * a[:, 1]
+        # (shooter point, target point, candidate) as one broadcast array: a line whose
+        # box misses the candidate's box cannot pass through it, nor can a line with the
+        # whole box strictly on one side of it (margin far above rounding)
+        ax, ay = sp[:, 0][:, None, None], sp[:, 1][:, None, None]
+        bx, by = tp[:, 0][None, :, None], tp[:, 1][None, :, None]
+        cb = bd[cand]
         x0, y0, x1, y1 = cb[:, 0], cb[:, 1], cb[:, 2], cb[:, 3]
+        live_mask = ((np.minimum(ax, bx) <= x1) & (np.maximum(ax, bx) >= x0)
+                     & (np.minimum(ay, by) <= y1) & (np.maximum(ay, by) >= y0))
+        nx, ny = ay - by, bx - ax
+        off = nx * ax + ny * ay
         c1 = nx * x0 + ny * y0 - off
         c2 = nx * x1 + ny * y0 - off
         c3 = nx * x0 + ny * y1 - off
         c4 = nx * x1 + ny * y1 - off
-        scale = 1.0 + max(float(np.abs(bd[cand]).max()), float(np.abs(sp).max()),
+        scale = 1.0 + max(float(np.abs(cb).max()), float(np.abs(sp).max()),
                           float(np.abs(tp).max()))
         margin = 1e-9 * scale * (np.abs(nx) + np.abs(ny))
-        apart = ((np.minimum(np.minimum(c1, c2), np.minimum(c3, c4)) > margin)
-                 | (np.maximum(np.maximum(c1, c2), np.maximum(c3, c4)) < -margin))
-        live, a, b = live[~apart], a[~apart], b[~apart]
-        zeros = np.zeros(len(live))
-        p = np.column_stack([a, zeros])
-        q = np.column_stack([b, zeros])
-        hidden_all.reshape(-1)[live] = blocked(p, q, cand[ci[live]], ts, use_z=False)
+        live_mask &= np.minimum(np.minimum(c1, c2), np.minimum(c3, c4)) <= margin
+        live_mask &= np.maximum(np.maximum(c1, c2), np.maximum(c3, c4)) >= -margin
+        si, pi, ci = np.nonzero(live_mask)
+        zeros = np.zeros(len(si))
+        p = np.column_stack([sp[si], zeros])
+        q = np.column_stack([tp[pi], zeros])
+        hidden_all[si, pi, ci] = blocked(p, q, cand[ci], ts, use_z=False)
     hard = ts.hard[cand]
     hard_fracs = hidden_all[:, :, hard].any(axis=2).mean(axis=1)
     total_fracs = hidden_all.any(axis=2).mean(axis=1)

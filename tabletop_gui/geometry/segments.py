@@ -128,39 +128,17 @@ def _clip(p: FloatArray, d: FloatArray, tid: IntArray, ts: TerrainSet, edges: in
     lo = np.full(n, -np.inf)
     hi = np.full(n, np.inf)
     outside = np.zeros(n, dtype=bool)
-    nx, ny, c = np.empty(n), np.empty(n), np.empty(n)
-    num, den, t, tmp = np.empty(n), np.empty(n), np.empty(n), np.empty(n)
-    enter, leave, sel = np.empty(n, bool), np.empty(n, bool), np.empty(n, bool)
-    neg_tol = -tol
     with np.errstate(divide="ignore", invalid="ignore"):
         for v in range(edges):
-            # in place, the same operations as: num = nx px + ny py - c; den = nx dx + ny dy;
-            # t = -num / den; lo = t where entering and t > lo; hi likewise
-            np.take(ts.edge_nx_t[v], tid, out=nx)
-            np.take(ts.edge_ny_t[v], tid, out=ny)
-            np.take(ts.edge_c_t[v], tid, out=c)
-            np.multiply(nx, px, out=num)
-            np.multiply(ny, py, out=tmp)
-            num += tmp
-            num -= c
-            np.multiply(nx, dx, out=den)
-            np.multiply(ny, dy, out=tmp)
-            den += tmp
-            np.negative(num, out=t)
-            t /= den
-            np.greater(den, tol, out=enter)
-            np.less(den, neg_tol, out=leave)
-            np.greater(t, lo, out=sel)
-            sel &= enter
-            np.copyto(lo, t, where=sel)
-            np.less(t, hi, out=sel)
-            sel &= leave
-            np.copyto(hi, t, where=sel)
-            # outside |= ~enter & ~leave & (num <= eps)
-            enter |= leave
-            np.less_equal(num, _EPS_SIDE, out=sel)
-            sel &= ~enter
-            outside |= sel
+            nx, ny, c = ts.edge_nx_t[v, tid], ts.edge_ny_t[v, tid], ts.edge_c_t[v, tid]
+            num = nx * px + ny * py - c
+            den = nx * dx + ny * dy
+            t = -num / den
+            enter = den > tol
+            leave = den < -tol
+            lo = np.where(enter & (t > lo), t, lo)
+            hi = np.where(leave & (t < hi), t, hi)
+            outside |= ~enter & ~leave & (num <= _EPS_SIDE)
     return np.where(outside, np.inf, lo), hi
 
 

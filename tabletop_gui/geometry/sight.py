@@ -50,6 +50,7 @@ N_PATHS = len(PATH_A)
 _OUTER = np.array([1, 2], dtype=np.intp)  # the two outer paths
 _INNER = np.array([0, 3, 4, 5, 6, 7], dtype=np.intp)
 HEIGHTS = (1.0, 0.5, 0.0)  # top, middle, bottom, as fractions of the height
+MERGE_BELOW = 2000  # pairs: below, each stage-2 round is one ``blocked`` call
 
 
 @dataclass(frozen=True)
@@ -161,6 +162,12 @@ def sight_pairs(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
     path_grounded = np.zeros(m * N_PATHS, dtype=bool)
     still = pending.copy()
     for paths in (_OUTER, _INNER):
+        if m < MERGE_BELOW:
+            _both_rounds(paths, still[pk], hit, pk, tk, sa, sb, za, zb, low, ts,
+                         path_blocked, path_grounded, exact_shapely)
+            pb = path_blocked.reshape(m, N_PATHS)
+            still &= ~(~pb[:, paths]).any(axis=1)
+            continue
         for sel in (still[pk] & hit, still[pk] & ~hit):
             pk2, tk2 = pk[sel], tk[sel]
             cp = np.repeat(pk2, len(paths))
@@ -185,6 +192,36 @@ def sight_pairs(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
         visible[rows[_any_clear_lower(rows, paths, sa, sb, za, zb, pk, tk, ts,
                                       exact_shapely)]] = True
     return SightResult(visible, blocker_pair, blocker_terrain)
+
+
+def _both_rounds(paths: IntArray, live: BoolArray, hit: BoolArray, pk: IntArray,
+                 tk: IntArray, sa: FloatArray, sb: FloatArray, za: FloatArray, zb: FloatArray,
+                 low: FloatArray, ts: TerrainSet, path_blocked: BoolArray,
+                 path_grounded: BoolArray, exact_shapely: bool) -> None:
+    """Stage 2's two rounds for ``paths`` in one ``blocked`` call (small batches: fewer
+    calls pay more than the lines the second round would skip).
+
+    Records exactly what the two rounds record: the second round's lines count only on
+    paths the first round left clear (the rounds would not have tested the others).
+    """
+    pk2, tk2, first = pk[live], tk[live], hit[live]
+    n_p = len(paths)
+    cp = np.repeat(pk2, n_p)
+    ct = np.repeat(tk2, n_p)
+    cw = np.tile(paths, len(pk2))
+    in_first = np.repeat(first, n_p)
+    path = cp * N_PATHS + cw
+    used = ~path_blocked[path]
+    cp, ct, cw, path, in_first = cp[used], ct[used], cw[used], path[used], in_first[used]
+    p = np.column_stack([sa[cp, PATH_A[cw]], za[cp, 0]])
+    q = np.column_stack([sb[cp, PATH_B[cw]], zb[cp, 0]])
+    hit2 = blocked(p, q, ct, ts, exact_shapely=exact_shapely)
+    first_hit = hit2 & in_first
+    by_first = np.zeros(len(path_blocked), dtype=bool)
+    by_first[path[first_hit]] = True
+    counted = first_hit | (hit2 & ~in_first & ~by_first[path])
+    path_blocked[path[counted]] = True
+    path_grounded[path[counted & (ts.base[ct] <= low[cp] + 1e-9)]] = True
 
 
 def _any_clear_lower(rows: IntArray, paths: IntArray, sa: FloatArray, sb: FloatArray,

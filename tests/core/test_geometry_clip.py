@@ -53,3 +53,32 @@ def test_at_once_equals_edge_by_edge() -> None:
             segments._AT_ONCE = limit
         assert np.array_equal(lo1, lo2) and np.array_equal(hi1, hi2)
         assert (hi1 > lo1).any() and (hi1 <= lo1).any()
+
+
+def test_sight_rounds_in_one_call_equal_two_calls() -> None:
+    """Stage 2 of sight for small batches tests both rounds' lines in one call; the
+    answers (and the blockers) are those of the two separate rounds."""
+    from tabletop_gui.bench.battlefields import synthetic_board
+    from tabletop_gui.geometry import sight
+    from tabletop_gui.geometry.board_geometry import BoardGeometry
+    from tabletop_gui.geometry.pairs import opposing_pairs
+
+    limit = sight.MERGE_BELOW
+    hidden = 0
+    try:
+        for seed in (1, 2):
+            g = BoardGeometry(synthetic_board(120, seed))
+            i, j = opposing_pairs(g.bodies)
+            for s in range(0, len(i), 400):
+                ii, jj = i[s:s + 400], j[s:s + 400]
+                sight.MERGE_BELOW = 0
+                a = sight.sight_pairs(g.bodies, g.terrain, ii, jj)
+                sight.MERGE_BELOW = 1 << 40
+                b = sight.sight_pairs(g.bodies, g.terrain, ii, jj)
+                assert np.array_equal(a.visible, b.visible)
+                assert np.array_equal(a.blocker_pair, b.blocker_pair)
+                assert np.array_equal(a.blocker_terrain, b.blocker_terrain)
+                hidden += int((~a.visible).sum())
+    finally:
+        sight.MERGE_BELOW = limit
+    assert hidden > 0
