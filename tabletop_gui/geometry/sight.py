@@ -149,8 +149,10 @@ def sight_pairs(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
     rows = np.flatnonzero(pending)
     sa = np.empty((m, N_PLAN, 2))
     sb = np.empty((m, N_PLAN, 2))
-    sa[rows] = plan_samples(ba, i[rows], j[rows])
-    sb[rows] = plan_samples(ba, j[rows], i[rows])
+    both = plan_samples(ba, np.concatenate([i[rows], j[rows]]),
+                        np.concatenate([j[rows], i[rows]]))  # per pair: one call for a and b
+    sa[rows] = both[:len(rows)]
+    sb[rows] = both[len(rows):]
     za = _heights(ba, i)  # (m, 3)
     zb = _heights(ba, j)
 
