@@ -16,11 +16,18 @@ For each shooter point: hard cover when the hard fraction is more than half (or 
 more with ``threshold="half_or_more"``); else soft cover when the fraction hidden by
 everything is; else none. The shooter uses its best point: the least cover, then the
 smallest hidden fraction. ``by`` names what hides part of the facing from that point.
+
+Computing (same answers, only faster): the obstructions are prepared once per geometry
+(``obstructions``); a pair's lines are tested only against obstructions meeting the convex
+hull of both facings, and each line only where its box and the obstruction's box meet and
+the box is not wholly on one side of the line. After ``TABLE_AFTER`` single questions on one
+geometry (a whole-battlefield scan such as `inspect`) every opposing pair is computed in one
+go (``hidden_many``) and later questions are answered from it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
@@ -37,9 +44,12 @@ if TYPE_CHECKING:
     from tabletop_gui.geometry.board_geometry import BoardGeometry
 
 IntArray = NDArray[np.intp]
+FloatArray = NDArray[np.float64]
 
 SHOOTER_SAMPLES = 9
 TARGET_SAMPLES = 64
+TABLE_AFTER = 16  # single-pair questions before every opposing pair is computed at once
+_ENTRY_CHUNK = 256  # (pair, candidate) entries culled together (bounds the memory)
 _FS = np.linspace(0.0, 1.0, SHOOTER_SAMPLES)  # along the shooter's facing, ends included
 _FT = (np.arange(TARGET_SAMPLES) + 0.5) / TARGET_SAMPLES  # middles of equal parts
 _KIND_ORDER = {"none": 0, "soft": 1, "hard": 2}
@@ -68,11 +78,24 @@ def facing_edge(body: Body, arc: str, towards: Point) -> tuple[Point, Point]:
 class Obstructions:
     """Everything that can hide a sample, prepared once per geometry: the board's terrain
     then every active body's outline (soft, 32 segments for round ones), as one TerrainSet
-    with a spatial index; ``owner[b]`` is body b's index in it (-1: inactive)."""
+    with a spatial index; ``owner[b]`` is body b's index in it (-1: inactive). ``known``
+    keeps what hides each pair's samples once every opposing pair has been computed."""
 
     ts: TerrainSet
     owner: IntArray
     tree: shapely.STRtree
+    known: dict[tuple[int, int], Hidden] = field(default_factory=dict)
+    asked: list[int] = field(default_factory=lambda: [0])
+
+
+@dataclass(frozen=True, eq=False)
+class Hidden:
+    """The samples of one (shooter, target) pair hidden from each shooter point."""
+
+    hard: FloatArray  # (SHOOTER_SAMPLES,) fraction hidden by hard obstructions
+    total: FloatArray  # (SHOOTER_SAMPLES,) fraction hidden by anything
+    cand: IntArray  # obstructions that may hide a sample, ascending
+    hides: NDArray[np.bool_]  # (SHOOTER_SAMPLES, len(cand)): hides some sample from the point
 
 
 def obstructions(g: BoardGeometry) -> Obstructions:
@@ -99,61 +122,29 @@ def obstructions(g: BoardGeometry) -> Obstructions:
 def facing_cover(g: BoardGeometry, shooter: int, target: int,
                  threshold: Literal["more_than_half", "half_or_more"] = "more_than_half"
                  ) -> FacingCover:
-    ba = g.bodies
-    sb, tb = ba.bodies[shooter], ba.bodies[target]
-    tc = (tb.footprint.x, tb.footprint.y)
-    arc = ninth_age.arc_of_point(tb, ninth_age.reference_point(sb))
-    t0, t1 = facing_edge(tb, arc, (sb.footprint.x, sb.footprint.y))
-    s0, s1 = facing_edge(sb, "front", tc)
-    fs, ft = _FS, _FT
-    sp = np.array(s0)[None, :] + fs[:, None] * (np.array(s1) - np.array(s0))[None, :]
-    tp = np.array(t0)[None, :] + ft[:, None] * (np.array(t1) - np.array(t0))[None, :]
-
     obs = obstructions(g)
-    ts = obs.ts
-    # candidates: every sample line lies in the convex hull of both facings; an obstruction
-    # that does not meet it cannot hide any sample (the shooter and the target never hide)
-    hull = shapely.convex_hull(shapely.multipoints(np.array([s0, s1, t0, t1])))
-    cand = np.sort(obs.tree.query(hull, predicate="intersects")).astype(np.intp)
-    cand = cand[(cand != obs.owner[shooter]) & (cand != obs.owner[target])]
-    bd = ts.bounds
-    n_c = len(cand)
-    ns = len(sp)
-    hidden_all = np.zeros((ns, TARGET_SAMPLES, n_c), dtype=bool)
-    if n_c:
-        # (shooter point, target point, candidate) as one broadcast array: a line whose
-        # box misses the candidate's box cannot pass through it, nor can a line with the
-        # whole box strictly on one side of it (margin far above rounding)
-        ax, ay = sp[:, 0][:, None, None], sp[:, 1][:, None, None]
-        bx, by = tp[:, 0][None, :, None], tp[:, 1][None, :, None]
-        cb = bd[cand]
-        x0, y0, x1, y1 = cb[:, 0], cb[:, 1], cb[:, 2], cb[:, 3]
-        live_mask = ((np.minimum(ax, bx) <= x1) & (np.maximum(ax, bx) >= x0)
-                     & (np.minimum(ay, by) <= y1) & (np.maximum(ay, by) >= y0))
-        nx, ny = ay - by, bx - ax
-        off = nx * ax + ny * ay
-        c1 = nx * x0 + ny * y0 - off
-        c2 = nx * x1 + ny * y0 - off
-        c3 = nx * x0 + ny * y1 - off
-        c4 = nx * x1 + ny * y1 - off
-        scale = 1.0 + max(float(np.abs(cb).max()), float(np.abs(sp).max()),
-                          float(np.abs(tp).max()))
-        margin = 1e-9 * scale * (np.abs(nx) + np.abs(ny))
-        live_mask &= np.minimum(np.minimum(c1, c2), np.minimum(c3, c4)) <= margin
-        live_mask &= np.maximum(np.maximum(c1, c2), np.maximum(c3, c4)) >= -margin
-        si, pi, ci = np.nonzero(live_mask)
-        zeros = np.zeros(len(si))
-        p = np.column_stack([sp[si], zeros])
-        q = np.column_stack([tp[pi], zeros])
-        hidden_all[si, pi, ci] = blocked(p, q, cand[ci], ts, use_z=False)
-    hard = ts.hard[cand]
-    hard_fracs = hidden_all[:, :, hard].any(axis=2).mean(axis=1)
-    total_fracs = hidden_all.any(axis=2).mean(axis=1)
-    hides: NDArray[np.bool_] = np.asarray(hidden_all.any(axis=1))  # (point, candidate)
+    hid = obs.known.get((shooter, target))
+    if hid is None:
+        obs.asked[0] += 1
+        if obs.asked[0] > TABLE_AFTER and not obs.known:
+            # a whole-battlefield scan (inspect): every opposing pair in one go
+            ba = g.bodies
+            pairs = [(a, t) for a in range(len(ba)) for t in range(len(ba))
+                     if ba.active[a] and ba.active[t] and ba.side[a] != ba.side[t]]
+            obs.known.update(zip(pairs, hidden_many(g, pairs), strict=True))
+            hid = obs.known.get((shooter, target))
+        if hid is None:
+            hid = hidden_many(g, [(shooter, target)])[0]
+    return _choose(hid, obs.ts, threshold)
+
+
+def _choose(hid: Hidden, ts: TerrainSet, threshold: str) -> FacingCover:
+    """The shooter's best point: the least cover, then the smallest hidden fraction."""
+    n_c = len(hid.cand)
     best: tuple[tuple[int, float, float], FacingCover] | None = None
-    for s in range(ns):
-        hard_frac = float(hard_fracs[s]) if n_c else 0.0
-        total_frac = float(total_fracs[s]) if n_c else 0.0
+    for s in range(SHOOTER_SAMPLES):
+        hard_frac = float(hid.hard[s]) if n_c else 0.0
+        total_frac = float(hid.total[s]) if n_c else 0.0
         kind: Literal["none", "soft", "hard"] = "none"
         if _over(hard_frac, threshold):
             kind = "hard"
@@ -161,10 +152,83 @@ def facing_cover(g: BoardGeometry, shooter: int, target: int,
             kind = "soft"
         key = (_KIND_ORDER[kind], total_frac, hard_frac)
         if best is None or key < best[0]:
-            by = tuple(ts.terrains[k].id for k in cand[hides[s]])
+            by = tuple(ts.terrains[k].id for k in hid.cand[hid.hides[s]])
             best = (key, FacingCover(kind, hard_frac, total_frac, by))
     assert best is not None
     return best[1]
+
+
+def hidden_many(g: BoardGeometry, pairs: list[tuple[int, int]]) -> list[Hidden]:
+    """What hides the samples of each (shooter, target) pair, every pair at once."""
+    ba = g.bodies
+    obs = obstructions(g)
+    ts = obs.ts
+    n_p = len(pairs)
+    ends = np.empty((n_p, 4, 2))
+    for n, (shooter, target) in enumerate(pairs):
+        sb, tb = ba.bodies[shooter], ba.bodies[target]
+        arc = ninth_age.arc_of_point(tb, ninth_age.reference_point(sb))
+        ends[n, 2:] = facing_edge(tb, arc, (sb.footprint.x, sb.footprint.y))
+        ends[n, :2] = facing_edge(sb, "front", (tb.footprint.x, tb.footprint.y))
+    s0, s1, t0, t1 = ends[:, 0], ends[:, 1], ends[:, 2], ends[:, 3]
+    sp = s0[:, None, :] + _FS[None, :, None] * (s1 - s0)[:, None, :]  # (pairs, 9, 2)
+    tp = t0[:, None, :] + _FT[None, :, None] * (t1 - t0)[:, None, :]  # (pairs, 64, 2)
+    # candidates: every sample line lies in the convex hull of both facings; an obstruction
+    # that does not meet it cannot hide any sample (the shooter and the target never hide)
+    hulls = shapely.convex_hull(shapely.multipoints(ends))
+    pe, oe = obs.tree.query(hulls, predicate="intersects")
+    order = np.lexsort((oe, pe))
+    pe, oe = pe[order].astype(np.intp), oe[order].astype(np.intp)
+    own = np.array(pairs, dtype=np.intp).reshape(-1, 2)
+    mine = (oe == obs.owner[own[pe, 0]]) | (oe == obs.owner[own[pe, 1]])
+    pe, oe = pe[~mine], oe[~mine]
+    n_e = len(pe)
+    hid_total = np.zeros((n_p, SHOOTER_SAMPLES, TARGET_SAMPLES), dtype=bool)
+    hid_hard = np.zeros_like(hid_total)
+    hides = np.zeros((n_e, SHOOTER_SAMPLES), dtype=bool)
+    bd = ts.bounds
+    if n_e:
+        scale = 1.0 + max(float(np.abs(bd[oe]).max()), float(np.abs(sp).max()),
+                          float(np.abs(tp).max()))
+    for c0 in range(0, n_e, _ENTRY_CHUNK):
+        e = np.arange(c0, min(n_e, c0 + _ENTRY_CHUNK))
+        p_of = pe[e]
+        # (entry, shooter point, target point) as one broadcast array: a line whose box
+        # misses the candidate's box cannot pass through it, nor can a line with the
+        # whole box strictly on one side of it (margin far above rounding)
+        ax, ay = sp[p_of, :, 0][:, :, None], sp[p_of, :, 1][:, :, None]
+        bx, by = tp[p_of, :, 0][:, None, :], tp[p_of, :, 1][:, None, :]
+        cb = bd[oe[e]]
+        x0, y0 = cb[:, 0][:, None, None], cb[:, 1][:, None, None]
+        x1, y1 = cb[:, 2][:, None, None], cb[:, 3][:, None, None]
+        live = ((np.minimum(ax, bx) <= x1) & (np.maximum(ax, bx) >= x0)
+                & (np.minimum(ay, by) <= y1) & (np.maximum(ay, by) >= y0))
+        nx, ny = ay - by, bx - ax
+        off = nx * ax + ny * ay
+        c1 = nx * x0 + ny * y0 - off
+        c2 = nx * x1 + ny * y0 - off
+        c3 = nx * x0 + ny * y1 - off
+        c4 = nx * x1 + ny * y1 - off
+        margin = 1e-9 * scale * (np.abs(nx) + np.abs(ny))
+        live &= np.minimum(np.minimum(c1, c2), np.minimum(c3, c4)) <= margin
+        live &= np.maximum(np.maximum(c1, c2), np.maximum(c3, c4)) >= -margin
+        el, si, pi = np.nonzero(live)
+        ee = e[el]
+        pp = pe[ee]
+        zeros = np.zeros(len(ee))
+        p = np.column_stack([sp[pp, si], zeros])
+        q = np.column_stack([tp[pp, pi], zeros])
+        hit = blocked(p, q, oe[ee], ts, use_z=False)
+        hid_total[pp[hit], si[hit], pi[hit]] = True
+        hard = hit & ts.hard[oe[ee]]
+        hid_hard[pp[hard], si[hard], pi[hard]] = True
+        hides[ee[hit], si[hit]] = True
+    hard_fracs = hid_hard.mean(axis=2)
+    total_fracs = hid_total.mean(axis=2)
+    bounds = np.searchsorted(pe, np.arange(n_p + 1))
+    return [Hidden(hard_fracs[n], total_fracs[n], oe[bounds[n]:bounds[n + 1]],
+                   hides[bounds[n]:bounds[n + 1]].T)
+            for n in range(n_p)]
 
 
 def _over(fraction: float, threshold: str) -> bool:
