@@ -224,6 +224,14 @@ def _shape_gaps(ba: BodyArrays, i: IntArray, j: IntArray
     # the shortest line's length is the distance (0 when the outlines overlap)
     d = pb - pa
     dist = np.hypot(d[:, 0], d[:, 1])
+    # an oval's polygon lies inside the ellipse: refine separated pairs on the true outlines
+    e = np.flatnonzero((dist > 0) & ((ba.shape[i] == outline.ELLIPSE)
+                                     | (ba.shape[j] == outline.ELLIPSE)))
+    if len(e):
+        from tabletop_gui.geometry.oval_gap import refine_gaps  # (imports this module)
+
+        dist[e], pa[e], pb[e] = refine_gaps(ba, i[e], j[e], pa[e], pb[e])
+        d = pb - pa
     raw = dist - ba.radius[i] - ba.radius[j]
     u = d / np.where(dist > 0, dist, 1.0)[:, None]
     pa_out = pa + u * ba.radius[i][:, None]
