@@ -60,8 +60,9 @@ def blocked(
         lo = np.maximum(lo, zlo)
         hi = np.minimum(hi, zhi)
     live = hi > lo
-    if not exact_shapely:
-        # a segment whose box (in plan) misses the polygon's box cannot pass through it
+    if not exact_shapely and not use_z:
+        # a segment whose box misses the polygon's box cannot pass through it (plan lines
+        # of cover; sight lines mostly reach their candidates, so the test would not pay)
         bd = ts.bounds[tid]
         x0, x1 = p[:, 0], q[:, 0]
         y0, y1 = p[:, 1], q[:, 1]
