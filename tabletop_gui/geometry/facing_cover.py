@@ -10,7 +10,8 @@ facing, ends included, and ``TARGET_SAMPLES`` points at the middles of equal par
 Target Facing, so a fraction is (hidden samples) / ``TARGET_SAMPLES``. A sample is hidden
 when the straight line (in plan, heights ignored) passes through an obstruction:
 terrain (hard or soft as the terrain says; platforms are hard) or another active body
-(soft; the shooter and target themselves never hide).
+(soft; the shooter and target themselves never hide, nor does a platform under the centre
+of either: a unit on a hill is on top of it, not behind it).
 
 For each shooter point: hard cover when the hard fraction is more than half (or half or
 more with ``threshold="half_or_more"``); else soft cover when the fraction hidden by
@@ -181,6 +182,15 @@ def hidden_many(g: BoardGeometry, pairs: list[tuple[int, int]]) -> list[Hidden]:
     pe, oe = pe[order].astype(np.intp), oe[order].astype(np.intp)
     own = np.array(pairs, dtype=np.intp).reshape(-1, 2)
     mine = (oe == obs.owner[own[pe, 0]]) | (oe == obs.owner[own[pe, 1]])
+    # a platform the shooter or the target stands on (its centre inside) hides nothing
+    # of that pair: the unit is on top of it, not behind it
+    plat = np.flatnonzero(~mine & (oe < len(ts.is_obstacle)))
+    plat = plat[~ts.is_obstacle[oe[plat]]]
+    if len(plat):
+        polys = ts.polygons[oe[plat]]
+        for end in (0, 1):
+            k = own[pe[plat], end]
+            mine[plat] |= shapely.intersects_xy(polys, ba.x[k], ba.y[k])
     pe, oe = pe[~mine], oe[~mine]
     n_e = len(pe)
     hid_total = np.zeros((n_p, SHOOTER_SAMPLES, TARGET_SAMPLES), dtype=bool)

@@ -39,7 +39,14 @@ def straightforward(g: BoardGeometry, shooter: int, target: int, threshold: str
     sp = np.array(s0)[None, :] + fs[:, None] * (np.array(s1) - np.array(s0))[None, :]
     tp = np.array(t0)[None, :] + ft[:, None] * (np.array(t1) - np.array(t0))[None, :]
     others = [b for k, b in enumerate(ba.bodies) if k not in (shooter, target) and b.active]
-    obs = g.terrain.terrains + tuple(
+    import shapely
+
+    def under_either(t: Terrain) -> bool:  # a platform under the shooter's or target's centre
+        poly = shapely.Polygon(t.polygon)
+        return t.kind == "platform" and any(
+            poly.intersects(shapely.Point(b.footprint.x, b.footprint.y)) for b in (sb, tb))
+
+    obs = tuple(t for t in g.terrain.terrains if not under_either(t)) + tuple(
         Terrain(b.id, "obstacle", tuple(map(tuple, outline.outline_points(b.footprint, 32))),
                 1.0, b.id, True, "soft") for b in others)
     ts = TerrainSet.build(obs)
