@@ -400,10 +400,11 @@ class AttackOverlay:
         if grid is None or board_grid is None or state.attacker is None:
             return
         own = geometry.space_of(state.attacker)
+        table = shapely.box(0.0, 0.0, geometry.board.width, geometry.board.depth)
         if spaces is not None:
             cells = [c for c in _spaces_near(grid, own, spaces) if c != own]
             area = shapely.unary_union([cell_polygon(board_grid, grid.centre(c))
-                                        for c in cells])
+                                        for c in cells]).intersection(table)
             brush = QBrush(QColor(BAND.red(), BAND.green(), BAND.blue(), 45))
             self._add(OverlayItem("range", "spaces", qpath(area),
                                   _cosmetic(BAND.darker(130), 1.5, Qt.PenStyle.DashLine), brush,
@@ -413,7 +414,7 @@ class AttackOverlay:
             zoc_cells |= set(grid.zone_of_control(geometry.space_of(status.target)))
         if zoc_cells:
             area = shapely.unary_union([cell_polygon(board_grid, grid.centre(c))
-                                        for c in zoc_cells])
+                                        for c in zoc_cells]).intersection(table)
             self._add(OverlayItem("zoc", "enemies", qpath(area),
                                   _cosmetic(ZOC, 1.0, Qt.PenStyle.DotLine),
                                   QBrush(ZOC, Qt.BrushStyle.FDiagPattern),
