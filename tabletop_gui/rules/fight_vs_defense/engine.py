@@ -19,7 +19,9 @@ from tabletop_gui.rules.warcry_family.ruleset import (
     Plan,
     Roll,
     WarcryFamilyRuleset,
+    compare_extras,
     facts_of,
+    target_checks,
     wounds_left,
 )
 from tabletop_gui.rules.warcry_family.tables import face_table, five_row
@@ -31,7 +33,7 @@ from tabletop_gui.rules.warcry_family.variants import (
     kind_of,
     variant_cover,
 )
-from tabletop_gui.rules.warcry_family.weapons import Profile, find_weapon, profile_of
+from tabletop_gui.rules.warcry_family.weapons import Profile
 
 
 class FightVsDefenseRuleset(WarcryFamilyRuleset):
@@ -56,20 +58,11 @@ class FightVsDefenseRuleset(WarcryFamilyRuleset):
             raise RulesError("--offhand: fight-vs-defense has no dual wielding")
         options = self.options(battle)
         self.situational(request)
-        attacker = battle.combatant(request.attacker)
-        target = battle.combatant(request.target)
-        assert request.weapon is not None
-        prof = profile_of(find_weapon(attacker, request.weapon), attacker.id)
+        attacker, target, prof = self.parties(battle, request)
         kind = kind_of(prof, attacker.id)
         tg = Targeting.of(battle)
 
-        checks = tg.enemy_checks(attacker, target)
-        visible = tg.visible_check(attacker.id, target.id)
-        checks.append(visible)
-        distance = tg.measure(attacker.id, target.id).distance
-        checks += tg.range_checks(distance, prof.range)
-        engaged, _ = tg.engaged_check(attacker.id, target.id)
-        checks.append(engaged)
+        checks, visible, distance, _ = target_checks(tg, attacker, target, [(prof.range, "")])
         if kind == "ranged":
             checks.append(tg.friendly_fire_check(attacker, target.id, distance,
                                                  exception=False, rng=prof.range))
@@ -105,9 +98,7 @@ class FightVsDefenseRuleset(WarcryFamilyRuleset):
             modifiers=tuple(mods), facts=facts, table_row=row.name,
             rolls=(Roll(DicePool(table, prof.attacks, 0, prof.name), "hit roll"),),
             wounds_left=wounds_left(target), target=target,
-            extras={"_compare": {"attack": a, "attack_name": a_name.capitalize(),
-                                 "defense": d, "defense_name": "Defense"},
-                    "_faces": row.faces_text()},
+            extras=compare_extras(row, a, a_name.capitalize(), d, "Defense"),
         )
 
 

@@ -28,7 +28,9 @@ from tabletop_gui.rules.warcry_family.ruleset import (
     Plan,
     Roll,
     WarcryFamilyRuleset,
+    compare_extras,
     facts_of,
+    target_checks,
     wounds_left,
 )
 from tabletop_gui.rules.warcry_family.tables import face_table, five_row
@@ -92,23 +94,15 @@ class MordheimWarcryRuleset(WarcryFamilyRuleset):
     def plan_for(self, battle: Battle, request: AttackRequest) -> Plan:
         options = self.options(battle)
         situational = self.situational(request)
-        attacker = battle.combatant(request.attacker)
-        target = battle.combatant(request.target)
-        assert request.weapon is not None
-        prof = profile_of(find_weapon(attacker, request.weapon), attacker.id)
+        attacker, target, prof = self.parties(battle, request)
         kind = kind_of(prof, attacker.id)
         off = self._offhand(attacker, prof, kind, request.offhand)
         tg = Targeting.of(battle)
 
-        checks = tg.enemy_checks(attacker, target)
-        visible = tg.visible_check(attacker.id, target.id)
-        checks.append(visible)
-        distance = tg.measure(attacker.id, target.id).distance
-        checks += tg.range_checks(distance, prof.range, prof.name if off else "")
+        ranges = [(prof.range, prof.name if off else "")]
         if off is not None:
-            checks += tg.range_checks(distance, off.range, off.name)
-        engaged, near = tg.engaged_check(attacker.id, target.id)
-        checks.append(engaged)
+            ranges.append((off.range, off.name))
+        checks, visible, distance, near = target_checks(tg, attacker, target, ranges)
         melee = kind == "melee"
         if not melee:
             if near:
@@ -178,9 +172,7 @@ class MordheimWarcryRuleset(WarcryFamilyRuleset):
             weapon=prof.name, offhand=off.name if off else None, attack_type=kind,
             checks=tuple(checks), modifiers=tuple(mods), facts=facts, table_row=row.name,
             rolls=tuple(rolls), wounds_left=wounds_left(target), target=target,
-            extras={"_compare": {"attack": a, "attack_name": a_name,
-                                 "defense": d, "defense_name": d_name},
-                    "_faces": row.faces_text()},
+            extras=compare_extras(row, a, a_name, d, d_name),
         )
 
 

@@ -20,12 +20,14 @@ from tabletop_gui.rules.warcry_family.ruleset import (
     Plan,
     Roll,
     WarcryFamilyRuleset,
+    compare_extras,
     facts_of,
+    target_checks,
     wounds_left,
 )
 from tabletop_gui.rules.warcry_family.tables import face_table, strength_row
 from tabletop_gui.rules.warcry_family.targeting import Targeting
-from tabletop_gui.rules.warcry_family.weapons import Profile, find_weapon, profile_of
+from tabletop_gui.rules.warcry_family.weapons import Profile
 
 MELEE_MAX_RANGE = 3.0
 COVER_PLATFORM_HEIGHT = 3.0  # a target on a platform 3" or more above the attacker
@@ -61,20 +63,11 @@ class WarcryRuleset(WarcryFamilyRuleset):
             raise RulesError("--offhand: warcry has no dual wielding")
         options = self.options(battle)
         self.situational(request)
-        attacker = battle.combatant(request.attacker)
-        target = battle.combatant(request.target)
-        assert request.weapon is not None
-        prof = profile_of(find_weapon(attacker, request.weapon), attacker.id)
+        attacker, target, prof = self.parties(battle, request)
         kind = attack_type_of(prof.range.maximum)
         tg = Targeting.of(battle)
 
-        checks = tg.enemy_checks(attacker, target)
-        visible = tg.visible_check(attacker.id, target.id)
-        checks.append(visible)
-        distance = tg.measure(attacker.id, target.id).distance
-        checks += tg.range_checks(distance, prof.range)
-        engaged, _ = tg.engaged_check(attacker.id, target.id)
-        checks.append(engaged)
+        checks, visible, distance, _ = target_checks(tg, attacker, target, [(prof.range, "")])
         if kind == "missile":
             checks.append(tg.friendly_fire_check(attacker, target.id, distance,
                                                  exception=True, rng=prof.range))
@@ -96,9 +89,7 @@ class WarcryRuleset(WarcryFamilyRuleset):
             modifiers=tuple(modifiers), facts=facts, table_row=row.name,
             rolls=(Roll(DicePool(table, prof.attacks, 0, prof.name), "hit roll"),),
             wounds_left=wounds_left(target), target=target,
-            extras={"_compare": {"attack": prof.strength, "attack_name": "Strength",
-                                 "defense": toughness, "defense_name": "Toughness"},
-                    "_faces": row.faces_text()},
+            extras=compare_extras(row, prof.strength, "Strength", toughness, "Toughness"),
         )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from abc import abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from tabletop_gui.geometry.cover import CoverRule
 from tabletop_gui.geometry.facts import Cover
@@ -32,9 +32,16 @@ from tabletop_gui.rules.base import (
     StateChange,
 )
 from tabletop_gui.rules.dist import DicePool, Dist, dice_needed, pool_damage
-from tabletop_gui.rules.warcry_family.targeting import ENGAGE, EPS, Targeting
+from tabletop_gui.rules.fields import RangeSpec
+from tabletop_gui.rules.warcry_family.tables import HitRow
+from tabletop_gui.rules.warcry_family.targeting import ENGAGE, EPS, Near, Targeting
 from tabletop_gui.rules.warcry_family.validity import batch_validity, options_refused
-from tabletop_gui.rules.warcry_family.weapons import Profile, weapon_names
+from tabletop_gui.rules.warcry_family.weapons import (
+    Profile,
+    find_weapon,
+    profile_of,
+    weapon_names,
+)
 
 OUTCOME_TEXT = {"miss": "miss", "hit": "hit", "critical": "critical hit"}
 
@@ -104,6 +111,38 @@ def facts_of(tg: Targeting, attacker: str, target: str, cover: Cover, flanked: b
     )
 
 
+class TargetChecks(NamedTuple):
+    """The checks every Warcry-family attack starts with, and what later rules read."""
+
+    checks: list[Check]  # the engine appends its own (friendly fire, melee forced)
+    visible: Check
+    distance: float
+    near: list[Near]  # enemies within 1" of the attacker
+
+
+def target_checks(tg: Targeting, attacker: Combatant, target: Combatant,
+                  ranges: Sequence[tuple[RangeSpec, str]]) -> TargetChecks:
+    """An enemy not taken down, visible, in range of each (range, weapon name), and the 1"
+    forced target: the target rules the Warcry-family pages share, in their order."""
+    checks = tg.enemy_checks(attacker, target)
+    visible = tg.visible_check(attacker.id, target.id)
+    checks.append(visible)
+    distance = tg.measure(attacker.id, target.id).distance
+    for rng, name in ranges:
+        checks += tg.range_checks(distance, rng, name)
+    engaged, near = tg.engaged_check(attacker.id, target.id)
+    checks.append(engaged)
+    return TargetChecks(checks, visible, distance, near)
+
+
+def compare_extras(row: HitRow, attack: int, attack_name: str, defense: int,
+                   defense_name: str) -> dict[str, Any]:
+    """The plan extras the attack panel shows: the two compared values and the row."""
+    return {"_compare": {"attack": attack, "attack_name": attack_name,
+                         "defense": defense, "defense_name": defense_name},
+            "_faces": row.faces_text()}
+
+
 class WarcryFamilyRuleset(Ruleset):
     """Shared machinery; subclasses implement ``plan`` and the inspect facts."""
 
@@ -118,6 +157,14 @@ class WarcryFamilyRuleset(Ruleset):
 
     def inspect_flanked(self, tg: Targeting, attacker: str, target: str) -> bool:
         return False
+
+    def parties(self, battle: Battle, request: AttackRequest
+                ) -> tuple[Combatant, Combatant, Profile]:
+        """The attacker, the target and the profile of ``request.weapon`` (set by ``plan``)."""
+        attacker = battle.combatant(request.attacker)
+        target = battle.combatant(request.target)
+        assert request.weapon is not None
+        return attacker, target, profile_of(find_weapon(attacker, request.weapon), attacker.id)
 
     # -- the interface ----------------------------------------------------------------
     def pair_facts(self, battle: Battle, attacker: str, target: str) -> PairFacts:
