@@ -18,8 +18,8 @@ from tabletop_gui.rules.base import (
     AttackRequest,
     Battle,
     DiceShortage,
-    DiceSource,
     GivenDice,
+    ListedDice,
     Resolution,
     RulesError,
     Ruleset,
@@ -28,28 +28,19 @@ from tabletop_gui.rules.dist import Dist
 from tabletop_gui.rules.fields import OptionSpec
 
 
-class ProbeDice(DiceSource):
+class ProbeDice(ListedDice):
     """The dice entered so far, then a stop: records each die's size and label, and the
     die the rules ask for next (not a ``GivenDice``, so no engine pre-counts it)."""
 
     def __init__(self, faces: Sequence[int]) -> None:
-        self.faces = list(faces)
-        self.used = 0
-        self.sizes: list[int] = []
+        super().__init__(faces)
         self.labels: list[str] = []
         self.next_die: tuple[int, str] | None = None
 
     def roll(self, sides: int, label: str) -> int:
         if self.used >= len(self.faces):
             self.next_die = (sides, label)
-            raise DiceShortage(self.used + 1, len(self.faces))
-        face = self.faces[self.used]
-        if not 1 <= face <= sides:
-            raise RulesError(
-                f"die {self.used + 1} ({label}) shows {face}, but a d{sides} shows 1 to {sides}"
-            )
-        self.used += 1
-        self.sizes.append(sides)
+        face = super().roll(sides, label)
         self.labels.append(label)
         return face
 

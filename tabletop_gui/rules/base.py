@@ -286,8 +286,9 @@ class SeededDice(DiceSource):
         return self._rng.randint(1, sides)
 
 
-class GivenDice(DiceSource):
-    """Dice the players rolled, consumed in the ruleset's order."""
+class ListedDice(DiceSource):
+    """Faces from a list, consumed in order, each checked against the size of its die;
+    ``DiceShortage`` once the list runs out."""
 
     def __init__(self, faces: Sequence[int]) -> None:
         self.faces = list(faces)
@@ -305,6 +306,10 @@ class GivenDice(DiceSource):
         self.used += 1
         self.sizes.append(sides)
         return face
+
+
+class GivenDice(ListedDice):
+    """Dice the players rolled, consumed in the ruleset's order."""
 
     def finish(self) -> None:
         if self.used < len(self.faces):
