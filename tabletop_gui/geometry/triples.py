@@ -2,9 +2,10 @@
 indexed so that one body's rows can be dropped and replaced cheaply during a drag.
 
 The base rows stay sorted by ``a`` and by ``t`` (two argsort views); dropping a body only
-clears its rows in an ``alive`` mask (found by binary search), and new rows go to small
-appended batches. When the batches grow past a quarter of the base, everything is
-compacted into a new base. Looking up a pair is a binary search plus a scan of the batches.
+clears its rows in an ``alive`` mask (found by binary search), and new rows go to an
+appended batch (one array, in the order added). When the batch grows past a quarter of the
+base, everything is compacted into a new base. Looking up a pair is a binary search plus a
+scan of the batch.
 """
 
 from __future__ import annotations
@@ -52,12 +53,18 @@ class Triples:
         for sorted_col, order in ((self.a_sorted, self.by_a), (self.t_sorted, self.by_t)):
             lo, hi = np.searchsorted(sorted_col, [k, k + 1])
             alive[order[lo:hi]] = False
-        extra = tuple(e[(e[:, 0] != k) & (e[:, 1] != k)] for e in self.extra)
         new_rows = np.asarray(new_rows, dtype=np.intp).reshape(-1, 3)
-        extra = tuple(e for e in (*extra, new_rows) if len(e))
+        # the batches are kept as one array (in the order added), so one filter drops k
+        if self.extra:
+            e = self.extra[0] if len(self.extra) == 1 else np.concatenate(self.extra)
+            e = e[(e[:, 0] != k) & (e[:, 1] != k)]
+            merged = np.concatenate([e, new_rows]) if len(new_rows) else e
+        else:
+            merged = new_rows
+        extra = (merged,) if len(merged) else ()
         out = Triples(self.base, alive, self.by_a, self.a_sorted, self.by_t, self.t_sorted,
                       extra)
-        if sum(len(e) for e in extra) > max(1024, len(self.base) // 4):
+        if len(merged) > max(1024, len(self.base) // 4):
             return Triples.build(out.rows())
         return out
 
