@@ -59,32 +59,44 @@ def _ellipse_nearest(u: FloatArray, v: FloatArray, hw: FloatArray, hl: FloatArra
     swap = hw < hl  # work with a >= b along the first axis
     a = np.where(swap, hl, hw)
     b = np.where(swap, hw, hl)
-    x = np.abs(np.where(swap, v, u))
-    y = np.abs(np.where(swap, u, v))
+    su = np.where(swap, v, u)
+    sv = np.where(swap, u, v)
+    x = np.abs(su)
+    y = np.abs(sv)
     inside = (x / a) ** 2 + (y / b) ** 2 <= 1.0
+    a2, b2 = a * a, b * b
+    ax, by = a * x, b * y
+    tol = 1e-13 * a2
     # Newton on Eberly's F(t) = (a x / (t + a^2))^2 + (b y / (t + b^2))^2 - 1, decreasing and
     # convex for t > -b^2; started left of the root (F >= 0) it climbs to it monotonically.
-    t = np.maximum(a * x - a * a, b * y - b * b)
+    # Since t + b^2 <= t + a^2, F >= 0 wherever t + a^2 <= hypot(a x, b y): a start closer
+    # to the root than max(a x - a^2, b y - b^2) alone, and still left of it.
+    t = np.maximum(np.hypot(ax, by) - a2, by - b2)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         for _ in range(ELLIPSE_NEWTON_STEPS):
-            p = a * x / (t + a * a)
-            q = b * y / (t + b * b)
-            f = p * p + q * q - 1.0
-            df = -2.0 * (p * p / (t + a * a) + q * q / (t + b * b))
+            ta = t + a2
+            tb = t + b2
+            p = ax / ta
+            q = by / tb
+            pp = p * p
+            qq = q * q
+            f = pp + qq - 1.0
+            df = -2.0 * (pp / ta + qq / tb)
             step = np.where((df < 0) & np.isfinite(f), f / df, 0.0)
             t = t - step
-            if not np.any(np.abs(step) > 1e-13 * (a * a)):
+            if not (np.abs(step) > tol).any():
                 break
-        ex = a * a * x / (t + a * a)
-        denom = t + b * b
-        ey = np.where(denom > 0, b * b * y / np.where(denom > 0, denom, 1.0), 0.0)
+        ex = a2 * x / (t + a2)
+        denom = t + b2
+        pos = denom > 0
+        ey = np.where(pos, b2 * y / np.where(pos, denom, 1.0), 0.0)
     ex = np.where(np.isfinite(ex), ex, a)
     # on the minor axis' far side (y == 0 and x deep inside the curvature): clamp to the ellipse
-    ex = np.where(ex > a, a, ex)
+    ex = np.minimum(ex, a)
     ex = np.where(inside, x, ex)
     ey = np.where(inside, y, ey)
-    ex *= np.sign(np.where(swap, v, u)) + (np.where(swap, v, u) == 0)
-    ey *= np.sign(np.where(swap, u, v)) + (np.where(swap, u, v) == 0)
+    ex *= np.sign(su) + (su == 0)
+    ey *= np.sign(sv) + (sv == 0)
     nu = np.where(swap, ey, ex)
     nv = np.where(swap, ex, ey)
     return nu, nv
