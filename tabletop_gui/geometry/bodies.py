@@ -107,16 +107,52 @@ class BodyArrays:
         """These arrays with body ``k`` replaced (same id and side), without rebuilding the rest."""
         if body.id != self.bodies[k].id or body.side != self.bodies[k].side:
             raise ValueError("with_body keeps the id and side of the body it replaces")
-        one = BodyArrays.build((body,), ts)
+        row = _row(body, ts)
         bodies = self.bodies[:k] + (body,) + self.bodies[k + 1:]
         arrays: dict[str, object] = {}
-        for name in ("x", "y", "circle", "radius", "circumradius", "elevation", "top", "active",
-                     "stands_on", "shapes", "shape", "half_length", "half_width", "forward"):
+        for name, value in row.items():
             a = getattr(self, name).copy()
-            a[k] = getattr(one, name)[0]
+            a[k] = value
             arrays[name] = a
         return BodyArrays(bodies=bodies, index=self.index, side=self.side, sides=self.sides,
                           **arrays)  # type: ignore[arg-type]
+
+
+def _row(body: Body, ts: TerrainSet) -> dict[str, object]:
+    """The values of one body in each per-body array, as ``build`` computes them (one drag step)."""
+    fp = body.footprint
+    x, y = float(fp.x), float(fp.y)
+    circle = outline.is_circle(fp)
+    platforms = np.flatnonzero(~ts.is_obstacle)
+    inside = np.asarray(shapely.intersects_xy(ts.polygons[platforms], x, y), dtype=bool) \
+        if len(platforms) else np.zeros(0, dtype=bool)
+    tops = [float(ts.top[j]) for j in platforms]
+    under, which = 0.0, -1  # as ``TerrainSet.platform_heights_at``
+    for j, ins, top in zip(platforms, inside, tops, strict=True):
+        if ins and (which < 0 or top > under):
+            under, which = top, int(j)
+    own = np.nan if body.elevation is None else float(body.elevation)
+    elev = under if np.isnan(own) else own
+    stands, best = -1, -np.inf  # as the platform loop of ``build``
+    for j, ins, top in zip(platforms, inside, tops, strict=True):
+        if ins and abs(top - elev) <= STAND_TOLERANCE and top > best:
+            stands, best = int(j), top
+    return {
+        "x": x,
+        "y": y,
+        "circle": circle,
+        "radius": 0.5 * fp.length if circle else 0.0,
+        "circumradius": outline.circumradius(fp),
+        "elevation": elev,
+        "top": elev + max(0.0, body.height),
+        "active": body.active,
+        "stands_on": stands,
+        "shapes": None,
+        "shape": outline.CIRCLE if circle else outline.SHAPE_CODES[fp.shape],
+        "half_length": 0.5 * fp.length,
+        "half_width": 0.5 * fp.width,
+        "forward": outline.axes(fp.facing)[0],
+    }
 
 
 def outline_shapes(ba: BodyArrays, k: IntArray) -> NDArray[np.object_]:

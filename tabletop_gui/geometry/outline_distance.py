@@ -32,17 +32,13 @@ def point_distance(ba: BodyArrays, k: IntArray, px: FloatArray, py: FloatArray
     v = dx * fx + dy * fy
     hw, hl = ba.half_width[k], ba.half_length[k]
     shape = ba.shape[k]
-    nu, nv = np.empty_like(u), np.empty_like(v)
-    # circles: radial
+    # circles: radial; rectangles (and, until replaced below, ellipses): clamp
     c = shape == outline.CIRCLE
     r = np.where(c, ba.radius[k], 0.0)
     rho = np.hypot(u, v)
     scale = np.where(rho > r, r / np.where(rho > 0, rho, 1.0), 1.0)
-    nu[c], nv[c] = (u * scale)[c], (v * scale)[c]
-    # rectangles: clamp
-    q = shape == outline.RECT
-    nu[q] = np.clip(u, -hw, hw)[q]
-    nv[q] = np.clip(v, -hl, hl)[q]
+    nu = np.where(c, u * scale, np.minimum(np.maximum(u, -hw), hw))
+    nv = np.where(c, v * scale, np.minimum(np.maximum(v, -hl), hl))
     # ellipses
     e = np.flatnonzero(shape == outline.ELLIPSE)
     if len(e):
