@@ -13,18 +13,16 @@ from typing import Any
 from tabletop_gui.geometry.cover import CoverRule
 from tabletop_gui.geometry.facts import Cover
 from tabletop_gui.rules.base import AttackRequest, Battle, Modifier, RulesError
-from tabletop_gui.rules.dist import DicePool
 from tabletop_gui.rules.fight_vs_defense.info import INFO
 from tabletop_gui.rules.warcry_family.ruleset import (
     Plan,
-    Roll,
     WarcryFamilyRuleset,
     compare_extras,
     facts_of,
+    hit_roll_plan,
     target_checks,
-    wounds_left,
 )
-from tabletop_gui.rules.warcry_family.tables import face_table, five_row
+from tabletop_gui.rules.warcry_family.tables import five_row
 from tabletop_gui.rules.warcry_family.targeting import Targeting
 from tabletop_gui.rules.warcry_family.variants import (
     COVER_PLATFORM_HEIGHT,
@@ -91,15 +89,9 @@ class FightVsDefenseRuleset(WarcryFamilyRuleset):
                 d -= 1
                 mods.append(Modifier("flanked", "-1 defense", flank_why(flank)))
         row = five_row(a, d)
-        table = face_table(row, prof.damage)
         facts = facts_of(tg, attacker.id, target.id, cover, flanked, visible.ok)
-        return Plan(
-            weapon=prof.name, offhand=None, attack_type=kind, checks=tuple(checks),
-            modifiers=tuple(mods), facts=facts, table_row=row.name,
-            rolls=(Roll(DicePool(table, prof.attacks, 0, prof.name), "hit roll"),),
-            wounds_left=wounds_left(target), target=target,
-            extras=compare_extras(row, a, a_name.capitalize(), d, "Defense"),
-        )
+        return hit_roll_plan(prof, kind, row, checks, mods, facts, target,
+                             compare_extras(row, a, a_name.capitalize(), d, "Defense"))
 
 
 RULESET = FightVsDefenseRuleset()

@@ -14,18 +14,16 @@ from typing import Any
 from tabletop_gui.geometry.cover import CoverRule
 from tabletop_gui.geometry.facts import Cover
 from tabletop_gui.rules.base import AttackRequest, Battle, Modifier, RulesError
-from tabletop_gui.rules.dist import DicePool
 from tabletop_gui.rules.warcry.info import INFO
 from tabletop_gui.rules.warcry_family.ruleset import (
     Plan,
-    Roll,
     WarcryFamilyRuleset,
     compare_extras,
     facts_of,
+    hit_roll_plan,
     target_checks,
-    wounds_left,
 )
-from tabletop_gui.rules.warcry_family.tables import face_table, strength_row
+from tabletop_gui.rules.warcry_family.tables import strength_row
 from tabletop_gui.rules.warcry_family.targeting import Targeting
 from tabletop_gui.rules.warcry_family.weapons import Profile
 
@@ -81,16 +79,11 @@ class WarcryRuleset(WarcryFamilyRuleset):
             toughness += 1
             modifiers.append(Modifier("cover", "+1 toughness", cover.why or "target in cover"))
         row = strength_row(prof.strength, toughness)
-        table = face_table(row, prof.damage)
         facts = facts_of(tg, attacker.id, target.id,
                          cover if applies else Cover(False), False, visible.ok)
-        return Plan(
-            weapon=prof.name, offhand=None, attack_type=kind, checks=tuple(checks),
-            modifiers=tuple(modifiers), facts=facts, table_row=row.name,
-            rolls=(Roll(DicePool(table, prof.attacks, 0, prof.name), "hit roll"),),
-            wounds_left=wounds_left(target), target=target,
-            extras=compare_extras(row, prof.strength, "Strength", toughness, "Toughness"),
-        )
+        return hit_roll_plan(prof, kind, row, checks, modifiers, facts, target,
+                             compare_extras(row, prof.strength, "Strength", toughness,
+                                            "Toughness"))
 
 
 RULESET = WarcryRuleset()

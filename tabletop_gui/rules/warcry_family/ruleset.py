@@ -33,7 +33,7 @@ from tabletop_gui.rules.base import (
 )
 from tabletop_gui.rules.dist import DicePool, Dist, dice_needed, pool_damage
 from tabletop_gui.rules.fields import RangeSpec
-from tabletop_gui.rules.warcry_family.tables import HitRow
+from tabletop_gui.rules.warcry_family.tables import HitRow, face_table
 from tabletop_gui.rules.warcry_family.targeting import ENGAGE, EPS, Near, Targeting
 from tabletop_gui.rules.warcry_family.validity import batch_validity, options_refused
 from tabletop_gui.rules.warcry_family.weapons import (
@@ -141,6 +141,20 @@ def compare_extras(row: HitRow, attack: int, attack_name: str, defense: int,
     return {"_compare": {"attack": attack, "attack_name": attack_name,
                          "defense": defense, "defense_name": defense_name},
             "_faces": row.faces_text()}
+
+
+def hit_roll_plan(prof: Profile, kind: str, row: HitRow, checks: Sequence[Check],
+                  modifiers: Sequence[Modifier], facts: PairFacts, target: Combatant,
+                  extras: Mapping[str, Any]) -> Plan:
+    """The plan of one weapon's hit rolls on ``row``, without armour (Warcry and
+    fight-vs-defense: one pool, no off-hand)."""
+    table = face_table(row, prof.damage)
+    return Plan(
+        weapon=prof.name, offhand=None, attack_type=kind, checks=tuple(checks),
+        modifiers=tuple(modifiers), facts=facts, table_row=row.name,
+        rolls=(Roll(DicePool(table, prof.attacks, 0, prof.name), "hit roll"),),
+        wounds_left=wounds_left(target), target=target, extras=extras,
+    )
 
 
 class WarcryFamilyRuleset(Ruleset):
