@@ -128,17 +128,7 @@ def cover_pairs(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
     if len(o_idx):
         hit[o_idx] = _crosses_beyond(ba, ts, i[pk[o_idx]], pa[pk[o_idx]], pb[pk[o_idx]],
                                      tk[o_idx])
-    pk, tk = pk[hit], tk[hit]
-    in_cover = np.zeros(m, dtype=bool)
-    in_cover[pk] = True
-    platform = np.full(m, -1, dtype=np.intp)
-    if rule.platform_applies:
-        stands = ba.stands_on[j]
-        high = ba.elevation[j] - ba.elevation[i] >= rule.platform_threshold - 1e-9
-        on = (stands >= 0) & high
-        platform[on] = stands[on]
-        in_cover |= on
-    return CoverResult(in_cover, pk, tk, platform)
+    return _result(ba, i, j, pk[hit], tk[hit], rule, m)
 
 
 def cover_both_ways(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
