@@ -93,14 +93,7 @@ class OddsPanel(QWidget):
 
         self.tabs = QTabWidget()
         self.tabs.setToolTip("Distribution of damage, or the chance of at least N")
-        self.plot = pg.PlotWidget()
-        self.plot.setToolTip("P(damage = n): exact probabilities")
-        self.plot.setBackground("w")
-        self.plot.setMouseEnabled(x=False, y=False)
-        self.plot.setLabel("left", "probability")
-        self.plot.setLabel("bottom", "damage")
-        self.plot.setYRange(0, 1)
-        self.plot.getAxis("left").enableAutoSIPrefix(False)
+        self.plot = _probability_plot("P(damage = n): exact probabilities", "damage", 1.0)
         self.bars = pg.BarGraphItem(x=[0], height=[0], width=0.7, brush=BLUE, pen=BLUE)
         self.extra_bars = pg.BarGraphItem(x=[0], height=[0], width=0.3, brush=ORANGE,
                                           pen=VERMILLION)
@@ -117,14 +110,7 @@ class OddsPanel(QWidget):
         self.plot.addItem(self.legend)
         self.tabs.addTab(self.plot, "Damage")
 
-        self.at_least_plot = pg.PlotWidget()
-        self.at_least_plot.setToolTip("P(damage ≥ n)")
-        self.at_least_plot.setBackground("w")
-        self.at_least_plot.setMouseEnabled(x=False, y=False)
-        self.at_least_plot.setLabel("left", "probability")
-        self.at_least_plot.setLabel("bottom", "at least n damage")
-        self.at_least_plot.setYRange(0, 1.02)
-        self.at_least_plot.getAxis("left").enableAutoSIPrefix(False)
+        self.at_least_plot = _probability_plot("P(damage ≥ n)", "at least n damage", 1.02)
         self.at_least = self.at_least_plot.plot(
             [0], [1.0], pen=pg.mkPen(GREEN, width=2), symbol="o", symbolBrush=GREEN,
             symbolSize=7)
@@ -241,3 +227,16 @@ class OddsPanel(QWidget):
         self.plot.setXRange(lo, hi, padding=0)
         self.plot.setYRange(0, top, padding=0)
         self.legend.setPos(hi, top)
+
+
+def _probability_plot(tooltip: str, bottom: str, top: float) -> pg.PlotWidget:
+    """A fixed (no mouse zoom) white plot of probabilities from 0 to ``top``."""
+    plot = pg.PlotWidget()
+    plot.setToolTip(tooltip)
+    plot.setBackground("w")
+    plot.setMouseEnabled(x=False, y=False)
+    plot.setLabel("left", "probability")
+    plot.setLabel("bottom", bottom)
+    plot.setYRange(0, top)
+    plot.getAxis("left").enableAutoSIPrefix(False)
+    return plot
