@@ -8,6 +8,8 @@ Entry point: ``board_geometry.BoardGeometry.of(board)``. The modules, one concep
 - ``bodies``: every body as arrays (elevations, platforms stood on) and gaps between bases.
 - ``terrain``: obstacles and platforms as prisms, with edge arrays for numpy clipping.
 - ``segments``: does a 3D segment pass through a prism (exact, grazing is not blocking).
+- ``rings``: segments against polygons with many edges or not convex, through an index of
+  edge chains (only the edges near a segment are tested).
 - ``corridor``: which terrain can meet a pair's sight lines (the filter before exact tests).
 - ``sight``: line of sight by sample lines between model prisms.
 - ``cover``: the Warcry family's cover; ``facing_cover``: The Ninth Age's.

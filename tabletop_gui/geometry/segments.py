@@ -6,9 +6,12 @@ the top has a length of more than ``EPS_LENGTH``. So a segment that only touches
 outline (grazing a corner, running along an edge) or that skims the top face is not
 blocked, while one running along the table through a wall is.
 
-Convex polygons are clipped in numpy (Cyrus-Beck with strict inequalities); other
-polygons use shapely's exact ``relate`` (interior of the line meets interior of the
-polygon). Both give the same answers on convex polygons.
+Convex polygons are clipped in numpy (Cyrus-Beck with strict inequalities; those with
+many edges only against the edges near the segment, ``rings.convex_span``); other polygons
+use the exact "interior of the line meets interior of the polygon" (``relate``), found in
+numpy from the edges near the segment (``rings.interior_meets``) and by shapely where a
+segment touches the outline without crossing it. Both give the same answers on convex
+polygons.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import numpy as np
 import shapely
 from numpy.typing import NDArray
 
+from tabletop_gui.geometry.rings import EPS_SIDE, clip_ring, convex_span, interior_meets
 from tabletop_gui.geometry.terrain import TerrainSet
 
 FloatArray = NDArray[np.float64]
@@ -24,7 +28,7 @@ BoolArray = NDArray[np.bool_]
 IntArray = NDArray[np.intp]
 
 EPS_LENGTH = 1e-7  # inches of a segment inside a polygon that count as passing through
-_EPS_SIDE = 1e-9  # a point this close to an edge line counts as on the edge
+_EPS_SIDE = EPS_SIDE  # a point this close to an edge line counts as on the edge
 _EPS_Z = 1e-9
 _FEW_EDGES = 8  # polygons clipped apart from those with more edges
 _AT_ONCE = 1600  # (segments x edges) clipped as one array up to this size (fewer calls)
@@ -78,8 +82,8 @@ def blocked(
         out[idx] = (span > 0) & (span * length3[idx] > EPS_LENGTH)
     idx = np.flatnonzero(live & ~conv)
     if len(idx):
-        out[idx] = _shapely_interior(p[idx, :2], d[idx, :2], lo[idx], hi[idx], tid[idx], ts,
-                                     prefilter=not exact_shapely)
+        out[idx] = _interior(p[idx, :2], d[idx, :2], lo[idx], hi[idx], tid[idx], ts,
+                             exact_shapely)
     return out
 
 
@@ -107,6 +111,25 @@ def convex_interior(p: FloatArray, d: FloatArray, tid: IntArray, ts: TerrainSet
     polygons with few edges are clipped apart from those with many (the padding edges
     they would skip change nothing).
     """
+    large = ts.large[tid]
+    if not large.any():
+        return _padded_interior(p, d, tid, ts)
+    lo = np.empty(len(tid))
+    hi = np.empty(len(tid))
+    small = np.flatnonzero(~large)
+    if len(small):
+        lo[small], hi[small] = _padded_interior(p[small], d[small], tid[small], ts)
+    big = np.flatnonzero(large)
+    lo[big], hi[big], unsure = convex_span(ts.rings, ts.polygons, p[big], d[big], tid[big])
+    ask = big[unsure]
+    if len(ask):
+        lo[ask], hi[ask] = clip_ring(ts.rings, p[ask], d[ask], tid[ask])
+    return lo, hi
+
+
+def _padded_interior(p: FloatArray, d: FloatArray, tid: IntArray, ts: TerrainSet
+                     ) -> tuple[FloatArray, FloatArray]:
+    """``convex_interior`` for polygons in the padded edge arrays."""
     counts = ts.edge_count[tid]
     few = counts <= _FEW_EDGES
     if few.all() or not few.any():
@@ -163,17 +186,38 @@ def _clip_at_once(px: FloatArray, py: FloatArray, dx: FloatArray, dy: FloatArray
     return np.where(outside, np.inf, lo), hi
 
 
-def _shapely_interior(p: FloatArray, d: FloatArray, lo: FloatArray, hi: FloatArray,
-                      tid: IntArray, ts: TerrainSet, prefilter: bool = False) -> BoolArray:
-    """Interior of each (clipped) segment meets the interior of its polygon (``relate``).
-
-    With ``prefilter``, only the segments that meet the polygon at all (a cheap
-    ``intersects``) are related: the others cannot meet its interior.
-    """
+def _interior(p: FloatArray, d: FloatArray, lo: FloatArray, hi: FloatArray, tid: IntArray,
+              ts: TerrainSet, exact_shapely: bool) -> BoolArray:
+    """Interior of each segment, clipped to [lo, hi], meets the interior of its polygon
+    (``relate``): from the edges near it (``rings``) where the polygon is indexed and the
+    segment does not touch its outline without crossing it, else by shapely."""
     a = np.clip(lo, 0.0, 1.0)
     b = np.clip(hi, 0.0, 1.0)
     start = p + a[:, None] * d
     end = p + b[:, None] * d
+    if exact_shapely:
+        return _shapely_interior(start, end, tid, ts)
+    out = np.zeros(len(tid), dtype=bool)
+    moved = np.hypot(end[:, 0] - start[:, 0], end[:, 1] - start[:, 1]) > 0
+    fast = np.flatnonzero(moved & ts.ringed[tid])
+    slow = np.flatnonzero(~(moved & ts.ringed[tid]))
+    if len(fast):
+        answer, unsure = interior_meets(ts.rings, ts.polygons, start[fast], end[fast],
+                                        tid[fast])
+        out[fast] = answer
+        slow = np.concatenate([slow, fast[unsure]])
+    if len(slow):
+        out[slow] = _shapely_interior(start[slow], end[slow], tid[slow], ts, prefilter=True)
+    return out
+
+
+def _shapely_interior(start: FloatArray, end: FloatArray, tid: IntArray, ts: TerrainSet,
+                      prefilter: bool = False) -> BoolArray:
+    """Interior of each segment start -> end meets the interior of its polygon (``relate``).
+
+    With ``prefilter``, only the segments that meet the polygon at all (a cheap
+    ``intersects``) are related: the others cannot meet its interior.
+    """
     moved = np.hypot(end[:, 0] - start[:, 0], end[:, 1] - start[:, 1]) > 0
     geoms = np.empty(len(tid), dtype=object)
     if moved.any():

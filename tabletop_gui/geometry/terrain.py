@@ -5,8 +5,11 @@ table, or on the highest platform that contains its representative point (a poin
 inside its polygon), and then starts at that platform's height: its prism is
 [base, base + height].
 
-Convex polygons are also kept as padded edge arrays (counter-clockwise, inward unit
-normals) so that segment tests run in numpy; other polygons fall back to shapely.
+Convex polygons of at most ``LARGE`` vertices are also kept as padded edge arrays
+(counter-clockwise, inward unit normals) so that segment tests run in numpy. Polygons that
+are not convex (without holes) and convex ones with more vertices are indexed as edge
+chains (``rings.RingIndex``), so that a segment meets only the edges near it; the rest
+(holes) fall back to shapely.
 """
 
 from __future__ import annotations
@@ -18,10 +21,13 @@ import shapely
 from numpy.typing import NDArray
 
 from tabletop_gui.geometry.board import Terrain
+from tabletop_gui.geometry.rings import RingIndex
 
 FloatArray = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
 IntArray = NDArray[np.intp]
+
+LARGE = 64  # polygons with more vertices are kept only in the ring index (no padded arrays)
 
 
 @dataclass(frozen=True, eq=False)
@@ -36,7 +42,11 @@ class TerrainSet:
     blocks_sight: BoolArray
     hard: BoolArray
     convex: BoolArray
+    large: BoolArray  # more than LARGE vertices: not in the padded arrays below
+    ringed: BoolArray  # in ``rings`` (not convex without holes, or large and convex)
+    rings: RingIndex
     bounds: FloatArray  # (k, 4): minx, miny, maxx, maxy
+    # padded arrays of the polygons that are not large (their rows are empty for large ones)
     edge_start: FloatArray  # (k, v, 2) padded; padding edges have zero normals
     edge_normal: FloatArray  # (k, v, 2) inward unit normals
     edge_valid: BoolArray  # (k, v)
@@ -45,7 +55,8 @@ class TerrainSet:
     edge_c: FloatArray  # (k, v) n . start; padding edges: -1 (always satisfied)
     vertices: FloatArray  # (k, v, 2) exterior vertices of every polygon, padded
     vertex_valid: BoolArray  # (k, v)
-    # the same, vertex-major for fast gathers: (v, k); padding repeats a real vertex
+    # points whose convex hull holds each polygon, vertex-major for fast gathers: (v, k),
+    # padding repeats a real point: the vertices, or the corners of a large one's box
     vertex_x: FloatArray
     vertex_y: FloatArray
     # edges vertex-major (v, k): inward normal and offset; padding edges never constrain
@@ -94,11 +105,18 @@ class TerrainSet:
                      if k else np.zeros(0))
         convex = (~empty & (np.abs(hull_area - area) <= 1e-9 * np.maximum(1.0, area))
                   & (area > 0))
-        bounds = (
-            shapely.bounds(polys).reshape(k, 4) if k else np.zeros((0, 4))
-        )
-        es, en, ev = _edges(polys, convex)
-        verts, vvalid = _vertices(polys)
+        bounds = np.nan_to_num(
+            shapely.bounds(polys).reshape(k, 4) if k else np.zeros((0, 4)), nan=0.0)
+        n_vert = (np.asarray(shapely.get_num_coordinates(shapely.get_exterior_ring(polys)))
+                  - 1 if k else np.zeros(0, np.intp))
+        large = ~empty & (n_vert > LARGE)
+        holes = (np.asarray(shapely.get_num_interior_rings(polys), dtype=np.intp) > 0
+                 if k else np.zeros(0, dtype=bool))
+        ringed = ~empty & ((~convex & ~holes) | (convex & large))
+        shapely.prepare(polys[ringed])  # their points are located by shapely (fast)
+        es, en, ev = _edges(polys, convex & ~large)
+        verts, vvalid = _vertices(polys, ~large)
+        hull_x, hull_y = _hull_points(verts, vvalid, bounds, large)
         return TerrainSet(
             terrains=terrains,
             polygons=polys,
@@ -109,7 +127,10 @@ class TerrainSet:
                                   dtype=bool),
             hard=np.array([t.cover == "hard" for t in terrains], dtype=bool),
             convex=convex,
-            bounds=np.nan_to_num(bounds, nan=0.0),
+            large=large,
+            ringed=ringed,
+            rings=RingIndex.build(polys, ringed),
+            bounds=bounds,
             edge_start=es,
             edge_normal=en,
             edge_valid=ev,
@@ -118,8 +139,8 @@ class TerrainSet:
             edge_c=np.where(ev, np.einsum("kvc,kvc->kv", en, es), -1.0),
             vertices=verts,
             vertex_valid=vvalid,
-            vertex_x=_padded_major(verts[:, :, 0], vvalid),
-            vertex_y=_padded_major(verts[:, :, 1], vvalid),
+            vertex_x=hull_x,
+            vertex_y=hull_y,
             edge_nx_t=np.ascontiguousarray(np.where(ev, en[:, :, 0], 0.0).T),
             edge_ny_t=np.ascontiguousarray(np.where(ev, en[:, :, 1], 0.0).T),
             edge_c_t=np.ascontiguousarray(
@@ -249,9 +270,9 @@ def _edge_count(valid: BoolArray) -> IntArray:
     return np.where(valid.any(axis=1), last, 0).astype(np.intp)
 
 
-def _vertices(polys: NDArray[np.object_]) -> tuple[FloatArray, BoolArray]:
+def _vertices(polys: NDArray[np.object_], small: BoolArray) -> tuple[FloatArray, BoolArray]:
     k = len(polys)
-    keep = (~np.asarray(shapely.is_empty(polys), dtype=bool) if k
+    keep = (~np.asarray(shapely.is_empty(polys), dtype=bool) & small if k
             else np.zeros(0, dtype=bool))
     a, owner = _rings(polys, keep)
     slot = _slots(owner)
@@ -261,6 +282,24 @@ def _vertices(polys: NDArray[np.object_]) -> tuple[FloatArray, BoolArray]:
     pts[owner, slot] = a
     ok[owner, slot] = True
     return pts, ok
+
+
+def _hull_points(verts: FloatArray, valid: BoolArray, bounds: FloatArray, large: BoolArray
+                 ) -> tuple[FloatArray, FloatArray]:
+    """Vertex-major (v, k) points holding each polygon: its vertices, or for a large one
+    the four corners of its bounding box."""
+    if large.any():
+        width = max(verts.shape[1], 4)
+        verts = np.concatenate([verts, np.zeros((len(verts), width - verts.shape[1], 2))],
+                               axis=1)
+        valid = np.concatenate([valid, np.zeros((len(valid), width - valid.shape[1]), bool)],
+                               axis=1)
+        b = bounds[large]
+        verts[large, :4, 0] = b[:, [0, 2, 2, 0]]
+        verts[large, :4, 1] = b[:, [1, 1, 3, 3]]
+        valid[large, :4] = True
+        valid[large, 4:] = False
+    return _padded_major(verts[:, :, 0], valid), _padded_major(verts[:, :, 1], valid)
 
 
 def _padded_major(values: FloatArray, valid: BoolArray) -> FloatArray:
