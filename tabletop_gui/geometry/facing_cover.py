@@ -35,9 +35,10 @@ import numpy as np
 import shapely
 from numpy.typing import NDArray
 
-from tabletop_gui.geometry import ninth_age, outline
+from tabletop_gui.geometry import fan, ninth_age, outline
 from tabletop_gui.geometry.board import Body, Point, Terrain
 from tabletop_gui.geometry.facts import FacingCover
+from tabletop_gui.geometry.rings import ragged
 from tabletop_gui.geometry.segments import blocked
 from tabletop_gui.geometry.terrain import TerrainSet
 
@@ -50,7 +51,6 @@ FloatArray = NDArray[np.float64]
 SHOOTER_SAMPLES = 9
 TARGET_SAMPLES = 64
 TABLE_AFTER = 16  # single-pair questions before every opposing pair is computed at once
-_ENTRY_CHUNK = 256  # (pair, candidate) entries culled together (bounds the memory)
 _FS = np.linspace(0.0, 1.0, SHOOTER_SAMPLES)  # along the shooter's facing, ends included
 _FT = (np.arange(TARGET_SAMPLES) + 0.5) / TARGET_SAMPLES  # middles of equal parts
 _KIND_ORDER = {"none": 0, "soft": 1, "hard": 2}
@@ -85,6 +85,7 @@ class Obstructions:
     ts: TerrainSet
     owner: IntArray
     tree: shapely.STRtree
+    pieces: fan.Pieces
     known: dict[tuple[int, int], Hidden] = field(default_factory=dict)
     asked: list[int] = field(default_factory=lambda: [0])
 
@@ -115,7 +116,8 @@ def obstructions(g: BoardGeometry) -> Obstructions:
                                  1.0, b.id, True, "soft"))
     ts = TerrainSet.build(g.terrain.terrains + tuple(extra))
     shapely.prepare(ts.polygons)
-    out = Obstructions(ts, owner, shapely.STRtree(ts.polygons))
+    out = Obstructions(ts, owner, shapely.STRtree(ts.polygons),
+                       fan.Pieces.build(ts.polygons, ts.convex, ~ts.large))
     g.facing_obstructions = out
     return out
 
@@ -174,8 +176,75 @@ def hidden_many(g: BoardGeometry, pairs: list[tuple[int, int]]) -> list[Hidden]:
     s0, s1, t0, t1 = ends[:, 0], ends[:, 1], ends[:, 2], ends[:, 3]
     sp = s0[:, None, :] + _FS[None, :, None] * (s1 - s0)[:, None, :]  # (pairs, 9, 2)
     tp = t0[:, None, :] + _FT[None, :, None] * (t1 - t0)[:, None, :]  # (pairs, 64, 2)
-    # candidates: every sample line lies in the convex hull of both facings; an obstruction
-    # that does not meet it cannot hide any sample (the shooter and the target never hide)
+    pe, oe = _candidates(g, obs, pairs, ends)
+    n_e = len(pe)
+    # what each candidate hides from each shooter point: certainly, and possibly (masks of
+    # the 64 samples), from its convex pieces (``fan``)
+    es_p = np.repeat(pe, SHOOTER_SAMPLES)
+    es_s = np.tile(np.arange(SHOOTER_SAMPLES), n_e)
+    es_o = np.repeat(oe, SHOOTER_SAMPLES)
+    pcs = obs.pieces
+    counts = pcs.count[es_o]
+    row, piece = ragged(pcs.first[es_o], counts)
+    d = t1 - t0
+    fans = fan.Fans(sp[es_p[row], es_s[row], 0], sp[es_p[row], es_s[row], 1],
+                    t0[es_p[row], 0], t0[es_p[row], 1], d[es_p[row], 0], d[es_p[row], 1])
+    poss_r, cert_r = fan.masks(pcs, piece, fans)
+    poss = np.zeros(len(es_p), dtype=np.uint64)
+    cert = np.zeros(len(es_p), dtype=np.uint64)
+    has = np.flatnonzero(counts > 0)
+    if len(row):
+        starts = (np.cumsum(counts) - counts)[has]
+        poss[has] = np.bitwise_or.reduceat(poss_r, starts)
+        cert[has] = np.bitwise_or.reduceat(cert_r, starts)
+    # samples hidden for certain from each (pair, shooter point), by anything and by hard
+    ps = es_p * SHOOTER_SAMPLES + es_s
+    total = np.zeros(n_p * SHOOTER_SAMPLES, dtype=np.uint64)
+    hard = np.zeros_like(total)
+    np.bitwise_or.at(total, ps, cert)
+    is_hard = ts.hard[es_o]
+    np.bitwise_or.at(hard, ps[is_hard], cert[is_hard])
+    # the unsure samples are tested line by line, except where nothing can change: the
+    # obstruction already certainly hides something from the point, and the sample is
+    # already certainly hidden (by something hard, if the obstruction is hard)
+    unsure = poss & ~cert
+    settled = cert != 0
+    need = np.where(settled, unsure & (~total[ps] | np.where(is_hard, ~hard[ps],
+                                                              np.uint64(0))), unsure)
+    hides = cert != 0
+    rows = np.flatnonzero(need)
+    if len(rows):
+        bits = np.unpackbits(need[rows].view(np.uint8).reshape(-1, 8), axis=1,
+                             bitorder="little")
+        at, k = np.nonzero(bits)
+        r = rows[at]
+        zeros = np.zeros(len(r))
+        p = np.column_stack([sp[es_p[r], es_s[r]], zeros])
+        q = np.column_stack([tp[es_p[r], k], zeros])
+        hit = blocked(p, q, es_o[r], ts, use_z=False)
+        r, k = r[hit], k[hit]
+        bit = np.left_shift(np.uint64(1), k.astype(np.uint64))
+        np.bitwise_or.at(total, ps[r], bit)
+        h = ts.hard[es_o[r]]
+        np.bitwise_or.at(hard, ps[r][h], bit[h])
+        hides[r] = True
+    hard_fracs = (np.bitwise_count(hard) / TARGET_SAMPLES).reshape(n_p, SHOOTER_SAMPLES)
+    total_fracs = (np.bitwise_count(total) / TARGET_SAMPLES).reshape(n_p, SHOOTER_SAMPLES)
+    hides2 = hides.reshape(n_e, SHOOTER_SAMPLES)
+    bounds = np.searchsorted(pe, np.arange(n_p + 1))
+    return [Hidden(hard_fracs[n], total_fracs[n], oe[bounds[n]:bounds[n + 1]],
+                   hides2[bounds[n]:bounds[n + 1]].T)
+            for n in range(n_p)]
+
+
+def _candidates(g: BoardGeometry, obs: Obstructions, pairs: list[tuple[int, int]],
+                ends: FloatArray) -> tuple[IntArray, IntArray]:
+    """(pair, obstruction) of the obstructions that may hide some sample of each pair, by
+    pair then obstruction: every sample line lies in the convex hull of both facings, so
+    an obstruction that does not meet it cannot hide any sample; the shooter and the target
+    never hide, nor does a platform either stands on."""
+    ba = g.bodies
+    ts = obs.ts
     hulls = shapely.convex_hull(shapely.multipoints(ends))
     pe, oe = obs.tree.query(hulls, predicate="intersects")
     order = np.lexsort((oe, pe))
@@ -191,54 +260,7 @@ def hidden_many(g: BoardGeometry, pairs: list[tuple[int, int]]) -> list[Hidden]:
         for end in (0, 1):
             k = own[pe[plat], end]
             mine[plat] |= shapely.intersects_xy(polys, ba.x[k], ba.y[k])
-    pe, oe = pe[~mine], oe[~mine]
-    n_e = len(pe)
-    hid_total = np.zeros((n_p, SHOOTER_SAMPLES, TARGET_SAMPLES), dtype=bool)
-    hid_hard = np.zeros_like(hid_total)
-    hides = np.zeros((n_e, SHOOTER_SAMPLES), dtype=bool)
-    bd = ts.bounds
-    if n_e:
-        scale = 1.0 + max(float(np.abs(bd[oe]).max()), float(np.abs(sp).max()),
-                          float(np.abs(tp).max()))
-    for c0 in range(0, n_e, _ENTRY_CHUNK):
-        e = np.arange(c0, min(n_e, c0 + _ENTRY_CHUNK))
-        p_of = pe[e]
-        # (entry, shooter point, target point) as one broadcast array: a line whose box
-        # misses the candidate's box cannot pass through it, nor can a line with the
-        # whole box strictly on one side of it (margin far above rounding)
-        ax, ay = sp[p_of, :, 0][:, :, None], sp[p_of, :, 1][:, :, None]
-        bx, by = tp[p_of, :, 0][:, None, :], tp[p_of, :, 1][:, None, :]
-        cb = bd[oe[e]]
-        x0, y0 = cb[:, 0][:, None, None], cb[:, 1][:, None, None]
-        x1, y1 = cb[:, 2][:, None, None], cb[:, 3][:, None, None]
-        live = ((np.minimum(ax, bx) <= x1) & (np.maximum(ax, bx) >= x0)
-                & (np.minimum(ay, by) <= y1) & (np.maximum(ay, by) >= y0))
-        nx, ny = ay - by, bx - ax
-        off = nx * ax + ny * ay
-        c1 = nx * x0 + ny * y0 - off
-        c2 = nx * x1 + ny * y0 - off
-        c3 = nx * x0 + ny * y1 - off
-        c4 = nx * x1 + ny * y1 - off
-        margin = 1e-9 * scale * (np.abs(nx) + np.abs(ny))
-        live &= np.minimum(np.minimum(c1, c2), np.minimum(c3, c4)) <= margin
-        live &= np.maximum(np.maximum(c1, c2), np.maximum(c3, c4)) >= -margin
-        el, si, pi = np.nonzero(live)
-        ee = e[el]
-        pp = pe[ee]
-        zeros = np.zeros(len(ee))
-        p = np.column_stack([sp[pp, si], zeros])
-        q = np.column_stack([tp[pp, pi], zeros])
-        hit = blocked(p, q, oe[ee], ts, use_z=False)
-        hid_total[pp[hit], si[hit], pi[hit]] = True
-        hard = hit & ts.hard[oe[ee]]
-        hid_hard[pp[hard], si[hard], pi[hard]] = True
-        hides[ee[hit], si[hit]] = True
-    hard_fracs = hid_hard.mean(axis=2)
-    total_fracs = hid_total.mean(axis=2)
-    bounds = np.searchsorted(pe, np.arange(n_p + 1))
-    return [Hidden(hard_fracs[n], total_fracs[n], oe[bounds[n]:bounds[n + 1]],
-                   hides[bounds[n]:bounds[n + 1]].T)
-            for n in range(n_p)]
+    return pe[~mine], oe[~mine]
 
 
 def _over(fraction: float, threshold: str) -> bool:

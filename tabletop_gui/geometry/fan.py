@@ -1,0 +1,324 @@
+"""Which lines of a fan a convex piece may hide, and which it certainly hides, as bit masks.
+
+A *fan*: a point S and ``N`` sample points T_k = T0 + u_k D on a segment (``U`` holds the
+u_k), the lines S -> T_k. A piece P (a convex polygon) *hides* line k when the part of
+S -> T_k strictly inside P is longer than ``segments.EPS_LENGTH`` (``segments.blocked``).
+
+Fan coordinates: a point X has the *height* H(X) = cross(D, X - S) / cross(D, T0 - S)
+(0 at S, 1 on the line of the facing) and, where H(X) > 0, the parameter u(X) = G(X) / H(X)
+of the facing point on the ray from S through X, G(X) = cross(X - S, T0 - S) / cross(D, T0 - S).
+Line k is the set of points with u = u_k and 0 <= H <= 1. For a convex piece:
+
+- *possibly hidden*: a line passing through P meets P at a height in [h0, 1], where h0 is
+  half a lower bound of the distance from S to P over the longest line (no point of a line
+  nearer S than that distance lies in P). P cut to those heights is convex and its u-range
+  is spanned by its vertices in the band and where its edges cross the band's limits: a
+  line outside that range (widened by ``MARGIN``) is not hidden.
+- *certainly hidden*: a line through P shrunk by ``DELTA`` (P_delta, each edge moved in
+  by DELTA) at a height in [eta, 1 - eta], eta the height of 2 DELTA along the line, passes
+  within DELTA of no outline point there: a disc of radius DELTA around that point lies in P
+  and on the line, so more than 2 DELTA of the line is inside P. The u-range of P_delta cut
+  to that band (narrowed by ``MARGIN``) holds only hidden lines. A point S inside P_delta
+  (and farther than DELTA from the facing's line) hides every line.
+
+Everything else (lines within the margins of a range's ends, pieces whose shrunk outline
+is not reliable, S on or in P) is *unsure*: the caller tests those lines exactly. Masks
+are uint64, bit k for line k (``N`` <= 64).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+from numpy.typing import NDArray
+
+FloatArray = NDArray[np.float64]
+BoolArray = NDArray[np.bool_]
+IntArray = NDArray[np.intp]
+MaskArray = NDArray[np.uint64]
+
+N = 64  # lines in a fan (bits in a mask)
+U = (np.arange(N) + 0.5) / N  # u of the fan's sample points: middles of equal parts
+DELTA = 1e-6  # inches P is shrunk by for certainly hidden lines (far above EPS_LENGTH / 2)
+MARGIN = 1e-7  # relative widening (narrowing) of u-ranges, far above rounding
+_PREFIX = np.array([(1 << k) - 1 for k in range(N)] + [(1 << N) - 1], dtype=np.uint64)
+ALL = _PREFIX[N]
+_ROWS = 1 << 17  # (piece, point) rows computed together
+
+
+@dataclass(frozen=True, eq=False)
+class PieceGroup:
+    """Pieces with the same number of vertices ``w`` (counter-clockwise)."""
+
+    vx: FloatArray  # (g, w) vertices
+    vy: FloatArray
+    nx: FloatArray  # (g, w) inward unit normal of edge j (vertex j to j + 1); 0 if no length
+    ny: FloatArray
+    c: FloatArray  # (g, w) n . vertex j (-inf where no length: never the largest)
+    sx: FloatArray  # (g, w) vertices of the piece shrunk by DELTA
+    sy: FloatArray
+    shrunk: BoolArray  # (g,) the shrunk outline is reliable (and the piece is inside P)
+    reach: FloatArray  # (g,) farthest a vertex moves when shrunk (inf: not shrunk)
+    vx_t: FloatArray  # (w, g) the vertices, vertex-major (fast gathers)
+    vy_t: FloatArray
+
+
+@dataclass(frozen=True, eq=False)
+class Pieces:
+    """Convex pieces covering polygons: piece m lies in polygon ``owner[m]``, and the pieces
+    of a polygon cover it; they are ``first[o] .. first[o] + count[o] - 1``."""
+
+    owner: IntArray
+    group: IntArray  # (m,) group of each piece
+    slot: IntArray  # (m,) its row in the group
+    first: IntArray  # (k,) first piece of each polygon
+    count: IntArray  # (k,) pieces of each polygon
+    groups: tuple[PieceGroup, ...]
+
+    @staticmethod
+    def build(polys: NDArray[np.object_], convex: BoolArray, exact: BoolArray) -> Pieces:
+        """The pieces of each polygon: itself when convex, its triangles when not (without
+        holes); where ``exact`` is False (or no triangles) its bounding box, which only
+        says which lines may be hidden (never that one certainly is)."""
+        rings: list[FloatArray] = []
+        owner: list[int] = []
+        inner: list[bool] = []
+        empty = np.asarray(shapely.is_empty(polys), dtype=bool) if len(polys) else np.zeros(0, bool)
+        tri = np.flatnonzero(exact & ~convex & ~empty)
+        triangles = {}
+        if len(tri):
+            parts, index = shapely.get_parts(shapely.constrained_delaunay_triangles(polys[tri]),
+                                             return_index=True)
+            parts = shapely.orient_polygons(parts)
+            for o, t in zip(tri[index], parts, strict=True):
+                triangles.setdefault(int(o), []).append(t)
+        for o, poly in enumerate(polys):
+            if empty[o]:
+                continue
+            if exact[o] and convex[o]:
+                shapes, ok = [poly], True
+            elif int(o) in triangles:
+                shapes, ok = triangles[int(o)], True
+            else:
+                shapes, ok = [shapely.envelope(poly)], False
+            for shape in shapes:
+                coords = np.asarray(shape.exterior.coords, dtype=float)[:-1]
+                if len(coords) < 3:
+                    continue
+                rings.append(coords)
+                owner.append(o)
+                inner.append(ok)
+        return _grouped(rings, np.array(owner, dtype=np.intp), np.array(inner, dtype=bool),
+                        len(polys))
+
+
+def _grouped(rings: list[FloatArray], owner: IntArray, inner: BoolArray, k: int) -> Pieces:
+    m = len(rings)
+    width = np.array([len(r) for r in rings], dtype=np.intp)
+    group = np.zeros(m, dtype=np.intp)
+    slot = np.zeros(m, dtype=np.intp)
+    groups = []
+    for g, w in enumerate(np.unique(width)):
+        members = np.flatnonzero(width == w)
+        group[members] = g
+        slot[members] = np.arange(len(members))
+        v = np.stack([rings[n] for n in members])  # (g, w, 2)
+        groups.append(_piece_group(v, inner[members]))
+    count = np.bincount(owner, minlength=k).astype(np.intp)
+    return Pieces(owner, group, slot, (np.cumsum(count) - count).astype(np.intp), count,
+                  tuple(groups))
+
+
+def _piece_group(v: FloatArray, inner: BoolArray) -> PieceGroup:
+    d = np.roll(v, -1, axis=1) - v
+    length = np.hypot(d[:, :, 0], d[:, :, 1])
+    ok = length > 0
+    safe = np.where(ok, length, 1.0)
+    nx = np.where(ok, -d[:, :, 1] / safe, 0.0)  # counter-clockwise: inside on the left
+    ny = np.where(ok, d[:, :, 0] / safe, 0.0)
+    c = np.where(ok, nx * v[:, :, 0] + ny * v[:, :, 1], -np.inf)
+    # P_delta's vertex j: where the edges before and after j, moved in by DELTA, meet
+    px, py = np.roll(nx, 1, axis=1), np.roll(ny, 1, axis=1)
+    dot = px * nx + py * ny
+    good = ok.all(axis=1) & (dot > -0.9999).all(axis=1) & inner
+    k = DELTA / np.where(good[:, None], 1.0 + dot, 1.0)
+    sx = v[:, :, 0] + k * (px + nx)
+    sy = v[:, :, 1] + k * (py + ny)
+    # each shrunk edge keeps its direction and is inside every moved edge line
+    sd = np.stack([np.roll(sx, -1, axis=1) - sx, np.roll(sy, -1, axis=1) - sy], axis=2)
+    good &= (np.einsum("gwc,gwc->gw", sd, d) > 0).all(axis=1)
+    inside = (nx[:, None, :] * sx[:, :, None] + ny[:, None, :] * sy[:, :, None]
+              - c[:, None, :]) >= 0.5 * DELTA
+    good &= inside.all(axis=(1, 2))
+    reach = np.where(good, np.hypot(sx - v[:, :, 0], sy - v[:, :, 1]).max(axis=1), np.inf)
+    return PieceGroup(v[:, :, 0].copy(), v[:, :, 1].copy(), nx, ny, c, sx, sy, good, reach,
+                      np.ascontiguousarray(v[:, :, 0].T), np.ascontiguousarray(v[:, :, 1].T))
+
+
+@dataclass(frozen=True)
+class Fans:
+    """Fans, one per row: S, T0 and D."""
+
+    sx: FloatArray
+    sy: FloatArray
+    tx: FloatArray
+    ty: FloatArray
+    dx: FloatArray
+    dy: FloatArray
+
+
+def masks(pieces: Pieces, piece: IntArray, fans: Fans) -> tuple[MaskArray, MaskArray]:
+    """(possibly hidden, certainly hidden) lines of fan row r by piece ``piece[r]``."""
+    n = len(piece)
+    poss = np.zeros(n, dtype=np.uint64)
+    cert = np.zeros(n, dtype=np.uint64)
+    grp = pieces.group[piece]
+    for g, pg in enumerate(pieces.groups):
+        rows = np.flatnonzero(grp == g)
+        for s in range(0, len(rows), _ROWS):
+            r = rows[s:s + _ROWS]
+            slot = pieces.slot[piece[r]]
+            p, c, slow = _in_front_masks(pg, slot, fans, r)
+            if slow.any():
+                p[slow], c[slow] = _group_masks(pg, slot[slow], fans, r[slow])
+            poss[r], cert[r] = p, c
+    return poss, cert
+
+
+_IN_FRONT = 1e-6  # least height of every vertex for ``_in_front_masks``
+
+
+def _in_front_masks(pg: PieceGroup, slot: IntArray, fans: Fans, r: IntArray
+                    ) -> tuple[MaskArray, MaskArray, BoolArray]:
+    """The masks of pieces wholly in front of S (every vertex at a height of at least
+    ``_IN_FRONT``) and not beyond the facing: the u-range of the vertices; for certain, that
+    range narrowed by how far u can move while a vertex moves by the piece's ``reach``
+    (P_delta's range holds it), when P lies within the band [eta, 1 - eta]. Rows not in
+    that case are marked ``slow`` (their masks here are meaningless)."""
+    sx, sy = fans.sx[r], fans.sy[r]
+    tx, ty, dx, dy = fans.tx[r] - sx, fans.ty[r] - sy, fans.dx[r], fans.dy[r]
+    k = dx * ty - dy * tx  # cross(D, T0 - S)
+    dlen = np.hypot(dx, dy)
+    t_len = np.hypot(tx, ty)
+    far = np.maximum(t_len, np.hypot(tx + dx, ty + dy))
+    scale = 1.0 + np.maximum(np.abs(sx), np.abs(sy)) + far
+    dist_sf = np.abs(k) / np.where(dlen > 0, dlen, 1.0)
+    usable = (dlen > 0) & (dist_sf > 1e-6 * scale) & np.isfinite(k)
+    inv_k = 1.0 / np.where(usable, k, 1.0)
+    n = len(r)
+    lo = np.full(n, np.inf)
+    hi = np.full(n, -np.inf)
+    h_min = np.full(n, np.inf)
+    h_max = np.full(n, -np.inf)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for j in range(pg.vx_t.shape[0]):
+            vx = pg.vx_t[j][slot] - sx
+            vy = pg.vy_t[j][slot] - sy
+            h = (dx * vy - dy * vx) * inv_k
+            u = (vx * ty - vy * tx) * inv_k / h
+            np.minimum(h_min, h, out=h_min)
+            np.maximum(h_max, h, out=h_max)
+            np.minimum(lo, u, out=lo)
+            np.maximum(hi, u, out=hi)
+        fast = usable & (h_min >= _IN_FRONT) & (h_max <= 1.0 + 1e-7) & (lo <= hi)
+        lo = np.where(fast, lo, 0.0)
+        hi = np.where(fast, hi, 0.0)
+        poss = _range_mask(lo - MARGIN * (1.0 + np.abs(lo)), hi + MARGIN * (1.0 + np.abs(hi)),
+                           closed=True)
+        # certainly: P_delta's u-range holds [lo + shift, hi - shift]
+        reach = pg.reach[slot]
+        eta = 2.0 * DELTA * (1.0 + 1e-6) / np.where(usable, dist_sf, 1.0) + 1e-12
+        slope = (t_len + np.maximum(np.abs(lo), np.abs(hi)) * dlen) * np.abs(inv_k) / h_min
+        shift = reach * slope * (1.0 + 1e-6)
+        clo = lo + shift
+        chi = hi - shift
+        clo = clo + MARGIN * (1.0 + np.abs(clo))
+        chi = chi - MARGIN * (1.0 + np.abs(chi))
+        ok = fast & (h_min >= eta) & (h_max <= 1.0 - eta) & (clo < chi)
+    cert = np.where(ok, _range_mask(np.where(ok, clo, 0.0), np.where(ok, chi, 0.0),
+                                    closed=False), np.uint64(0))
+    return poss, cert.astype(np.uint64), ~fast
+
+
+def _range_mask(lo: FloatArray, hi: FloatArray, closed: bool) -> MaskArray:
+    """Lines with lo <= u_k <= hi (``closed``) or lo < u_k < hi."""
+    a = np.searchsorted(U, lo, side="left" if closed else "right")
+    b = np.searchsorted(U, hi, side="right" if closed else "left")
+    b = np.maximum(a, b)
+    return np.asarray(_PREFIX[b] & ~_PREFIX[a], dtype=np.uint64)
+
+
+def _u_range(h: FloatArray, g: FloatArray, low: FloatArray, high: FloatArray
+             ) -> tuple[FloatArray, FloatArray]:
+    """The u-range of a convex polygon (vertex heights h, numerators g: (r, w)) cut to
+    low <= H <= high (low > 0): its vertices in the band and its edges' crossings of the
+    limits. (inf, -inf) when nothing is in the band."""
+    low2, high2 = low[:, None], high[:, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inside = (h >= low2) & (h <= high2)
+        u = g / h
+        lo = np.where(inside, u, np.inf).min(axis=1)
+        hi = np.where(inside, u, -np.inf).max(axis=1)
+        h2, g2 = np.roll(h, -1, axis=1), np.roll(g, -1, axis=1)
+        for level in (low2, high2):
+            across = (h - level) * (h2 - level) < 0
+            if not across.any():
+                continue
+            uc = (g + (level - h) / (h2 - h) * (g2 - g)) / level
+            lo = np.minimum(lo, np.where(across, uc, np.inf).min(axis=1))
+            hi = np.maximum(hi, np.where(across, uc, -np.inf).max(axis=1))
+    return lo, hi
+
+
+def _group_masks(pg: PieceGroup, slot: IntArray, fans: Fans, r: IntArray
+                 ) -> tuple[MaskArray, MaskArray]:
+    sx, sy = fans.sx[r], fans.sy[r]
+    tx, ty, dx, dy = fans.tx[r] - sx, fans.ty[r] - sy, fans.dx[r], fans.dy[r]
+    k = dx * ty - dy * tx  # cross(D, T0 - S)
+    dlen = np.hypot(dx, dy)
+    far = np.maximum(np.hypot(tx, ty), np.hypot(tx + dx, ty + dy))
+    dist_sf = np.abs(k) / np.where(dlen > 0, dlen, 1.0)  # S to the facing's line
+    # S against the piece: how far outside its farthest edge line (negative: inside)
+    depth = pg.nx[slot] * sx[:, None] + pg.ny[slot] * sy[:, None] - pg.c[slot]
+    outside = (-depth).max(axis=1)
+    inside = depth.min(axis=1)
+    scale = 1.0 + np.maximum(np.abs(sx), np.abs(sy)) + far
+    usable = (dlen > 0) & (dist_sf > 1e-6 * scale) & np.isfinite(k)
+    safe_k = np.where(usable, k, 1.0)[:, None]
+    known = usable & (outside > 1e-9 * scale)  # S clearly outside the piece
+    vx, vy = pg.vx[slot] - sx[:, None], pg.vy[slot] - sy[:, None]
+    h = (dx[:, None] * vy - dy[:, None] * vx) / safe_k
+    g = (vx * ty[:, None] - vy * tx[:, None]) / safe_k
+    h0 = np.where(known, 0.5 * outside / np.where(far > 0, far, 1.0), 1.0)
+    lo, hi = _u_range(h, g, h0, np.full(len(r), 1.0 + 1e-7))
+    empty = lo > hi
+    known &= ~np.isnan(lo) & ~np.isnan(hi)
+    lo = np.where(empty, 0.0, lo)
+    hi = np.where(empty, 0.0, hi)
+    lo = lo - MARGIN * (1.0 + np.abs(lo))
+    hi = hi + MARGIN * (1.0 + np.abs(hi))
+    poss = np.where(~known, ALL, np.where(empty, np.uint64(0),
+                                          _range_mask(lo, hi, closed=True)))
+    # certainly hidden: lines through the shrunk piece within the band [eta, 1 - eta]
+    cert = np.zeros(len(r), dtype=np.uint64)
+    ok = known & ~empty & pg.shrunk[slot]
+    if ok.any():
+        svx, svy = pg.sx[slot] - sx[:, None], pg.sy[slot] - sy[:, None]
+        hs = (dx[:, None] * svy - dy[:, None] * svx) / safe_k
+        gs = (svx * ty[:, None] - svy * tx[:, None]) / safe_k
+        eta = 2.0 * DELTA * (1.0 + 1e-6) / np.where(usable, dist_sf, 1.0) + 1e-12
+        clo, chi = _u_range(hs, gs, eta, 1.0 - eta)
+        ok &= clo < chi  # False for NaN and an empty range
+        clo = np.where(ok, clo, 0.0)
+        chi = np.where(ok, chi, 0.0)
+        clo = clo + MARGIN * (1.0 + np.abs(clo))
+        chi = chi - MARGIN * (1.0 + np.abs(chi))
+        ok &= clo < chi
+        cert = np.where(ok, _range_mask(clo, chi, closed=False), np.uint64(0))
+    # S inside the shrunk piece (and the facing farther than DELTA): every line
+    every = usable & pg.shrunk[slot] & (inside > DELTA * (1.0 + 1e-6)) & (dist_sf > 2 * DELTA)
+    cert = np.where(every, ALL, cert).astype(np.uint64)
+    poss = np.where(every, ALL, poss).astype(np.uint64)
+    return poss, cert
