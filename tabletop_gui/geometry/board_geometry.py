@@ -6,7 +6,12 @@ document revision shares the work. Answers are the frozen values of ``geometry.f
 
 Measuring: the horizontal gap between base outlines (0 when they overlap), the vertical
 difference of elevations, and the 3D distance ``sqrt(gap^2 + vertical^2)``. "Within X"
-is ``distance <= X`` (with a 1e-9 tolerance), its margin ``X - distance``.
+is ``distance <= X`` (with a 1e-9 tolerance), its margin ``X - distance``. After
+``TABLE_AFTER`` measures of one geometry (a whole-battlefield scan) a measure from a body
+computes its gaps to every active body of another side in one call, and later measures
+from it read them: the same arithmetic element by element (ovals, whose refinement
+iterates until the whole batch converges, and pairs of round bases, measured in plain
+floats, are still measured one by one).
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal
 import numpy as np
 from numpy.typing import NDArray
 
-from tabletop_gui.geometry import ninth_age
+from tabletop_gui.geometry import ninth_age, outline
 from tabletop_gui.geometry.board import Board, Body, Point
 from tabletop_gui.geometry.bodies import BodyArrays, gaps
 from tabletop_gui.geometry.cover import CoverRule, cover_both_ways
@@ -52,6 +57,9 @@ class BoardGeometry:
         )
         self._tables: dict[CoverRule | None, PairTable] = {}
         self._queries = 0
+        self._measures = 0
+        # gaps and closest points from a body to each body (``_gap_row``), as Python values
+        self._gap_rows: dict[int, tuple[list[float], list[Point], list[Point]]] = {}
         # terrain and body outlines as one TerrainSet (``facing_cover.obstructions``)
         self.facing_obstructions: Obstructions | None = None
 
@@ -88,11 +96,37 @@ class BoardGeometry:
         ba = self.bodies
         if ba.circle[i] and ba.circle[j]:
             return _circle_measure(ba, i, j)
-        gap, pa, pb = gaps(self.bodies, np.array([i]), np.array([j]))
         vertical = abs(float(self.bodies.elevation[i] - self.bodies.elevation[j]))
+        row = self._gap_row(i)
+        if row is not None and not math.isnan(row[0][j]):
+            h = row[0][j]
+            return Measure(h, vertical, math.hypot(h, vertical), row[1][j], row[2][j])
+        gap, pa, pb = gaps(self.bodies, np.array([i]), np.array([j]))
         h = float(gap[0])
         return Measure(h, vertical, math.hypot(h, vertical),
                        (float(pa[0, 0]), float(pa[0, 1])), (float(pb[0, 0]), float(pb[0, 1])))
+
+    def _gap_row(self, i: int) -> tuple[list[float], list[Point], list[Point]] | None:
+        """Gaps and closest points from body i to every active body of another side, for
+        pairs neither an oval nor both round (NaN elsewhere), once ``TABLE_AFTER``
+        measures have been asked."""
+        row = self._gap_rows.get(i)
+        if row is not None:
+            return row
+        self._measures += 1
+        ba = self.bodies
+        if self._measures <= TABLE_AFTER or not ba.active[i] or ba.shape[i] == outline.ELLIPSE:
+            return None
+        n = len(ba)
+        j = np.flatnonzero(ba.active & (ba.side != ba.side[i]) & (ba.shape != outline.ELLIPSE)
+                           & ~(ba.circle & ba.circle[i]))
+        gap = np.full(n, np.nan)
+        pa = np.zeros((n, 2))
+        pb = np.zeros((n, 2))
+        gap[j], pa[j], pb[j] = gaps(ba, np.full(len(j), i, dtype=np.intp), j)
+        row = (gap.tolist(), [(x, y) for x, y in pa.tolist()], [(x, y) for x, y in pb.tolist()])
+        self._gap_rows[i] = row
+        return row
 
     def within(self, a_id: str, b_id: str, limit: float) -> Threshold:
         return Threshold.within(self.measure(a_id, b_id).distance, limit)
@@ -281,6 +315,8 @@ class BoardGeometry:
         g.bodies = self.bodies.with_body(k, board.bodies[k], self.terrain)
         g.grid = self.grid
         g._queries = 0
+        g._measures = 0
+        g._gap_rows = {}
         g.facing_obstructions = None
         # tables share their distance and sight matrices (``with_rule``): update in place
         # only when no other table holds them

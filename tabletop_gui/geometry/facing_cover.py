@@ -53,7 +53,7 @@ TARGET_SAMPLES = 64
 TABLE_AFTER = 16  # single-pair questions before every opposing pair is computed at once
 _FS = np.linspace(0.0, 1.0, SHOOTER_SAMPLES)  # along the shooter's facing, ends included
 _FT = (np.arange(TARGET_SAMPLES) + 0.5) / TARGET_SAMPLES  # middles of equal parts
-_KIND_ORDER = {"none": 0, "soft": 1, "hard": 2}
+_KINDS: tuple[Literal["none", "soft", "hard"], ...] = ("none", "soft", "hard")
 
 
 def facing_edge(body: Body, arc: str, towards: Point) -> tuple[Point, Point]:
@@ -79,25 +79,68 @@ def facing_edge(body: Body, arc: str, towards: Point) -> tuple[Point, Point]:
 class Obstructions:
     """Everything that can hide a sample, prepared once per geometry: the board's terrain
     then every active body's outline (soft, 32 segments for round ones), as one TerrainSet
-    with a spatial index; ``owner[b]`` is body b's index in it (-1: inactive). ``known``
-    keeps what hides each pair's samples once every opposing pair has been computed."""
+    with a spatial index and convex pieces (``fan.Pieces``); ``owner[b]`` is body b's index
+    in it (-1: inactive). ``known`` keeps what hides each pair's samples (its table and
+    row) once every opposing pair has been computed."""
 
     ts: TerrainSet
     owner: IntArray
     tree: shapely.STRtree
     pieces: fan.Pieces
-    known: dict[tuple[int, int], Hidden] = field(default_factory=dict)
+    ids: NDArray[np.object_]  # the id of each obstruction
+    bodies: _BodyFrames
+    known: dict[tuple[int, int], tuple[Hidden, int]] = field(default_factory=dict)
     asked: list[int] = field(default_factory=lambda: [0])
 
 
 @dataclass(frozen=True, eq=False)
 class Hidden:
-    """The samples of one (shooter, target) pair hidden from each shooter point."""
+    """The samples of some (shooter, target) pairs hidden from each shooter point."""
 
-    hard: FloatArray  # (SHOOTER_SAMPLES,) fraction hidden by hard obstructions
-    total: FloatArray  # (SHOOTER_SAMPLES,) fraction hidden by anything
-    cand: IntArray  # obstructions that may hide a sample, ascending
-    hides: NDArray[np.bool_]  # (SHOOTER_SAMPLES, len(cand)): hides some sample from the point
+    hard: list[list[float]]  # [pair][point]: fraction hidden by hard obstructions
+    total: list[list[float]]  # [pair][point]: fraction hidden by anything
+    bounds: IntArray  # (pairs + 1,): the candidates of pair n are bounds[n]:bounds[n + 1]
+    cand: IntArray  # obstructions that may hide a sample of a pair, ascending per pair
+    hides: NDArray[np.bool_]  # (candidates, SHOOTER_SAMPLES): hides some sample from the point
+
+
+@dataclass(frozen=True, eq=False)
+class _BodyFrames:
+    """What ``_ends`` needs of every body (from the same Python arithmetic as
+    ``facing_edge`` and ``ninth_age``)."""
+
+    round: NDArray[np.bool_]
+    x: FloatArray
+    y: FloatArray
+    half: FloatArray  # half the larger side: the radius of a round body
+    w: FloatArray  # half width
+    d: FloatArray  # half length
+    ref: FloatArray  # (n, 2) reference points
+    fx: FloatArray  # forward and right unit vectors
+    fy: FloatArray
+    rx: FloatArray
+    ry: FloatArray
+    edges: FloatArray  # (n, 4, 2, 2): the facings of rectangular bodies, in ``_ARCS`` order
+
+    @staticmethod
+    def of(bodies: tuple[Body, ...]) -> _BodyFrames:
+        n = len(bodies)
+        rnd = np.array([ninth_age.is_round(b) for b in bodies], dtype=bool)
+        frame = np.array([outline.axes(b.footprint.facing) for b in bodies],
+                         dtype=float).reshape(n, 2, 2)
+        edges = np.zeros((n, 4, 2, 2))
+        for k in np.flatnonzero(~rnd):
+            for m, arc in enumerate(_ARCS):
+                edges[k, m] = facing_edge(bodies[k], arc, (0.0, 0.0))
+        return _BodyFrames(
+            rnd,
+            np.array([b.footprint.x for b in bodies], dtype=float),
+            np.array([b.footprint.y for b in bodies], dtype=float),
+            np.array([0.5 * max(b.footprint.length, b.footprint.width) for b in bodies]),
+            np.array([0.5 * b.footprint.width for b in bodies]),
+            np.array([0.5 * b.footprint.length for b in bodies]),
+            np.array([ninth_age.reference_point(b) for b in bodies], dtype=float).reshape(n, 2),
+            frame[:, 0, 0], frame[:, 0, 1], frame[:, 1, 0], frame[:, 1, 1], edges)
 
 
 def obstructions(g: BoardGeometry) -> Obstructions:
@@ -117,7 +160,9 @@ def obstructions(g: BoardGeometry) -> Obstructions:
     ts = TerrainSet.build(g.terrain.terrains + tuple(extra))
     shapely.prepare(ts.polygons)
     out = Obstructions(ts, owner, shapely.STRtree(ts.polygons),
-                       fan.Pieces.build(ts.polygons, ts.convex, ~ts.large))
+                       fan.Pieces.build(ts.polygons, ts.convex, ~ts.large),
+                       np.array([t.id for t in ts.terrains], dtype=object),
+                       _BodyFrames.of(ba.bodies))
     g.facing_obstructions = out
     return out
 
@@ -126,53 +171,47 @@ def facing_cover(g: BoardGeometry, shooter: int, target: int,
                  threshold: Literal["more_than_half", "half_or_more"] = "more_than_half"
                  ) -> FacingCover:
     obs = obstructions(g)
-    hid = obs.known.get((shooter, target))
-    if hid is None:
+    found = obs.known.get((shooter, target))
+    if found is None:
         obs.asked[0] += 1
         if obs.asked[0] > TABLE_AFTER and not obs.known:
             # a whole-battlefield scan (inspect): every opposing pair in one go
             ba = g.bodies
             pairs = [(a, t) for a in range(len(ba)) for t in range(len(ba))
                      if ba.active[a] and ba.active[t] and ba.side[a] != ba.side[t]]
-            obs.known.update(zip(pairs, hidden_many(g, pairs), strict=True))
-            hid = obs.known.get((shooter, target))
-        if hid is None:
-            hid = hidden_many(g, [(shooter, target)])[0]
-    return _choose(hid, obs.ts, threshold)
+            table = hidden_many(g, pairs)
+            obs.known.update((pair, (table, n)) for n, pair in enumerate(pairs))
+            found = obs.known.get((shooter, target))
+        if found is None:
+            found = (hidden_many(g, [(shooter, target)]), 0)
+    return _choose(*found, obs.ids, threshold)
 
 
-def _choose(hid: Hidden, ts: TerrainSet, threshold: str) -> FacingCover:
+def _choose(hid: Hidden, n: int, ids: NDArray[np.object_], threshold: str) -> FacingCover:
     """The shooter's best point: the least cover, then the smallest hidden fraction."""
-    n_c = len(hid.cand)
-    best: tuple[tuple[int, float, float], FacingCover] | None = None
+    hard, total = hid.hard[n], hid.total[n]
+    half = threshold == "half_or_more"
+    best: tuple[int, float, float] | None = None
+    at = 0
     for s in range(SHOOTER_SAMPLES):
-        hard_frac = float(hid.hard[s]) if n_c else 0.0
-        total_frac = float(hid.total[s]) if n_c else 0.0
-        kind: Literal["none", "soft", "hard"] = "none"
-        if _over(hard_frac, threshold):
-            kind = "hard"
-        elif _over(total_frac, threshold):
-            kind = "soft"
-        key = (_KIND_ORDER[kind], total_frac, hard_frac)
-        if best is None or key < best[0]:
-            by = tuple(ts.terrains[k].id for k in hid.cand[hid.hides[s]])
-            best = (key, FacingCover(kind, hard_frac, total_frac, by))
+        h, t = hard[s], total[s]
+        kind = (2 if (h >= 0.5 if half else h > 0.5) else
+                1 if (t >= 0.5 if half else t > 0.5) else 0)
+        key = (kind, t, h)
+        if best is None or key < best:
+            best, at = key, s
     assert best is not None
-    return best[1]
+    rows = slice(int(hid.bounds[n]), int(hid.bounds[n + 1]))
+    by = tuple(ids[hid.cand[rows][hid.hides[rows, at]]])
+    return FacingCover(_KINDS[best[0]], best[2], best[1], by)
 
 
-def hidden_many(g: BoardGeometry, pairs: list[tuple[int, int]]) -> list[Hidden]:
+def hidden_many(g: BoardGeometry, pairs: list[tuple[int, int]]) -> Hidden:
     """What hides the samples of each (shooter, target) pair, every pair at once."""
-    ba = g.bodies
     obs = obstructions(g)
     ts = obs.ts
     n_p = len(pairs)
-    ends = np.empty((n_p, 4, 2))
-    for n, (shooter, target) in enumerate(pairs):
-        sb, tb = ba.bodies[shooter], ba.bodies[target]
-        arc = ninth_age.arc_of_point(tb, ninth_age.reference_point(sb))
-        ends[n, 2:] = facing_edge(tb, arc, (sb.footprint.x, sb.footprint.y))
-        ends[n, :2] = facing_edge(sb, "front", (tb.footprint.x, tb.footprint.y))
+    ends = _ends(g, pairs)
     s0, s1, t0, t1 = ends[:, 0], ends[:, 1], ends[:, 2], ends[:, 3]
     sp = s0[:, None, :] + _FS[None, :, None] * (s1 - s0)[:, None, :]  # (pairs, 9, 2)
     tp = t0[:, None, :] + _FT[None, :, None] * (t1 - t0)[:, None, :]  # (pairs, 64, 2)
@@ -228,27 +267,64 @@ def hidden_many(g: BoardGeometry, pairs: list[tuple[int, int]]) -> list[Hidden]:
         h = ts.hard[es_o[r]]
         np.bitwise_or.at(hard, ps[r][h], bit[h])
         hides[r] = True
-    hard_fracs = (np.bitwise_count(hard) / TARGET_SAMPLES).reshape(n_p, SHOOTER_SAMPLES)
-    total_fracs = (np.bitwise_count(total) / TARGET_SAMPLES).reshape(n_p, SHOOTER_SAMPLES)
-    hides2 = hides.reshape(n_e, SHOOTER_SAMPLES)
-    bounds = np.searchsorted(pe, np.arange(n_p + 1))
-    return [Hidden(hard_fracs[n], total_fracs[n], oe[bounds[n]:bounds[n + 1]],
-                   hides2[bounds[n]:bounds[n + 1]].T)
-            for n in range(n_p)]
+    hard_fracs = np.bitwise_count(hard) / TARGET_SAMPLES
+    total_fracs = np.bitwise_count(total) / TARGET_SAMPLES
+    return Hidden(hard_fracs.reshape(n_p, SHOOTER_SAMPLES).tolist(),
+                  total_fracs.reshape(n_p, SHOOTER_SAMPLES).tolist(),
+                  np.searchsorted(pe, np.arange(n_p + 1)), oe,
+                  hides.reshape(n_e, SHOOTER_SAMPLES))
+
+
+_ARCS = ("front", "rear", "left_flank", "right_flank")
+
+
+def _ends(g: BoardGeometry, pairs: list[tuple[int, int]]) -> FloatArray:
+    """(pairs, 4, 2): the ends of the shooter's front facing and of the Target Facing,
+    ``facing_edge`` of each pair with the arc of ``ninth_age.arc_of_point``, in numpy with
+    the same arithmetic (the sines and cosines come from the same per-body values)."""
+    f = obstructions(g).bodies
+    pr = np.array(pairs, dtype=np.intp).reshape(-1, 2)
+    a, t = pr[:, 0], pr[:, 1]
+    # the arc of the target holding the shooter's reference point (``arc_of_point``)
+    dx, dy = f.ref[a, 0] - f.x[t], f.ref[a, 1] - f.y[t]
+    u = dx * f.rx[t] + dy * f.ry[t]
+    v = dx * f.fx[t] + dy * f.fy[t]
+    tie = np.maximum(np.maximum(1.0, np.abs(u)), np.abs(v)) * ninth_age.TIE
+    ahead = np.abs(v) - f.d[t] > np.abs(u) - f.w[t] + tie
+    arc_k = np.where(ahead, np.where(v > 0, 0, 1), np.where(u >= 0, 3, 2))
+    out = np.empty((len(pr), 4, 2))
+    for (body, other, arcs), cols in (((a, t, np.zeros(len(pr), np.intp)), slice(0, 2)),
+                                      ((t, a, arc_k), slice(2, 4))):
+        out[:, cols] = f.edges[body, arcs]
+        r = np.flatnonzero(f.round[body])
+        if len(r):  # a diameter across the line towards the other body's centre
+            b, o = body[r], other[r]
+            ex, ey = f.x[o] - f.x[b], f.y[o] - f.y[b]
+            dist = np.hypot(ex, ey)
+            dist = np.where(dist == 0, 1.0, dist)
+            nx, ny = -ey / dist, ex / dist
+            rr = f.half[b]
+            out[r, cols.start] = np.stack([f.x[b] + rr * nx, f.y[b] + rr * ny], axis=1)
+            out[r, cols.start + 1] = np.stack([f.x[b] - rr * nx, f.y[b] - rr * ny], axis=1)
+    return out
 
 
 def _candidates(g: BoardGeometry, obs: Obstructions, pairs: list[tuple[int, int]],
                 ends: FloatArray) -> tuple[IntArray, IntArray]:
     """(pair, obstruction) of the obstructions that may hide some sample of each pair, by
     pair then obstruction: every sample line lies in the convex hull of both facings, so
-    an obstruction that does not meet it cannot hide any sample; the shooter and the target
-    never hide, nor does a platform either stands on."""
+    an obstruction whose box misses the hull's box, or lies beyond one of its edges, cannot
+    hide any sample; the shooter and the target never hide, nor does a platform either
+    stands on."""
     ba = g.bodies
     ts = obs.ts
-    hulls = shapely.convex_hull(shapely.multipoints(ends))
-    pe, oe = obs.tree.query(hulls, predicate="intersects")
-    order = np.lexsort((oe, pe))
-    pe, oe = pe[order].astype(np.intp), oe[order].astype(np.intp)
+    lo, hi = ends.min(axis=1), ends.max(axis=1)
+    pe, oe = obs.tree.query(shapely.box(lo[:, 0], lo[:, 1], hi[:, 0], hi[:, 1]))
+    pe, oe = pe.astype(np.intp), oe.astype(np.intp)
+    near = ~_outside_hull(ends, pe, ts.bounds[oe])
+    pe, oe = pe[near], oe[near]
+    order = np.argsort(pe * len(ts) + oe, kind="stable")
+    pe, oe = pe[order], oe[order]
     own = np.array(pairs, dtype=np.intp).reshape(-1, 2)
     mine = (oe == obs.owner[own[pe, 0]]) | (oe == obs.owner[own[pe, 1]])
     # a platform the shooter or the target stands on (its centre inside) hides nothing
@@ -265,3 +341,31 @@ def _candidates(g: BoardGeometry, obs: Obstructions, pairs: list[tuple[int, int]
 
 def _over(fraction: float, threshold: str) -> bool:
     return fraction >= 0.5 if threshold == "half_or_more" else fraction > 0.5
+
+
+def _outside_hull(ends: FloatArray, pe: IntArray, boxes: FloatArray) -> NDArray[np.bool_]:
+    """Is box k (minx, miny, maxx, maxy) wholly beyond an edge of the convex hull of the
+    four points ``ends[pe[k]]`` (by more than rounding)?"""
+    n_p = len(ends)
+    nx = np.zeros((n_p, 6))
+    ny = np.zeros((n_p, 6))
+    off = np.full((n_p, 6), np.inf)  # not a hull edge: nothing is beyond it
+    scale = 1.0 + np.abs(ends).max(axis=(1, 2))
+    for e, (a, b) in enumerate(((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))):
+        c, d = (m for m in range(4) if m not in (a, b))
+        pa = ends[:, a]
+        dx, dy = ends[:, b, 0] - pa[:, 0], ends[:, b, 1] - pa[:, 1]
+        s1, s2 = (dx * (ends[:, m, 1] - pa[:, 1]) - dy * (ends[:, m, 0] - pa[:, 0])
+                  for m in (c, d))
+        left = (s1 >= 0) & (s2 >= 0) & ((s1 > 0) | (s2 > 0))
+        right = (s1 <= 0) & (s2 <= 0) & ((s1 < 0) | (s2 < 0))
+        # the outward normal of a hull edge (the hull on its left: the right normal)
+        nx[:, e] = np.where(left, dy, np.where(right, -dy, 0.0))
+        ny[:, e] = np.where(left, -dx, np.where(right, dx, 0.0))
+        tol = 1e-9 * scale * (np.abs(dx) + np.abs(dy))
+        off[:, e] = np.where(left | right, nx[:, e] * pa[:, 0] + ny[:, e] * pa[:, 1] + tol,
+                             np.inf)
+    nx, ny, off = nx[pe], ny[pe], off[pe]  # (entries, 6)
+    near = (nx * np.where(nx > 0, boxes[:, 0:1], boxes[:, 2:3])
+            + ny * np.where(ny > 0, boxes[:, 1:2], boxes[:, 3:4]))
+    return np.asarray((near > off).any(axis=1), dtype=bool)

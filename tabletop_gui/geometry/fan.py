@@ -61,8 +61,14 @@ class PieceGroup:
     sy: FloatArray
     shrunk: BoolArray  # (g,) the shrunk outline is reliable (and the piece is inside P)
     reach: FloatArray  # (g,) farthest a vertex moves when shrunk (inf: not shrunk)
-    vx_t: FloatArray  # (w, g) the vertices, vertex-major (fast gathers)
+    # the same, vertex-major (w, g) for fast gathers
+    vx_t: FloatArray
     vy_t: FloatArray
+    nx_t: FloatArray
+    ny_t: FloatArray
+    c_t: FloatArray
+    sx_t: FloatArray
+    sy_t: FloatArray
 
 
 @dataclass(frozen=True, eq=False)
@@ -87,7 +93,7 @@ class Pieces:
         inner: list[bool] = []
         empty = np.asarray(shapely.is_empty(polys), dtype=bool) if len(polys) else np.zeros(0, bool)
         tri = np.flatnonzero(exact & ~convex & ~empty)
-        triangles = {}
+        triangles: dict[int, list[shapely.Polygon]] = {}
         if len(tri):
             parts, index = shapely.get_parts(shapely.constrained_delaunay_triangles(polys[tri]),
                                              return_index=True)
@@ -154,7 +160,8 @@ def _piece_group(v: FloatArray, inner: BoolArray) -> PieceGroup:
     good &= inside.all(axis=(1, 2))
     reach = np.where(good, np.hypot(sx - v[:, :, 0], sy - v[:, :, 1]).max(axis=1), np.inf)
     return PieceGroup(v[:, :, 0].copy(), v[:, :, 1].copy(), nx, ny, c, sx, sy, good, reach,
-                      np.ascontiguousarray(v[:, :, 0].T), np.ascontiguousarray(v[:, :, 1].T))
+                      *(np.ascontiguousarray(a.T) for a in (v[:, :, 0], v[:, :, 1], nx, ny, c,
+                                                             sx, sy)))
 
 
 @dataclass(frozen=True)
@@ -179,24 +186,23 @@ def masks(pieces: Pieces, piece: IntArray, fans: Fans) -> tuple[MaskArray, MaskA
         rows = np.flatnonzero(grp == g)
         for s in range(0, len(rows), _ROWS):
             r = rows[s:s + _ROWS]
-            slot = pieces.slot[piece[r]]
-            p, c, slow = _in_front_masks(pg, slot, fans, r)
-            if slow.any():
-                p[slow], c[slow] = _group_masks(pg, slot[slow], fans, r[slow])
-            poss[r], cert[r] = p, c
+            poss[r], cert[r] = _group_masks(pg, pieces.slot[piece[r]], fans, r)
     return poss, cert
 
 
-_IN_FRONT = 1e-6  # least height of every vertex for ``_in_front_masks``
+_IN_FRONT = 1e-6  # least height of every vertex for the quick case
 
 
-def _in_front_masks(pg: PieceGroup, slot: IntArray, fans: Fans, r: IntArray
-                    ) -> tuple[MaskArray, MaskArray, BoolArray]:
-    """The masks of pieces wholly in front of S (every vertex at a height of at least
-    ``_IN_FRONT``) and not beyond the facing: the u-range of the vertices; for certain, that
-    range narrowed by how far u can move while a vertex moves by the piece's ``reach``
-    (P_delta's range holds it), when P lies within the band [eta, 1 - eta]. Rows not in
-    that case are marked ``slow`` (their masks here are meaningless)."""
+def _group_masks(pg: PieceGroup, slot: IntArray, fans: Fans, r: IntArray
+                 ) -> tuple[MaskArray, MaskArray]:
+    """The masks of rows ``r`` (pieces ``slot`` of one group).
+
+    Quick cases: a piece wholly behind S or beyond the facing hides nothing; a piece wholly
+    in front of S (every vertex at a height of at least ``_IN_FRONT``) and not beyond the
+    facing possibly hides the u-range of its vertices, and, when it lies within the band
+    [eta, 1 - eta], certainly hides that range narrowed by how far u can move while a vertex
+    moves by the piece's ``reach`` (P_delta's range holds it). The other rows are cut to
+    the bands (``_cut_masks``)."""
     sx, sy = fans.sx[r], fans.sy[r]
     tx, ty, dx, dy = fans.tx[r] - sx, fans.ty[r] - sy, fans.dx[r], fans.dy[r]
     k = dx * ty - dy * tx  # cross(D, T0 - S)
@@ -204,7 +210,7 @@ def _in_front_masks(pg: PieceGroup, slot: IntArray, fans: Fans, r: IntArray
     t_len = np.hypot(tx, ty)
     far = np.maximum(t_len, np.hypot(tx + dx, ty + dy))
     scale = 1.0 + np.maximum(np.abs(sx), np.abs(sy)) + far
-    dist_sf = np.abs(k) / np.where(dlen > 0, dlen, 1.0)
+    dist_sf = np.abs(k) / np.where(dlen > 0, dlen, 1.0)  # S to the facing's line
     usable = (dlen > 0) & (dist_sf > 1e-6 * scale) & np.isfinite(k)
     inv_k = 1.0 / np.where(usable, k, 1.0)
     n = len(r)
@@ -212,105 +218,124 @@ def _in_front_masks(pg: PieceGroup, slot: IntArray, fans: Fans, r: IntArray
     hi = np.full(n, -np.inf)
     h_min = np.full(n, np.inf)
     h_max = np.full(n, -np.inf)
-    with np.errstate(divide="ignore", invalid="ignore"):
+    hs, gs = [], []
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         for j in range(pg.vx_t.shape[0]):
             vx = pg.vx_t[j][slot] - sx
             vy = pg.vy_t[j][slot] - sy
             h = (dx * vy - dy * vx) * inv_k
-            u = (vx * ty - vy * tx) * inv_k / h
+            g = (vx * ty - vy * tx) * inv_k
+            hs.append(h)
+            gs.append(g)
+            u = g / h
             np.minimum(h_min, h, out=h_min)
             np.maximum(h_max, h, out=h_max)
             np.minimum(lo, u, out=lo)
             np.maximum(hi, u, out=hi)
-        fast = usable & (h_min >= _IN_FRONT) & (h_max <= 1.0 + 1e-7) & (lo <= hi)
-        lo = np.where(fast, lo, 0.0)
-        hi = np.where(fast, hi, 0.0)
+        away = usable & ((h_min > 1.0 + 1e-7) | (h_max < -1e-7))
+        front = usable & (h_min >= _IN_FRONT) & (h_max <= 1.0 + 1e-7) & (lo <= hi)
+        lo = np.where(front, lo, 0.0)
+        hi = np.where(front, hi, 0.0)
         poss = _range_mask(lo - MARGIN * (1.0 + np.abs(lo)), hi + MARGIN * (1.0 + np.abs(hi)),
                            closed=True)
         # certainly: P_delta's u-range holds [lo + shift, hi - shift]
         reach = pg.reach[slot]
         eta = 2.0 * DELTA * (1.0 + 1e-6) / np.where(usable, dist_sf, 1.0) + 1e-12
+        band = front & (h_min >= eta) & (h_max <= 1.0 - eta)
         slope = (t_len + np.maximum(np.abs(lo), np.abs(hi)) * dlen) * np.abs(inv_k) / h_min
-        shift = reach * slope * (1.0 + 1e-6)
+        shift = np.where(band, reach * slope * (1.0 + 1e-6), np.inf)
         clo = lo + shift
         chi = hi - shift
         clo = clo + MARGIN * (1.0 + np.abs(clo))
         chi = chi - MARGIN * (1.0 + np.abs(chi))
-        ok = fast & (h_min >= eta) & (h_max <= 1.0 - eta) & (clo < chi)
-    cert = np.where(ok, _range_mask(np.where(ok, clo, 0.0), np.where(ok, chi, 0.0),
-                                    closed=False), np.uint64(0))
-    return poss, cert.astype(np.uint64), ~fast
+        ok = band & (clo < chi)
+        cert = _range_mask(np.where(ok, clo, 0.0), np.where(ok, chi, 0.0), closed=False)
+    cert = np.where(ok, cert, np.uint64(0))
+    poss = np.where(away, np.uint64(0), np.where(front, poss, ALL))
+    # the rest: cut to the bands (and S within or beside the piece)
+    rest = np.flatnonzero(~away & ~(front & (band | ~pg.shrunk[slot])))
+    if len(rest):
+        poss[rest], cert[rest] = _cut_masks(
+            pg, slot[rest], sx[rest], sy[rest], tx[rest], ty[rest], dx[rest], dy[rest],
+            [h[rest] for h in hs], [g[rest] for g in gs], usable[rest], far[rest],
+            scale[rest], dist_sf[rest], inv_k[rest])
+    return poss.astype(np.uint64), cert.astype(np.uint64)
 
 
 def _range_mask(lo: FloatArray, hi: FloatArray, closed: bool) -> MaskArray:
-    """Lines with lo <= u_k <= hi (``closed``) or lo < u_k < hi."""
-    a = np.searchsorted(U, lo, side="left" if closed else "right")
-    b = np.searchsorted(U, hi, side="right" if closed else "left")
+    """Lines with lo <= u_k <= hi (``closed``) or lo < u_k < hi (finite lo and hi; the
+    sample parameters are (k + 1/2) / N, so 64 u - 1/2 is exact)."""
+    x, y = np.clip(N * lo - 0.5, -1.0, N), np.clip(N * hi - 0.5, -1.0, N)
+    if closed:  # lines with k >= x and k <= y
+        a, b = np.ceil(x), np.floor(y) + 1.0
+    else:  # k > x and k < y
+        a, b = np.floor(x) + 1.0, np.ceil(y)
+    a = np.clip(a, 0, N).astype(np.intp)
+    b = np.clip(b, 0, N).astype(np.intp)
     b = np.maximum(a, b)
     return np.asarray(_PREFIX[b] & ~_PREFIX[a], dtype=np.uint64)
 
 
-def _u_range(h: FloatArray, g: FloatArray, low: FloatArray, high: FloatArray
-             ) -> tuple[FloatArray, FloatArray]:
-    """The u-range of a convex polygon (vertex heights h, numerators g: (r, w)) cut to
+def _cut_range(hs: list[FloatArray], gs: list[FloatArray], low: FloatArray,
+               high: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """The u-range of a convex polygon (vertex heights ``hs``, numerators ``gs``) cut to
     low <= H <= high (low > 0): its vertices in the band and its edges' crossings of the
     limits. (inf, -inf) when nothing is in the band."""
-    low2, high2 = low[:, None], high[:, None]
-    with np.errstate(divide="ignore", invalid="ignore"):
-        inside = (h >= low2) & (h <= high2)
-        u = g / h
-        lo = np.where(inside, u, np.inf).min(axis=1)
-        hi = np.where(inside, u, -np.inf).max(axis=1)
-        h2, g2 = np.roll(h, -1, axis=1), np.roll(g, -1, axis=1)
-        for level in (low2, high2):
-            across = (h - level) * (h2 - level) < 0
-            if not across.any():
-                continue
-            uc = (g + (level - h) / (h2 - h) * (g2 - g)) / level
-            lo = np.minimum(lo, np.where(across, uc, np.inf).min(axis=1))
-            hi = np.maximum(hi, np.where(across, uc, -np.inf).max(axis=1))
+    w = len(hs)
+    lo = np.full(len(low), np.inf)
+    hi = np.full(len(low), -np.inf)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        for j in range(w):
+            h, g = hs[j], gs[j]
+            u = np.where((h >= low) & (h <= high), g / h, np.nan)
+            np.fmin(lo, u, out=lo)
+            np.fmax(hi, u, out=hi)
+            h2, g2 = hs[(j + 1) % w], gs[(j + 1) % w]
+            for level in (low, high):
+                across = (h - level) * (h2 - level) < 0
+                uc = np.where(across, (g + (level - h) / (h2 - h) * (g2 - g)) / level, np.nan)
+                np.fmin(lo, uc, out=lo)
+                np.fmax(hi, uc, out=hi)
     return lo, hi
 
 
-def _group_masks(pg: PieceGroup, slot: IntArray, fans: Fans, r: IntArray
-                 ) -> tuple[MaskArray, MaskArray]:
-    sx, sy = fans.sx[r], fans.sy[r]
-    tx, ty, dx, dy = fans.tx[r] - sx, fans.ty[r] - sy, fans.dx[r], fans.dy[r]
-    k = dx * ty - dy * tx  # cross(D, T0 - S)
-    dlen = np.hypot(dx, dy)
-    far = np.maximum(np.hypot(tx, ty), np.hypot(tx + dx, ty + dy))
-    dist_sf = np.abs(k) / np.where(dlen > 0, dlen, 1.0)  # S to the facing's line
-    # S against the piece: how far outside its farthest edge line (negative: inside)
-    depth = pg.nx[slot] * sx[:, None] + pg.ny[slot] * sy[:, None] - pg.c[slot]
-    outside = (-depth).max(axis=1)
-    inside = depth.min(axis=1)
-    scale = 1.0 + np.maximum(np.abs(sx), np.abs(sy)) + far
-    usable = (dlen > 0) & (dist_sf > 1e-6 * scale) & np.isfinite(k)
-    safe_k = np.where(usable, k, 1.0)[:, None]
+def _cut_masks(pg: PieceGroup, slot: IntArray, sx: FloatArray, sy: FloatArray,
+               tx: FloatArray, ty: FloatArray, dx: FloatArray, dy: FloatArray,
+               hs: list[FloatArray], gs: list[FloatArray], usable: BoolArray,
+               far: FloatArray, scale: FloatArray, dist_sf: FloatArray, inv_k: FloatArray
+               ) -> tuple[MaskArray, MaskArray]:
+    """The masks in general: possibly, the u-range of the piece cut to [h0, 1]; certainly,
+    that of P_delta cut to [eta, 1 - eta]; everything when S is inside P_delta."""
+    w = len(hs)
+    n = len(slot)
+    outside = np.full(n, -np.inf)  # how far S lies beyond the piece's farthest edge line
+    inside = np.full(n, np.inf)  # how deep S lies inside it
+    for j in range(w):
+        depth = pg.nx_t[j][slot] * sx + pg.ny_t[j][slot] * sy - pg.c_t[j][slot]
+        np.maximum(outside, -depth, out=outside)
+        np.minimum(inside, depth, out=inside)
     known = usable & (outside > 1e-9 * scale)  # S clearly outside the piece
-    vx, vy = pg.vx[slot] - sx[:, None], pg.vy[slot] - sy[:, None]
-    h = (dx[:, None] * vy - dy[:, None] * vx) / safe_k
-    g = (vx * ty[:, None] - vy * tx[:, None]) / safe_k
     h0 = np.where(known, 0.5 * outside / np.where(far > 0, far, 1.0), 1.0)
-    lo, hi = _u_range(h, g, h0, np.full(len(r), 1.0 + 1e-7))
-    empty = lo > hi
-    known &= ~np.isnan(lo) & ~np.isnan(hi)
+    lo, hi = _cut_range(hs, gs, h0, np.full(n, 1.0 + 1e-7))
+    empty = ~(lo <= hi)
+    known &= ~(np.isnan(lo) & ~empty)
     lo = np.where(empty, 0.0, lo)
     hi = np.where(empty, 0.0, hi)
-    lo = lo - MARGIN * (1.0 + np.abs(lo))
-    hi = hi + MARGIN * (1.0 + np.abs(hi))
-    poss = np.where(~known, ALL, np.where(empty, np.uint64(0),
-                                          _range_mask(lo, hi, closed=True)))
-    # certainly hidden: lines through the shrunk piece within the band [eta, 1 - eta]
-    cert = np.zeros(len(r), dtype=np.uint64)
+    poss = _range_mask(lo - MARGIN * (1.0 + np.abs(lo)), hi + MARGIN * (1.0 + np.abs(hi)),
+                       closed=True)
+    poss = np.where(known, np.where(empty, np.uint64(0), poss), ALL)
+    cert = np.zeros(n, dtype=np.uint64)
     ok = known & ~empty & pg.shrunk[slot]
     if ok.any():
-        svx, svy = pg.sx[slot] - sx[:, None], pg.sy[slot] - sy[:, None]
-        hs = (dx[:, None] * svy - dy[:, None] * svx) / safe_k
-        gs = (svx * ty[:, None] - svy * tx[:, None]) / safe_k
+        shs, sgs = [], []
+        for j in range(w):
+            vx = pg.sx_t[j][slot] - sx
+            vy = pg.sy_t[j][slot] - sy
+            shs.append((dx * vy - dy * vx) * inv_k)
+            sgs.append((vx * ty - vy * tx) * inv_k)
         eta = 2.0 * DELTA * (1.0 + 1e-6) / np.where(usable, dist_sf, 1.0) + 1e-12
-        clo, chi = _u_range(hs, gs, eta, 1.0 - eta)
-        ok &= clo < chi  # False for NaN and an empty range
+        clo, chi = _cut_range(shs, sgs, eta, 1.0 - eta)
+        ok &= clo < chi  # False for NaN and for nothing in the band
         clo = np.where(ok, clo, 0.0)
         chi = np.where(ok, chi, 0.0)
         clo = clo + MARGIN * (1.0 + np.abs(clo))
@@ -318,7 +343,7 @@ def _group_masks(pg: PieceGroup, slot: IntArray, fans: Fans, r: IntArray
         ok &= clo < chi
         cert = np.where(ok, _range_mask(clo, chi, closed=False), np.uint64(0))
     # S inside the shrunk piece (and the facing farther than DELTA): every line
-    every = usable & pg.shrunk[slot] & (inside > DELTA * (1.0 + 1e-6)) & (dist_sf > 2 * DELTA)
-    cert = np.where(every, ALL, cert).astype(np.uint64)
-    poss = np.where(every, ALL, poss).astype(np.uint64)
-    return poss, cert
+    every = (usable & pg.shrunk[slot] & (inside > DELTA * (1.0 + 1e-6))
+             & (dist_sf > 2 * DELTA))
+    return (np.where(every, ALL, poss).astype(np.uint64),
+            np.where(every, ALL, cert).astype(np.uint64))

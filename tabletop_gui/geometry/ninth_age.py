@@ -23,7 +23,7 @@ from tabletop_gui.geometry.facts import Arc
 from tabletop_gui.geometry.formation import model_centres
 
 CONTACT = 0.01  # boundaries this close (inches) are in base contact
-_TIE = 1e-9
+TIE = 1e-9  # relative tolerance of a point on a corner line (it counts as Flank)
 
 
 def is_round(body: Body) -> bool:
@@ -46,7 +46,7 @@ def arc_of_point(body: Body, point: Point) -> Arc:
     fp = body.footprint
     u, v = outline.to_local(fp, point[0], point[1])
     w, d = 0.5 * fp.width, 0.5 * fp.length
-    scale = max(1.0, abs(u), abs(v)) * _TIE
+    scale = max(1.0, abs(u), abs(v)) * TIE
     if abs(v) - d > abs(u) - w + scale:
         return "front" if v > 0 else "rear"
     return "right_flank" if u >= 0 else "left_flank"

@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from tabletop_gui.geometry.board import Terrain
 from tabletop_gui.rules.base import (
     AttackReport,
     AttackRequest,
@@ -65,14 +66,17 @@ def situation_of(battle: Battle, attacker: str, target: str, threshold: str) -> 
     facing = g.engaged_facing(target, attacker) if engaged else None
     cover = g.facing_cover(attacker, target, threshold=(
         "half_or_more" if threshold == "half_or_more" else "more_than_half"))
-    shooter_h = battle.board.body(attacker).height
-    heights = {b.id: b.height for b in battle.board.bodies}
+    shooter_h = g.body(attacker).height
+    index = g.bodies.index
     low = bool(cover.by) and all(
-        i in heights and heights[i] <= shooter_h + 1e-9 for i in cover.by)
-    hard = {t.id for t in battle.board.terrains if t.kind == "platform" or t.cover == "hard"}
+        i in index and g.body(i).height <= shooter_h + 1e-9 for i in cover.by)
     # what gives the cover: nothing without cover; hard cover comes from hard terrain
-    given_by = () if cover.kind == "none" else tuple(
-        i for i in cover.by if cover.kind == "soft" or i in hard)
+    given_by: tuple[str, ...] = ()
+    if cover.kind == "soft":
+        given_by = cover.by
+    elif cover.kind == "hard":
+        hard = _hard_terrain(battle.board.terrains)
+        given_by = tuple(i for i in cover.by if i in hard)
     return Situation(
         distance=m.horizontal,
         engaged=engaged,
@@ -84,6 +88,19 @@ def situation_of(battle: Battle, attacker: str, target: str, threshold: str) -> 
         cover_by=given_by,
         cover_only_low_units=low,
     )
+
+
+_HARD: list[tuple[tuple[Terrain, ...], frozenset[str]]] = []
+
+
+def _hard_terrain(terrains: tuple[Terrain, ...]) -> frozenset[str]:
+    """Ids of the terrain giving hard cover (platforms and hard obstacles), kept for the
+    last terrain tuple asked (a scan asks it for every pair)."""
+    if _HARD and _HARD[0][0] is terrains:
+        return _HARD[0][1]
+    hard = frozenset(t.id for t in terrains if t.kind == "platform" or t.cover == "hard")
+    _HARD[:] = [(terrains, hard)]
+    return hard
 
 
 def facts_of(attacker: str, target: str, s: Situation) -> PairFacts:
