@@ -17,7 +17,7 @@ floats, are still measured one by one).
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar, Literal, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -60,6 +60,7 @@ class BoardGeometry:
         self._measures = 0
         # gaps and closest points from a body to each body (``_gap_row``), as Python values
         self._gap_rows: dict[int, tuple[list[float], list[Point], list[Point]]] = {}
+        self._measured: dict[tuple[int, int], Measure] = {}  # measures from the rows
         # terrain and body outlines as one TerrainSet (``facing_cover.obstructions``)
         self.facing_obstructions: Obstructions | None = None
 
@@ -92,30 +93,64 @@ class BoardGeometry:
         return float(self.bodies.elevation[self.index(body_id)])
 
     def measure(self, a_id: str, b_id: str) -> Measure:
-        i, j = self.index(a_id), self.index(b_id)
+        return self._measure(self.index(a_id), self.index(b_id))
+
+    def measures_from(self, a_id: str) -> dict[int, Measure]:
+        """``measure(a, b)`` for every active body b of another side, by b's index (its
+        gaps computed in one call: a scan of the whole battlefield)."""
+        i = self.index(a_id)
+        ba = self.bodies
+        row = self._gap_row(i, scan=True)
+        js = np.flatnonzero(ba.active & (ba.side != ba.side[i]))
+        if row is None:
+            return {j: self._measure(i, j) for j in js.tolist()}
+        # the arithmetic of ``_measure`` (|a - b| = |b - a| exactly), row at a time
+        gap, pa, pb = row
+        vertical = np.abs(ba.elevation[js] - ba.elevation[i]).tolist()
+        both_round = (ba.circle[js] & ba.circle[i]).tolist()
+        out = {}
+        for j, v, r in zip(js.tolist(), vertical, both_round, strict=True):
+            h = gap[j]
+            if r or math.isnan(h):
+                out[j] = self._measure(i, j)
+                continue
+            m = self._measured.get((i, j))
+            if m is None:
+                m = self._measured[(i, j)] = Measure(h, v, math.hypot(h, v), pa[j], pb[j])
+            out[j] = m
+        return out
+
+    def _measure(self, i: int, j: int) -> Measure:
         ba = self.bodies
         if ba.circle[i] and ba.circle[j]:
             return _circle_measure(ba, i, j)
+        known = self._measured.get((i, j))
+        if known is not None:
+            return known
         vertical = abs(float(self.bodies.elevation[i] - self.bodies.elevation[j]))
         row = self._gap_row(i)
         if row is not None and not math.isnan(row[0][j]):
             h = row[0][j]
-            return Measure(h, vertical, math.hypot(h, vertical), row[1][j], row[2][j])
+            m = Measure(h, vertical, math.hypot(h, vertical), row[1][j], row[2][j])
+            self._measured[(i, j)] = m
+            return m
         gap, pa, pb = gaps(self.bodies, np.array([i]), np.array([j]))
         h = float(gap[0])
         return Measure(h, vertical, math.hypot(h, vertical),
                        (float(pa[0, 0]), float(pa[0, 1])), (float(pb[0, 0]), float(pb[0, 1])))
 
-    def _gap_row(self, i: int) -> tuple[list[float], list[Point], list[Point]] | None:
+    def _gap_row(self, i: int, scan: bool = False
+                 ) -> tuple[list[float], list[Point], list[Point]] | None:
         """Gaps and closest points from body i to every active body of another side, for
         pairs neither an oval nor both round (NaN elsewhere), once ``TABLE_AFTER``
-        measures have been asked."""
+        measures have been asked (or for a ``scan``)."""
         row = self._gap_rows.get(i)
         if row is not None:
             return row
         self._measures += 1
         ba = self.bodies
-        if self._measures <= TABLE_AFTER or not ba.active[i] or ba.shape[i] == outline.ELLIPSE:
+        if ((self._measures <= TABLE_AFTER and not scan) or not ba.active[i]
+                or ba.shape[i] == outline.ELLIPSE):
             return None
         n = len(ba)
         j = np.flatnonzero(ba.active & (ba.side != ba.side[i]) & (ba.shape != outline.ELLIPSE)
@@ -124,7 +159,8 @@ class BoardGeometry:
         pa = np.zeros((n, 2))
         pb = np.zeros((n, 2))
         gap[j], pa[j], pb[j] = gaps(ba, np.full(len(j), i, dtype=np.intp), j)
-        row = (gap.tolist(), [(x, y) for x, y in pa.tolist()], [(x, y) for x, y in pb.tolist()])
+        row = (gap.tolist(), cast(list[Point], list(map(tuple, pa.tolist()))),
+               cast(list[Point], list(map(tuple, pb.tolist()))))
         self._gap_rows[i] = row
         return row
 
@@ -234,7 +270,13 @@ class BoardGeometry:
 
     # -- The Ninth Age ----------------------------------------------------------------
     def arc_of(self, target_id: str, observer_id: str) -> Arc:
-        """The arc of ``target`` holding ``observer``'s reference point."""
+        """The arc of ``target`` holding ``observer``'s reference point (read from the
+        facing-cover table when the pair is in it: the same arithmetic)."""
+        obs = self.facing_obstructions
+        if obs is not None and obs.known:
+            found = obs.known.get((self.index(observer_id), self.index(target_id)))
+            if found is not None:
+                return found[0].arcs[found[1]]
         return ninth_age.arc_of_point(self.body(target_id),
                                       ninth_age.reference_point(self.body(observer_id)))
 
@@ -243,7 +285,12 @@ class BoardGeometry:
 
     def in_contact(self, a_id: str, b_id: str) -> bool:
         """Boundaries within 0.01" of each other (touching or overlapping)."""
-        return self.measure(a_id, b_id).horizontal <= ninth_age.CONTACT + 1e-12
+        return self.touching(self.measure(a_id, b_id))
+
+    @staticmethod
+    def touching(m: Measure) -> bool:
+        """``in_contact`` from the pair's measure."""
+        return m.horizontal <= ninth_age.CONTACT + 1e-12
 
     def engaged_facing(self, target_id: str, attacker_id: str) -> Arc | None:
         """The facing of ``target`` that ``attacker`` touches (None when not in contact)."""
@@ -263,6 +310,21 @@ class BoardGeometry:
         from tabletop_gui.geometry.facing_cover import facing_cover
 
         return facing_cover(self, self.index(shooter_id), self.index(target_id), threshold)
+
+    def facing_covers(self, threshold: Literal["more_than_half", "half_or_more"]
+                      = "more_than_half") -> dict[tuple[int, int], FacingCover]:
+        """``facing_cover`` of every ordered pair of active bodies on different sides, by
+        (shooter index, target index), computed at once."""
+        from tabletop_gui.geometry.facing_cover import facing_covers
+
+        return facing_covers(self, threshold)
+
+    def sight_matrix(self) -> NDArray[np.bool_]:
+        """visible[a, t] of every pair of active bodies on different sides (the pair table:
+        ``sight(a, t).visible`` for those pairs)."""
+        if self._tables:
+            return next(iter(self._tables.values())).visible
+        return self.pair_table(None).visible
 
     # -- grid -------------------------------------------------------------------------
     def space_of(self, body_id: str) -> tuple[int, int]:
@@ -317,6 +379,7 @@ class BoardGeometry:
         g._queries = 0
         g._measures = 0
         g._gap_rows = {}
+        g._measured = {}
         g.facing_obstructions = None
         # tables share their distance and sight matrices (``with_rule``): update in place
         # only when no other table holds them

@@ -19,11 +19,16 @@ everything is; else none. The shooter uses its best point: the least cover, then
 smallest hidden fraction. ``by`` names what hides part of the facing from that point.
 
 Computing (same answers, only faster): the obstructions are prepared once per geometry
-(``obstructions``); a pair's lines are tested only against obstructions meeting the convex
-hull of both facings, and each line only where its box and the obstruction's box meet and
-the box is not wholly on one side of the line. After ``TABLE_AFTER`` single questions on one
-geometry (a whole-battlefield scan such as `inspect`) every opposing pair is computed in one
-go (``hidden_many``) and later questions are answered from it.
+(``obstructions``: one TerrainSet, an STRtree, convex pieces covering each obstruction).
+A pair's candidates are the obstructions whose box meets the box of both facings and
+does not lie beyond one of the two longest edges of their convex hull (every sample line
+lies in that hull). For each candidate and shooter point, ``fan.masks`` tells from the
+pieces' geometry which of the 64 lines it certainly hides and which it may hide; only the
+lines in between (near an outline's silhouette, a piece around the shooter point) are
+tested one by one (``segments.blocked``), and not even those where the answer is already
+settled. After ``TABLE_AFTER`` single questions on one geometry (a whole-battlefield scan
+such as `inspect`) every opposing pair is computed in one go (``hidden_many``) and later
+questions are answered from it; ``facing_covers`` chooses for all pairs at once.
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ from numpy.typing import NDArray
 
 from tabletop_gui.geometry import fan, ninth_age, outline
 from tabletop_gui.geometry.board import Body, Point, Terrain
-from tabletop_gui.geometry.facts import FacingCover
+from tabletop_gui.geometry.facts import Arc, FacingCover
 from tabletop_gui.geometry.rings import ragged
 from tabletop_gui.geometry.segments import blocked
 from tabletop_gui.geometry.terrain import TerrainSet
@@ -50,7 +55,7 @@ FloatArray = NDArray[np.float64]
 
 SHOOTER_SAMPLES = 9
 TARGET_SAMPLES = 64
-TABLE_AFTER = 16  # single-pair questions before every opposing pair is computed at once
+TABLE_AFTER = 4  # single-pair questions before every opposing pair is computed at once
 _FS = np.linspace(0.0, 1.0, SHOOTER_SAMPLES)  # along the shooter's facing, ends included
 _FT = (np.arange(TARGET_SAMPLES) + 0.5) / TARGET_SAMPLES  # middles of equal parts
 _KINDS: tuple[Literal["none", "soft", "hard"], ...] = ("none", "soft", "hard")
@@ -91,17 +96,19 @@ class Obstructions:
     bodies: _BodyFrames
     known: dict[tuple[int, int], tuple[Hidden, int]] = field(default_factory=dict)
     asked: list[int] = field(default_factory=lambda: [0])
+    scanned: list[Hidden] = field(default_factory=list)  # the table of every pair, once
 
 
 @dataclass(frozen=True, eq=False)
 class Hidden:
     """The samples of some (shooter, target) pairs hidden from each shooter point."""
 
-    hard: list[list[float]]  # [pair][point]: fraction hidden by hard obstructions
-    total: list[list[float]]  # [pair][point]: fraction hidden by anything
+    hard: FloatArray  # (pairs, SHOOTER_SAMPLES): fraction hidden by hard obstructions
+    total: FloatArray  # (pairs, SHOOTER_SAMPLES): fraction hidden by anything
     bounds: IntArray  # (pairs + 1,): the candidates of pair n are bounds[n]:bounds[n + 1]
     cand: IntArray  # obstructions that may hide a sample of a pair, ascending per pair
     hides: NDArray[np.bool_]  # (candidates, SHOOTER_SAMPLES): hides some sample from the point
+    arcs: list[Arc]  # [pair]: the arc of the target holding the shooter's reference point
 
 
 @dataclass(frozen=True, eq=False)
@@ -176,20 +183,58 @@ def facing_cover(g: BoardGeometry, shooter: int, target: int,
         obs.asked[0] += 1
         if obs.asked[0] > TABLE_AFTER and not obs.known:
             # a whole-battlefield scan (inspect): every opposing pair in one go
-            ba = g.bodies
-            pairs = [(a, t) for a in range(len(ba)) for t in range(len(ba))
-                     if ba.active[a] and ba.active[t] and ba.side[a] != ba.side[t]]
-            table = hidden_many(g, pairs)
-            obs.known.update((pair, (table, n)) for n, pair in enumerate(pairs))
+            _scan(g, obs)
             found = obs.known.get((shooter, target))
         if found is None:
             found = (hidden_many(g, [(shooter, target)]), 0)
     return _choose(*found, obs.ids, threshold)
 
 
+def _scan(g: BoardGeometry, obs: Obstructions) -> tuple[list[tuple[int, int]], Hidden]:
+    """Every ordered pair of active bodies on different sides, computed at once and kept
+    in ``obs.known`` (once per geometry)."""
+    ba = g.bodies
+    a, t = np.nonzero((ba.side[:, None] != ba.side[None, :]) & ba.active[:, None]
+                      & ba.active[None, :])
+    pairs = list(zip(a.tolist(), t.tolist(), strict=True))
+    if obs.scanned:
+        return pairs, obs.scanned[0]
+    table = hidden_many(g, pairs)
+    obs.known.update((pair, (table, n)) for n, pair in enumerate(pairs))
+    obs.scanned.append(table)
+    return pairs, table
+
+
+def facing_covers(g: BoardGeometry, threshold: Literal["more_than_half", "half_or_more"]
+                  ) -> dict[tuple[int, int], FacingCover]:
+    """``facing_cover`` of every ordered pair of active bodies on different sides: the
+    choice of ``_choose`` made for all pairs in numpy (fractions are multiples of 1/64, so
+    the key (kind, total, hard) orders as kind * 10^6 + 64000 total + 64 hard)."""
+    obs = obstructions(g)
+    pairs, table = _scan(g, obs)
+    hard, total = table.hard, table.total
+    if threshold == "half_or_more":
+        kind = np.where(hard >= 0.5, 2, np.where(total >= 0.5, 1, 0))
+    else:
+        kind = np.where(hard > 0.5, 2, np.where(total > 0.5, 1, 0))
+    best = np.argmin(kind * 1e6 + total * 64000.0 + hard * 64.0, axis=1)  # the first least
+    per_pair = np.diff(table.bounds)
+    pair_of = np.repeat(np.arange(len(pairs)), per_pair)
+    chosen = table.hides[np.arange(len(pair_of)), best[pair_of]]
+    ids = obs.ids[table.cand[chosen]].tolist()
+    ends = np.concatenate([[0], np.cumsum(np.bincount(pair_of[chosen], minlength=len(pairs)))])
+    at = np.arange(len(pairs))
+    chosen_kind = kind[at, best].tolist()
+    chosen_hard, chosen_total = hard[at, best].tolist(), total[at, best].tolist()
+    ends_l = ends.tolist()
+    return {pair: FacingCover(_KINDS[chosen_kind[n]], chosen_hard[n], chosen_total[n],
+                              tuple(ids[ends_l[n]:ends_l[n + 1]]))
+            for n, pair in enumerate(pairs)}
+
+
 def _choose(hid: Hidden, n: int, ids: NDArray[np.object_], threshold: str) -> FacingCover:
     """The shooter's best point: the least cover, then the smallest hidden fraction."""
-    hard, total = hid.hard[n], hid.total[n]
+    hard, total = hid.hard[n].tolist(), hid.total[n].tolist()
     half = threshold == "half_or_more"
     best: tuple[int, float, float] | None = None
     at = 0
@@ -211,7 +256,7 @@ def hidden_many(g: BoardGeometry, pairs: list[tuple[int, int]]) -> Hidden:
     obs = obstructions(g)
     ts = obs.ts
     n_p = len(pairs)
-    ends = _ends(g, pairs)
+    ends, arcs = _ends(g, pairs)
     s0, s1, t0, t1 = ends[:, 0], ends[:, 1], ends[:, 2], ends[:, 3]
     sp = s0[:, None, :] + _FS[None, :, None] * (s1 - s0)[:, None, :]  # (pairs, 9, 2)
     tp = t0[:, None, :] + _FT[None, :, None] * (t1 - t0)[:, None, :]  # (pairs, 64, 2)
@@ -219,38 +264,40 @@ def hidden_many(g: BoardGeometry, pairs: list[tuple[int, int]]) -> Hidden:
     n_e = len(pe)
     # what each candidate hides from each shooter point: certainly, and possibly (masks of
     # the 64 samples), from its convex pieces (``fan``)
-    es_p = np.repeat(pe, SHOOTER_SAMPLES)
-    es_s = np.tile(np.arange(SHOOTER_SAMPLES), n_e)
-    es_o = np.repeat(oe, SHOOTER_SAMPLES)
     pcs = obs.pieces
-    counts = pcs.count[es_o]
-    row, piece = ragged(pcs.first[es_o], counts)
+    counts = pcs.count[oe]
+    row, piece = ragged(pcs.first[oe], counts)
+    rp = pe[row]
     d = t1 - t0
-    fans = fan.Fans(sp[es_p[row], es_s[row], 0], sp[es_p[row], es_s[row], 1],
-                    t0[es_p[row], 0], t0[es_p[row], 1], d[es_p[row], 0], d[es_p[row], 1])
-    poss_r, cert_r = fan.masks(pcs, piece, fans)
-    poss = np.zeros(len(es_p), dtype=np.uint64)
-    cert = np.zeros(len(es_p), dtype=np.uint64)
+    fans = fan.Fans(s0[rp, 0], s0[rp, 1], s1[rp, 0] - s0[rp, 0], s1[rp, 1] - s0[rp, 1],
+                    t0[rp, 0], t0[rp, 1], d[rp, 0], d[rp, 1])
+    poss_r, cert_r = fan.masks(pcs, piece, fans, _FS)
+    poss = np.zeros((n_e, SHOOTER_SAMPLES), dtype=np.uint64)
+    cert = np.zeros((n_e, SHOOTER_SAMPLES), dtype=np.uint64)
     has = np.flatnonzero(counts > 0)
     if len(row):
         starts = (np.cumsum(counts) - counts)[has]
-        poss[has] = np.bitwise_or.reduceat(poss_r, starts)
-        cert[has] = np.bitwise_or.reduceat(cert_r, starts)
+        poss[has] = np.bitwise_or.reduceat(poss_r, starts, axis=0)
+        cert[has] = np.bitwise_or.reduceat(cert_r, starts, axis=0)
+    poss_f, cert_f = poss.ravel(), cert.ravel()
+    es_p = np.repeat(pe, SHOOTER_SAMPLES)
+    es_s = np.tile(np.arange(SHOOTER_SAMPLES), n_e)
+    es_o = np.repeat(oe, SHOOTER_SAMPLES)
     # samples hidden for certain from each (pair, shooter point), by anything and by hard
     ps = es_p * SHOOTER_SAMPLES + es_s
     total = np.zeros(n_p * SHOOTER_SAMPLES, dtype=np.uint64)
     hard = np.zeros_like(total)
-    np.bitwise_or.at(total, ps, cert)
+    np.bitwise_or.at(total, ps, cert_f)
     is_hard = ts.hard[es_o]
-    np.bitwise_or.at(hard, ps[is_hard], cert[is_hard])
+    np.bitwise_or.at(hard, ps[is_hard], cert_f[is_hard])
     # the unsure samples are tested line by line, except where nothing can change: the
     # obstruction already certainly hides something from the point, and the sample is
     # already certainly hidden (by something hard, if the obstruction is hard)
-    unsure = poss & ~cert
-    settled = cert != 0
+    unsure = poss_f & ~cert_f
+    settled = cert_f != 0
     need = np.where(settled, unsure & (~total[ps] | np.where(is_hard, ~hard[ps],
                                                               np.uint64(0))), unsure)
-    hides = cert != 0
+    hides = cert_f != 0
     rows = np.flatnonzero(need)
     if len(rows):
         bits = np.unpackbits(need[rows].view(np.uint8).reshape(-1, 8), axis=1,
@@ -269,19 +316,20 @@ def hidden_many(g: BoardGeometry, pairs: list[tuple[int, int]]) -> Hidden:
         hides[r] = True
     hard_fracs = np.bitwise_count(hard) / TARGET_SAMPLES
     total_fracs = np.bitwise_count(total) / TARGET_SAMPLES
-    return Hidden(hard_fracs.reshape(n_p, SHOOTER_SAMPLES).tolist(),
-                  total_fracs.reshape(n_p, SHOOTER_SAMPLES).tolist(),
+    return Hidden(hard_fracs.reshape(n_p, SHOOTER_SAMPLES),
+                  total_fracs.reshape(n_p, SHOOTER_SAMPLES),
                   np.searchsorted(pe, np.arange(n_p + 1)), oe,
-                  hides.reshape(n_e, SHOOTER_SAMPLES))
+                  hides.reshape(n_e, SHOOTER_SAMPLES), arcs)
 
 
-_ARCS = ("front", "rear", "left_flank", "right_flank")
+_ARCS: tuple[Arc, ...] = ("front", "rear", "left_flank", "right_flank")
 
 
-def _ends(g: BoardGeometry, pairs: list[tuple[int, int]]) -> FloatArray:
+def _ends(g: BoardGeometry, pairs: list[tuple[int, int]]) -> tuple[FloatArray, list[Arc]]:
     """(pairs, 4, 2): the ends of the shooter's front facing and of the Target Facing,
     ``facing_edge`` of each pair with the arc of ``ninth_age.arc_of_point``, in numpy with
-    the same arithmetic (the sines and cosines come from the same per-body values)."""
+    the same arithmetic (the sines and cosines come from the same per-body values); and
+    that arc of each pair."""
     f = obstructions(g).bodies
     pr = np.array(pairs, dtype=np.intp).reshape(-1, 2)
     a, t = pr[:, 0], pr[:, 1]
@@ -293,9 +341,9 @@ def _ends(g: BoardGeometry, pairs: list[tuple[int, int]]) -> FloatArray:
     ahead = np.abs(v) - f.d[t] > np.abs(u) - f.w[t] + tie
     arc_k = np.where(ahead, np.where(v > 0, 0, 1), np.where(u >= 0, 3, 2))
     out = np.empty((len(pr), 4, 2))
-    for (body, other, arcs), cols in (((a, t, np.zeros(len(pr), np.intp)), slice(0, 2)),
-                                      ((t, a, arc_k), slice(2, 4))):
-        out[:, cols] = f.edges[body, arcs]
+    for (body, other, which), cols in (((a, t, np.zeros(len(pr), np.intp)), slice(0, 2)),
+                                       ((t, a, arc_k), slice(2, 4))):
+        out[:, cols] = f.edges[body, which]
         r = np.flatnonzero(f.round[body])
         if len(r):  # a diameter across the line towards the other body's centre
             b, o = body[r], other[r]
@@ -306,7 +354,8 @@ def _ends(g: BoardGeometry, pairs: list[tuple[int, int]]) -> FloatArray:
             rr = f.half[b]
             out[r, cols.start] = np.stack([f.x[b] + rr * nx, f.y[b] + rr * ny], axis=1)
             out[r, cols.start + 1] = np.stack([f.x[b] - rr * nx, f.y[b] - rr * ny], axis=1)
-    return out
+    arcs = [_ARCS[k] for k in np.where(f.round[t], 0, arc_k).tolist()]
+    return out, arcs
 
 
 def _candidates(g: BoardGeometry, obs: Obstructions, pairs: list[tuple[int, int]],
@@ -344,12 +393,13 @@ def _over(fraction: float, threshold: str) -> bool:
 
 
 def _outside_hull(ends: FloatArray, pe: IntArray, boxes: FloatArray) -> NDArray[np.bool_]:
-    """Is box k (minx, miny, maxx, maxy) wholly beyond an edge of the convex hull of the
-    four points ``ends[pe[k]]`` (by more than rounding)?"""
+    """Is box k (minx, miny, maxx, maxy) wholly beyond one of the two longest edges of the
+    convex hull of the four points ``ends[pe[k]]`` (by more than rounding)?"""
     n_p = len(ends)
     nx = np.zeros((n_p, 6))
     ny = np.zeros((n_p, 6))
     off = np.full((n_p, 6), np.inf)  # not a hull edge: nothing is beyond it
+    size = np.full((n_p, 6), -1.0)
     scale = 1.0 + np.abs(ends).max(axis=(1, 2))
     for e, (a, b) in enumerate(((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))):
         c, d = (m for m in range(4) if m not in (a, b))
@@ -365,7 +415,9 @@ def _outside_hull(ends: FloatArray, pe: IntArray, boxes: FloatArray) -> NDArray[
         tol = 1e-9 * scale * (np.abs(dx) + np.abs(dy))
         off[:, e] = np.where(left | right, nx[:, e] * pa[:, 0] + ny[:, e] * pa[:, 1] + tol,
                              np.inf)
-    nx, ny, off = nx[pe], ny[pe], off[pe]  # (entries, 6)
+        size[:, e] = np.where(left | right, np.abs(dx) + np.abs(dy), -1.0)
+    top = np.argsort(-size, axis=1)[:, :2]  # the two longest hull edges of each pair
+    nx, ny, off = (np.take_along_axis(x, top, axis=1)[pe] for x in (nx, ny, off))
     near = (nx * np.where(nx > 0, boxes[:, 0:1], boxes[:, 2:3])
             + ny * np.where(ny > 0, boxes[:, 1:2], boxes[:, 3:4]))
     return np.asarray((near > off).any(axis=1), dtype=bool)

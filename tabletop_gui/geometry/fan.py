@@ -100,6 +100,8 @@ class Pieces:
             parts = shapely.orient_polygons(parts)
             for o, t in zip(tri[index], parts, strict=True):
                 triangles.setdefault(int(o), []).append(t)
+            triangles = {o: [shapely.Polygon(r) for r in _merged(ts)]
+                         for o, ts in triangles.items()}
         for o, poly in enumerate(polys):
             if empty[o]:
                 continue
@@ -118,6 +120,46 @@ class Pieces:
                 inner.append(ok)
         return _grouped(rings, np.array(owner, dtype=np.intp), np.array(inner, dtype=bool),
                         len(polys))
+
+
+def _merged(triangles: list[shapely.Polygon]) -> list[list[tuple[float, float]]]:
+    """Counter-clockwise triangles of a polygon merged, two at a time across a shared edge,
+    into convex pieces while the union stays strictly convex (fewer pieces to test)."""
+    pieces = [[(float(x), float(y)) for x, y in t.exterior.coords[:-1]] for t in triangles]
+    merged = True
+    while merged:
+        merged = False
+        edges = {}
+        for n, ring in enumerate(pieces):
+            for j in range(len(ring)):
+                edges[(ring[j], ring[(j + 1) % len(ring)])] = n
+        for (a, b), n in edges.items():
+            m = edges.get((b, a))
+            if m is None or m == n:
+                continue
+            joined = _join(pieces[n], pieces[m], a, b)
+            if joined is not None:
+                pieces[n] = joined
+                del pieces[m]
+                merged = True
+                break
+    return pieces
+
+
+def _join(p: list[tuple[float, float]], q: list[tuple[float, float]], a: tuple[float, float],
+          b: tuple[float, float]) -> list[tuple[float, float]] | None:
+    """The union of rings p (with edge a -> b) and q (with edge b -> a) when strictly convex."""
+    i = p.index(b)
+    j = q.index(a)
+    # p from b round to a, then q from a (exclusive) round to b (exclusive)
+    ring = [p[(i + k) % len(p)] for k in range(len(p))]
+    ring += [q[(j + k) % len(q)] for k in range(1, len(q) - 1)]
+    for k in range(len(ring)):
+        (x0, y0), (x1, y1), (x2, y2) = ring[k - 1], ring[k], ring[(k + 1) % len(ring)]
+        ax, ay, bx, by = x1 - x0, y1 - y0, x2 - x1, y2 - y1
+        if ax * by - ay * bx <= 1e-12 * (abs(ax) + abs(ay)) * (abs(bx) + abs(by)):
+            return None
+    return ring
 
 
 def _grouped(rings: list[FloatArray], owner: IntArray, inner: BoolArray, k: int) -> Pieces:
@@ -166,68 +208,85 @@ def _piece_group(v: FloatArray, inner: BoolArray) -> PieceGroup:
 
 @dataclass(frozen=True)
 class Fans:
-    """Fans, one per row: S, T0 and D."""
+    """Fans sharing a Target Facing T0 -> T0 + D, one row each, whose points S run along a
+    segment: S = S0 + f E for each f of ``FRACTIONS`` (the shooter's sample points)."""
 
-    sx: FloatArray
-    sy: FloatArray
+    s0x: FloatArray
+    s0y: FloatArray
+    ex: FloatArray
+    ey: FloatArray
     tx: FloatArray
     ty: FloatArray
     dx: FloatArray
     dy: FloatArray
 
 
-def masks(pieces: Pieces, piece: IntArray, fans: Fans) -> tuple[MaskArray, MaskArray]:
-    """(possibly hidden, certainly hidden) lines of fan row r by piece ``piece[r]``."""
+def masks(pieces: Pieces, piece: IntArray, fans: Fans, fractions: FloatArray
+          ) -> tuple[MaskArray, MaskArray]:
+    """(possibly hidden, certainly hidden) lines, shape (rows, len(fractions)), of each
+    fan point of row r by piece ``piece[r]``."""
     n = len(piece)
-    poss = np.zeros(n, dtype=np.uint64)
-    cert = np.zeros(n, dtype=np.uint64)
+    m = len(fractions)
+    poss = np.zeros((n, m), dtype=np.uint64)
+    cert = np.zeros((n, m), dtype=np.uint64)
     grp = pieces.group[piece]
     for g, pg in enumerate(pieces.groups):
         rows = np.flatnonzero(grp == g)
-        for s in range(0, len(rows), _ROWS):
-            r = rows[s:s + _ROWS]
-            poss[r], cert[r] = _group_masks(pg, pieces.slot[piece[r]], fans, r)
+        step = max(1, _ROWS // (m * max(1, pg.vx_t.shape[0] // 4)))
+        for s in range(0, len(rows), step):
+            r = rows[s:s + step]
+            poss[r], cert[r] = _group_masks(pg, pieces.slot[piece[r]], fans, r, fractions)
     return poss, cert
 
 
 _IN_FRONT = 1e-6  # least height of every vertex for the quick case
 
 
-def _group_masks(pg: PieceGroup, slot: IntArray, fans: Fans, r: IntArray
+def _group_masks(pg: PieceGroup, slot: IntArray, fans: Fans, r: IntArray, f: FloatArray
                  ) -> tuple[MaskArray, MaskArray]:
-    """The masks of rows ``r`` (pieces ``slot`` of one group).
+    """The masks of rows ``r`` (pieces ``slot`` of one group), (rows, points).
 
     Quick cases: a piece wholly behind S or beyond the facing hides nothing; a piece wholly
     in front of S (every vertex at a height of at least ``_IN_FRONT``) and not beyond the
     facing possibly hides the u-range of its vertices, and, when it lies within the band
     [eta, 1 - eta], certainly hides that range narrowed by how far u can move while a vertex
-    moves by the piece's ``reach`` (P_delta's range holds it). The other rows are cut to
-    the bands (``_cut_masks``)."""
-    sx, sy = fans.sx[r], fans.sy[r]
-    tx, ty, dx, dy = fans.tx[r] - sx, fans.ty[r] - sy, fans.dx[r], fans.dy[r]
-    k = dx * ty - dy * tx  # cross(D, T0 - S)
-    dlen = np.hypot(dx, dy)
-    t_len = np.hypot(tx, ty)
-    far = np.maximum(t_len, np.hypot(tx + dx, ty + dy))
-    scale = 1.0 + np.maximum(np.abs(sx), np.abs(sy)) + far
+    moves by the piece's ``reach`` (P_delta's range holds it). The other (row, point) pairs
+    are cut to the bands (``_cut_masks``).
+
+    Arithmetic: with V - S = (V - S0) - f E, the products cross(D, V - S) and
+    cross(V - S, T0 - S) are per row terms plus f times per row terms."""
+    s0x, s0y, ex, ey = fans.s0x[r], fans.s0y[r], fans.ex[r], fans.ey[r]
+    dx, dy = fans.dx[r], fans.dy[r]
+    t0x, t0y = fans.tx[r] - s0x, fans.ty[r] - s0y  # T0 - S0
+    ff = f[None, :]
+    k1 = (dx * ey - dy * ex)[:, None]  # cross(D, E)
+    k = (dx * t0y - dy * t0x)[:, None] - ff * k1  # cross(D, T0 - S)
+    q = (ex * t0y - ey * t0x)[:, None]  # cross(E, T0 - S0)
+    dlen = np.hypot(dx, dy)[:, None]
+    # the farthest |T0 - S| and |T - S| over the row's points (at the ends of both segments)
+    t_len = np.maximum(np.hypot(t0x, t0y), np.hypot(t0x - ex, t0y - ey))[:, None]
+    far = np.maximum(t_len, np.maximum(np.hypot(t0x + dx, t0y + dy),
+                                       np.hypot(t0x + dx - ex, t0y + dy - ey))[:, None])
+    scale = (1.0 + np.maximum(np.abs(s0x), np.abs(s0y))[:, None]
+             + np.maximum(np.abs(ex), np.abs(ey))[:, None] + far)
     dist_sf = np.abs(k) / np.where(dlen > 0, dlen, 1.0)  # S to the facing's line
     usable = (dlen > 0) & (dist_sf > 1e-6 * scale) & np.isfinite(k)
     inv_k = 1.0 / np.where(usable, k, 1.0)
-    n = len(r)
-    lo = np.full(n, np.inf)
-    hi = np.full(n, -np.inf)
-    h_min = np.full(n, np.inf)
-    h_max = np.full(n, -np.inf)
-    hs, gs = [], []
+    fk1 = ff * k1
+    shape = k.shape
+    lo = np.full(shape, np.inf)
+    hi = np.full(shape, -np.inf)
+    h_min = np.full(shape, np.inf)
+    h_max = np.full(shape, -np.inf)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         for j in range(pg.vx_t.shape[0]):
-            vx = pg.vx_t[j][slot] - sx
-            vy = pg.vy_t[j][slot] - sy
-            h = (dx * vy - dy * vx) * inv_k
-            g = (vx * ty - vy * tx) * inv_k
-            hs.append(h)
-            gs.append(g)
-            u = g / h
+            vx = pg.vx_t[j][slot] - s0x
+            vy = pg.vy_t[j][slot] - s0y
+            a = (dx * vy - dy * vx)[:, None]  # cross(D, V - S0)
+            b = (vx * t0y - vy * t0x)[:, None]  # cross(V - S0, T0 - S0)
+            c = (vx * ey - vy * ex)[:, None] + q  # cross(V - S0, E) + cross(E, T0 - S0)
+            h = (a - fk1) * inv_k
+            u = (b - ff * c) * inv_k / h
             np.minimum(h_min, h, out=h_min)
             np.maximum(h_max, h, out=h_max)
             np.minimum(lo, u, out=lo)
@@ -239,7 +298,7 @@ def _group_masks(pg: PieceGroup, slot: IntArray, fans: Fans, r: IntArray
         poss = _range_mask(lo - MARGIN * (1.0 + np.abs(lo)), hi + MARGIN * (1.0 + np.abs(hi)),
                            closed=True)
         # certainly: P_delta's u-range holds [lo + shift, hi - shift]
-        reach = pg.reach[slot]
+        reach = pg.reach[slot][:, None]
         eta = 2.0 * DELTA * (1.0 + 1e-6) / np.where(usable, dist_sf, 1.0) + 1e-12
         band = front & (h_min >= eta) & (h_max <= 1.0 - eta)
         slope = (t_len + np.maximum(np.abs(lo), np.abs(hi)) * dlen) * np.abs(inv_k) / h_min
@@ -253,12 +312,14 @@ def _group_masks(pg: PieceGroup, slot: IntArray, fans: Fans, r: IntArray
     cert = np.where(ok, cert, np.uint64(0))
     poss = np.where(away, np.uint64(0), np.where(front, poss, ALL))
     # the rest: cut to the bands (and S within or beside the piece)
-    rest = np.flatnonzero(~away & ~(front & (band | ~pg.shrunk[slot])))
-    if len(rest):
-        poss[rest], cert[rest] = _cut_masks(
-            pg, slot[rest], sx[rest], sy[rest], tx[rest], ty[rest], dx[rest], dy[rest],
-            [h[rest] for h in hs], [g[rest] for g in gs], usable[rest], far[rest],
-            scale[rest], dist_sf[rest], inv_k[rest])
+    rest_r, rest_s = np.nonzero(~away & ~(front & (band | ~pg.shrunk[slot][:, None])))
+    if len(rest_r):
+        sx = s0x[rest_r] + f[rest_s] * ex[rest_r]
+        sy = s0y[rest_r] + f[rest_s] * ey[rest_r]
+        poss[rest_r, rest_s], cert[rest_r, rest_s] = _cut_masks(
+            pg, slot[rest_r], sx, sy, fans.tx[r][rest_r] - sx, fans.ty[r][rest_r] - sy,
+            dx[rest_r], dy[rest_r], usable[rest_r, rest_s], far[rest_r, 0],
+            scale[rest_r, 0], dist_sf[rest_r, rest_s], inv_k[rest_r, rest_s])
     return poss.astype(np.uint64), cert.astype(np.uint64)
 
 
@@ -301,13 +362,14 @@ def _cut_range(hs: list[FloatArray], gs: list[FloatArray], low: FloatArray,
 
 def _cut_masks(pg: PieceGroup, slot: IntArray, sx: FloatArray, sy: FloatArray,
                tx: FloatArray, ty: FloatArray, dx: FloatArray, dy: FloatArray,
-               hs: list[FloatArray], gs: list[FloatArray], usable: BoolArray,
-               far: FloatArray, scale: FloatArray, dist_sf: FloatArray, inv_k: FloatArray
-               ) -> tuple[MaskArray, MaskArray]:
-    """The masks in general: possibly, the u-range of the piece cut to [h0, 1]; certainly,
-    that of P_delta cut to [eta, 1 - eta]; everything when S is inside P_delta."""
-    w = len(hs)
+               usable: BoolArray, far: FloatArray, scale: FloatArray, dist_sf: FloatArray,
+               inv_k: FloatArray) -> tuple[MaskArray, MaskArray]:
+    """The masks of single points S (T0 - S = (tx, ty)) in general: possibly, the
+    u-range of the piece cut to [h0, 1]; certainly, that of P_delta cut to [eta, 1 - eta];
+    everything when S is inside P_delta."""
+    w = pg.vx_t.shape[0]
     n = len(slot)
+    hs, gs = _heights(pg.vx_t, pg.vy_t, slot, sx, sy, tx, ty, dx, dy, inv_k)
     outside = np.full(n, -np.inf)  # how far S lies beyond the piece's farthest edge line
     inside = np.full(n, np.inf)  # how deep S lies inside it
     for j in range(w):
@@ -327,12 +389,7 @@ def _cut_masks(pg: PieceGroup, slot: IntArray, sx: FloatArray, sy: FloatArray,
     cert = np.zeros(n, dtype=np.uint64)
     ok = known & ~empty & pg.shrunk[slot]
     if ok.any():
-        shs, sgs = [], []
-        for j in range(w):
-            vx = pg.sx_t[j][slot] - sx
-            vy = pg.sy_t[j][slot] - sy
-            shs.append((dx * vy - dy * vx) * inv_k)
-            sgs.append((vx * ty - vy * tx) * inv_k)
+        shs, sgs = _heights(pg.sx_t, pg.sy_t, slot, sx, sy, tx, ty, dx, dy, inv_k)
         eta = 2.0 * DELTA * (1.0 + 1e-6) / np.where(usable, dist_sf, 1.0) + 1e-12
         clo, chi = _cut_range(shs, sgs, eta, 1.0 - eta)
         ok &= clo < chi  # False for NaN and for nothing in the band
@@ -347,3 +404,17 @@ def _cut_masks(pg: PieceGroup, slot: IntArray, sx: FloatArray, sy: FloatArray,
              & (dist_sf > 2 * DELTA))
     return (np.where(every, ALL, poss).astype(np.uint64),
             np.where(every, ALL, cert).astype(np.uint64))
+
+
+def _heights(vx_t: FloatArray, vy_t: FloatArray, slot: IntArray, sx: FloatArray,
+             sy: FloatArray, tx: FloatArray, ty: FloatArray, dx: FloatArray, dy: FloatArray,
+             inv_k: FloatArray) -> tuple[list[FloatArray], list[FloatArray]]:
+    """Heights H and numerators G of the vertices (vertex-major arrays) of pieces ``slot``
+    seen from points S (T0 - S = (tx, ty), D = (dx, dy), 1 / cross(D, T0 - S) = inv_k)."""
+    hs, gs = [], []
+    for j in range(vx_t.shape[0]):
+        vx = vx_t[j][slot] - sx
+        vy = vy_t[j][slot] - sy
+        hs.append((dx * vy - dy * vx) * inv_k)
+        gs.append((vx * ty - vy * tx) * inv_k)
+    return hs, gs

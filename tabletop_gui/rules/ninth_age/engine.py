@@ -15,9 +15,12 @@ In ``roll``: ``hits``, ``wounds`` and ``casualties`` of the rolled attack.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
 
 from tabletop_gui.geometry.board import Terrain
+from tabletop_gui.geometry.facts import FacingCover
+from tabletop_gui.geometry.facts import Measure as GeometryMeasure
 from tabletop_gui.rules.base import (
     AttackReport,
     AttackRequest,
@@ -36,6 +39,9 @@ from tabletop_gui.rules.ninth_age.info import INFO
 from tabletop_gui.rules.ninth_age.odds import Measure, Odds, capped
 from tabletop_gui.rules.ninth_age.sequence import Runner, conditioned, dice_waiting
 from tabletop_gui.rules.ninth_age.units import HAND_WEAPON, Situation, UnitView, WeaponView
+
+if TYPE_CHECKING:
+    from tabletop_gui.geometry.board_geometry import BoardGeometry
 
 
 def unit_view(battle: Battle, uid: str) -> UnitView:
@@ -61,11 +67,21 @@ def situation_of(battle: Battle, attacker: str, target: str, threshold: str) -> 
     from tabletop_gui.geometry.board_geometry import BoardGeometry
 
     g = BoardGeometry.of(battle.board)
-    m = g.measure(attacker, target)
-    engaged = bool(g.in_contact(attacker, target))
+    return _situation(battle, g, attacker, target, g.measure(attacker, target),
+                      g.facing_cover(attacker, target, threshold=_threshold(threshold)),
+                      g.arc_of(target, attacker), g.sight(attacker, target).visible)
+
+
+def _threshold(threshold: str) -> Literal["more_than_half", "half_or_more"]:
+    return "half_or_more" if threshold == "half_or_more" else "more_than_half"
+
+
+def _situation(battle: Battle, g: BoardGeometry, attacker: str, target: str,
+               m: GeometryMeasure,
+               cover: FacingCover, arc: str, visible: bool) -> Situation:
+    """The Situation of a pair from its measure, facing cover, arc and sight."""
+    engaged = g.touching(m)
     facing = g.engaged_facing(target, attacker) if engaged else None
-    cover = g.facing_cover(attacker, target, threshold=(
-        "half_or_more" if threshold == "half_or_more" else "more_than_half"))
     shooter_h = g.body(attacker).height
     index = g.bodies.index
     low = bool(cover.by) and all(
@@ -81,13 +97,69 @@ def situation_of(battle: Battle, attacker: str, target: str, threshold: str) -> 
         distance=m.horizontal,
         engaged=engaged,
         engaged_facing=facing,
-        arc=g.arc_of(target, attacker),
+        arc=arc,
         contact_models=g.contact_models(attacker, target) if engaged else 0,
-        visible=g.sight(attacker, target).visible,
+        visible=visible,
         cover=cover.kind,
         cover_by=given_by,
         cover_only_low_units=low,
     )
+
+
+SCAN_AFTER = 32  # situations asked of one battle before every pair's is computed at once
+
+
+@dataclass(frozen=True)
+class _Scan:
+    battle: Battle
+    threshold: str
+    situations: dict[tuple[str, str], Situation]
+
+
+_SCANS: list[_Scan] = []  # the last battle scanned
+_ASKED: list[tuple[Battle, int]] = []  # the last battle asked, and how often
+
+
+def scanned_situation(battle: Battle, attacker: str, target: str, threshold: str
+                      ) -> Situation:
+    """``situation_of``; once ``SCAN_AFTER`` situations have been asked of one battle (a
+    whole-battlefield scan: `inspect`, a target list), every ordered pair of active units
+    on different sides is computed at once (``scan_situations``) and answered from it."""
+    if _SCANS and _SCANS[0].battle is battle and _SCANS[0].threshold == threshold:
+        found = _SCANS[0].situations.get((attacker, target))
+        return found if found is not None else situation_of(battle, attacker, target,
+                                                            threshold)
+    count = _ASKED[0][1] + 1 if _ASKED and _ASKED[0][0] is battle else 1
+    _ASKED[:] = [(battle, count)]
+    if count > SCAN_AFTER:
+        situations = scan_situations(battle, threshold)
+        _SCANS[:] = [_Scan(battle, threshold, situations)]
+        found = situations.get((attacker, target))
+        if found is not None:
+            return found
+    return situation_of(battle, attacker, target, threshold)
+
+
+def scan_situations(battle: Battle, threshold: str) -> dict[tuple[str, str], Situation]:
+    """``situation_of`` of every ordered pair of active bodies on different sides, from
+    the geometry's whole-battlefield answers (gaps a row at a time, facing cover of every
+    pair at once, the sight table)."""
+    from tabletop_gui.geometry.board_geometry import BoardGeometry
+
+    g = BoardGeometry.of(battle.board)
+    ids = [b.id for b in g.bodies.bodies]
+    covers = g.facing_covers(_threshold(threshold))
+    visible = g.sight_matrix().tolist()
+    rows: dict[int, dict[int, GeometryMeasure]] = {}
+    out = {}
+    for (i, j), cover in covers.items():
+        row = rows.get(i)
+        if row is None:
+            row = rows[i] = g.measures_from(ids[i])
+        a, t = ids[i], ids[j]
+        out[(a, t)] = _situation(battle, g, a, t, row[j], cover, g.arc_of(t, a),
+                                 visible[i][j])
+    return out
 
 
 _HARD: list[tuple[tuple[Terrain, ...], frozenset[str]]] = []
@@ -135,7 +207,7 @@ class NinthAgeRuleset(Ruleset):
     # -- geometry ------------------------------------------------------------------------
     def situation(self, battle: Battle, attacker: str, target: str) -> Situation:
         threshold = str(self.options(battle)["cover_threshold"])
-        return situation_of(battle, attacker, target, threshold)
+        return scanned_situation(battle, attacker, target, threshold)
 
     def pair_facts(self, battle: Battle, attacker: str, target: str) -> PairFacts:
         return facts_of(attacker, target, self.situation(battle, attacker, target))
