@@ -61,6 +61,7 @@ class BoardGeometry:
         # gaps and closest points from a body to each body (``_gap_row``), as Python values
         self._gap_rows: dict[int, tuple[list[float], list[Point], list[Point]]] = {}
         self._measured: dict[tuple[int, int], Measure] = {}  # measures from the rows
+        self._gap_matrix: tuple[FloatArray, FloatArray, FloatArray] | None = None
         # terrain and body outlines as one TerrainSet (``facing_cover.obstructions``)
         self.facing_obstructions: Obstructions | None = None
 
@@ -95,29 +96,25 @@ class BoardGeometry:
     def measure(self, a_id: str, b_id: str) -> Measure:
         return self._measure(self.index(a_id), self.index(b_id))
 
-    def measures_from(self, a_id: str) -> dict[int, Measure]:
-        """``measure(a, b)`` for every active body b of another side, by b's index (its
-        gaps computed in one call: a scan of the whole battlefield)."""
-        i = self.index(a_id)
+    def horizontal_gaps(self) -> list[list[float]]:
+        """``measure(a, b).horizontal`` of every ordered pair of active bodies on different
+        sides, [a][b] by index (NaN elsewhere): the gaps of all pairs in one call (a scan of
+        the whole battlefield; later measures read them too)."""
         ba = self.bodies
-        row = self._gap_row(i, scan=True)
-        js = np.flatnonzero(ba.active & (ba.side != ba.side[i]))
-        if row is None:
-            return {j: self._measure(i, j) for j in js.tolist()}
-        # the arithmetic of ``_measure`` (|a - b| = |b - a| exactly), row at a time
-        gap, pa, pb = row
-        vertical = np.abs(ba.elevation[js] - ba.elevation[i]).tolist()
-        both_round = (ba.circle[js] & ba.circle[i]).tolist()
-        out = {}
-        for j, v, r in zip(js.tolist(), vertical, both_round, strict=True):
-            h = gap[j]
-            if r or math.isnan(h):
-                out[j] = self._measure(i, j)
-                continue
-            m = self._measured.get((i, j))
-            if m is None:
-                m = self._measured[(i, j)] = Measure(h, v, math.hypot(h, v), pa[j], pb[j])
-            out[j] = m
+        ok = ((ba.side[:, None] != ba.side[None, :]) & ba.active[:, None] & ba.active[None, :])
+        if self._gap_matrix is None:
+            plain = ba.shape != outline.ELLIPSE
+            i, j = np.nonzero(ok & plain[:, None] & plain[None, :]
+                              & ~(ba.circle[:, None] & ba.circle[None, :]))
+            n = len(ba)
+            gap = np.full((n, n), np.nan)
+            pa = np.zeros((n, n, 2))
+            pb = np.zeros((n, n, 2))
+            gap[i, j], pa[i, j], pb[i, j] = gaps(ba, i.astype(np.intp), j.astype(np.intp))
+            self._gap_matrix = (gap, pa, pb)
+        out: list[list[float]] = self._gap_matrix[0].tolist()
+        for i, j in zip(*np.nonzero(ok & np.isnan(self._gap_matrix[0])), strict=True):
+            out[i][j] = self._measure(int(i), int(j)).horizontal
         return out
 
     def _measure(self, i: int, j: int) -> Measure:
@@ -139,18 +136,22 @@ class BoardGeometry:
         return Measure(h, vertical, math.hypot(h, vertical),
                        (float(pa[0, 0]), float(pa[0, 1])), (float(pb[0, 0]), float(pb[0, 1])))
 
-    def _gap_row(self, i: int, scan: bool = False
-                 ) -> tuple[list[float], list[Point], list[Point]] | None:
+    def _gap_row(self, i: int) -> tuple[list[float], list[Point], list[Point]] | None:
         """Gaps and closest points from body i to every active body of another side, for
         pairs neither an oval nor both round (NaN elsewhere), once ``TABLE_AFTER``
-        measures have been asked (or for a ``scan``)."""
+        measures have been asked (or read from ``horizontal_gaps``' computation)."""
         row = self._gap_rows.get(i)
         if row is not None:
             return row
+        if self._gap_matrix is not None:
+            gm, pam, pbm = self._gap_matrix
+            row = (gm[i].tolist(), cast(list[Point], list(map(tuple, pam[i].tolist()))),
+                   cast(list[Point], list(map(tuple, pbm[i].tolist()))))
+            self._gap_rows[i] = row
+            return row
         self._measures += 1
         ba = self.bodies
-        if ((self._measures <= TABLE_AFTER and not scan) or not ba.active[i]
-                or ba.shape[i] == outline.ELLIPSE):
+        if self._measures <= TABLE_AFTER or not ba.active[i] or ba.shape[i] == outline.ELLIPSE:
             return None
         n = len(ba)
         j = np.flatnonzero(ba.active & (ba.side != ba.side[i]) & (ba.shape != outline.ELLIPSE)
@@ -285,12 +286,12 @@ class BoardGeometry:
 
     def in_contact(self, a_id: str, b_id: str) -> bool:
         """Boundaries within 0.01" of each other (touching or overlapping)."""
-        return self.touching(self.measure(a_id, b_id))
+        return self.touching(self.measure(a_id, b_id).horizontal)
 
     @staticmethod
-    def touching(m: Measure) -> bool:
-        """``in_contact`` from the pair's measure."""
-        return m.horizontal <= ninth_age.CONTACT + 1e-12
+    def touching(horizontal: float) -> bool:
+        """``in_contact`` from the pair's horizontal gap."""
+        return horizontal <= ninth_age.CONTACT + 1e-12
 
     def engaged_facing(self, target_id: str, attacker_id: str) -> Arc | None:
         """The facing of ``target`` that ``attacker`` touches (None when not in contact)."""
@@ -380,6 +381,7 @@ class BoardGeometry:
         g._measures = 0
         g._gap_rows = {}
         g._measured = {}
+        g._gap_matrix = None
         g.facing_obstructions = None
         # tables share their distance and sight matrices (``with_rule``): update in place
         # only when no other table holds them

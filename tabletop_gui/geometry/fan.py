@@ -85,9 +85,10 @@ class Pieces:
 
     @staticmethod
     def build(polys: NDArray[np.object_], convex: BoolArray, exact: BoolArray) -> Pieces:
-        """The pieces of each polygon: itself when convex, its triangles when not (without
-        holes); where ``exact`` is False (or no triangles) its bounding box, which only
-        says which lines may be hidden (never that one certainly is)."""
+        """The pieces of each polygon: itself when convex, its triangles (merged into convex
+        pieces) when not; where ``exact`` is False (polygons with many vertices) a convex
+        polygon holding it, which only says which lines may be hidden, and sector triangles
+        inside it (``_cores``), which say that some certainly are."""
         rings: list[FloatArray] = []
         owner: list[int] = []
         inner: list[bool] = []
@@ -110,7 +111,7 @@ class Pieces:
             elif int(o) in triangles:
                 shapes, ok = triangles[int(o)], True
             else:
-                shapes, ok = [shapely.envelope(poly)], False
+                shapes, ok = [_outer(poly)], False
             for shape in shapes:
                 coords = np.asarray(shape.exterior.coords, dtype=float)[:-1]
                 if len(coords) < 3:
@@ -118,8 +119,63 @@ class Pieces:
                 rings.append(coords)
                 owner.append(o)
                 inner.append(ok)
+            if not ok:
+                for core in _cores(poly):
+                    rings.append(core)
+                    owner.append(o)
+                    inner.append(True)
         return _grouped(rings, np.array(owner, dtype=np.intp), np.array(inner, dtype=bool),
                         len(polys))
+
+
+_OUTER_VERTICES = 64  # a convex polygon holding a large one has at most about this many
+_SECTORS = 128  # sector triangles tried inside a large polygon
+
+
+def _outer(poly: shapely.Polygon) -> shapely.Polygon:
+    """A convex polygon holding ``poly``, with few vertices: its convex hull, else the hull
+    of the corners of boxes around runs of its vertices."""
+    hull = shapely.convex_hull(poly)
+    coords = shapely.get_coordinates(shapely.get_exterior_ring(poly))
+    if len(hull.exterior.coords) <= _OUTER_VERTICES + 1 or len(coords) < 8:
+        return shapely.orient_polygons(hull)
+    run = -(-len(coords) // (_OUTER_VERTICES // 4))
+    starts = np.arange(0, len(coords), run)
+    lo = np.minimum.reduceat(coords, starts, axis=0)
+    hi = np.maximum.reduceat(coords, starts, axis=0)
+    corners = np.concatenate([lo, hi, np.column_stack([lo[:, 0], hi[:, 1]]),
+                              np.column_stack([hi[:, 0], lo[:, 1]])])
+    return shapely.orient_polygons(shapely.convex_hull(shapely.multipoints(corners)))
+
+
+def _cores(poly: shapely.Polygon) -> list[FloatArray]:
+    """Triangles certainly inside a large polygon: around the centre of its largest
+    inscribed circle, one per sector, reaching a little short of the nearest vertex in the
+    sector and its neighbours; each is kept only if shapely finds it inside the polygon."""
+    line = shapely.maximum_inscribed_circle(poly, 0.01 * max(1e-9, float(
+        np.sqrt(shapely.area(poly)))))
+    centre = np.asarray(line.coords[0], dtype=float)
+    coords = shapely.get_coordinates(shapely.get_rings(poly)) - centre
+    if len(coords) == 0:
+        return []
+    angle = np.arctan2(coords[:, 1], coords[:, 0])
+    sector = np.floor((angle + np.pi) / (2 * np.pi) * _SECTORS).astype(np.intp) % _SECTORS
+    near = np.full(_SECTORS, np.inf)
+    np.minimum.at(near, sector, np.hypot(coords[:, 0], coords[:, 1]))
+    reach = 0.98 * np.minimum(near, np.minimum(np.roll(near, 1), np.roll(near, -1)))
+    edges = np.linspace(-np.pi, np.pi, _SECTORS + 1)
+    out = []
+    for k in np.flatnonzero(np.isfinite(reach) & (reach > 0)):
+        a, b = edges[k], edges[k + 1]
+        tri = np.array([centre, centre + reach[k] * np.array([np.cos(a), np.sin(a)]),
+                        centre + reach[k] * np.array([np.cos(b), np.sin(b)])])
+        out.append(tri)
+    if not out:
+        return []
+    shapes = shapely.polygons(np.stack(out))
+    shapely.prepare(poly)
+    inside = shapely.contains_properly(poly, shapes)
+    return [t for t, ok in zip(out, inside, strict=True) if ok]
 
 
 def _merged(triangles: list[shapely.Polygon]) -> list[list[tuple[float, float]]]:

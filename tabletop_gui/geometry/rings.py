@@ -164,10 +164,11 @@ def _segments(ri: RingIndex, a: FloatArray, b: FloatArray, tid: IntArray) -> _Se
 
 
 def _may_meet(s: _Segments, row: IntArray, box: FloatArray) -> BoolArray:
-    """May segment ``row`` meet the box (each row its own box)? Never False when it does."""
+    """May segment ``row`` meet the box (each row its own box, or ``row`` a column (n, 1)
+    against boxes (1, g, 4) broadcast)? Never False when it does."""
     m, tl = s.m[row], s.tl[row]
     ax, ay, bx, by = s.ax[row], s.ay[row], s.bx[row], s.by[row]
-    x0, y0, x1, y1 = box[:, 0], box[:, 1], box[:, 2], box[:, 3]
+    x0, y0, x1, y1 = box[..., 0], box[..., 1], box[..., 2], box[..., 3]
     live = ((np.minimum(ax, bx) - m <= x1) & (np.maximum(ax, bx) + m >= x0)
             & (np.minimum(ay, by) - m <= y1) & (np.maximum(ay, by) + m >= y0))
     dx, dy = s.dx[row], s.dy[row]
@@ -180,18 +181,48 @@ def _may_meet(s: _Segments, row: IntArray, box: FloatArray) -> BoolArray:
     return live
 
 
-def _near_edges(ri: RingIndex, s: _Segments, rows: IntArray
-                ) -> Iterator[tuple[IntArray, IntArray]]:
-    """(segment, edge) for the edges of the chains that segments ``rows`` may meet, in
-    pieces of at most ``_ROWS`` pairs."""
-    seg, grp = ragged(ri.poly_group_lo[s.tid[rows]], ri.poly_group_n[s.tid[rows]])
-    seg = rows[seg]
-    keep = _may_meet(s, seg, ri.group_box[grp])
-    seg, grp = seg[keep], grp[keep]
+def _near_groups(ri: RingIndex, s: _Segments, rows: IntArray) -> tuple[IntArray, IntArray]:
+    """(segment, group) for the groups that segments ``rows`` may meet, by segment (each
+    polygon's segments against all its group boxes at once)."""
+    tids = s.tid[rows]
+    found_s, found_g = [], []
+    for k in np.unique(tids).tolist():
+        mine = rows[tids == k]
+        lo, n = int(ri.poly_group_lo[k]), int(ri.poly_group_n[k])
+        step = max(1, _ROWS // max(1, n))
+        for c in range(0, len(mine), step):
+            part = mine[c:c + step]
+            at, g = np.nonzero(_may_meet(s, part[:, None], ri.group_box[None, lo:lo + n]))
+            found_s.append(part[at])
+            found_g.append(g + lo)
+    if not found_s:
+        return np.zeros(0, np.intp), np.zeros(0, np.intp)
+    seg = np.concatenate(found_s).astype(np.intp)
+    grp = np.concatenate(found_g).astype(np.intp)
+    order = np.argsort(seg, kind="stable")
+    return seg[order], grp[order]
+
+
+def _near_chains(ri: RingIndex, s: _Segments, seg: IntArray, grp: IntArray
+                 ) -> tuple[IntArray, IntArray]:
+    """(segment, chain) for the chains of groups ``grp`` that segments ``seg`` may meet."""
     at, ch = ragged(ri.group_lo[grp], ri.group_n[grp])
     seg = seg[at]
     keep = _may_meet(s, seg, ri.chain_box[ch])
-    seg, ch = seg[keep], ch[keep]
+    return seg[keep], ch[keep]
+
+
+def _ranks(seg: IntArray) -> IntArray:
+    """The position of each row among the rows of its segment (rows grouped by segment)."""
+    if len(seg) == 0:
+        return seg
+    first = np.flatnonzero(np.r_[True, seg[1:] != seg[:-1]])
+    return np.arange(len(seg)) - np.repeat(first, np.diff(np.r_[first, len(seg)]))
+
+
+def _edges_of(ri: RingIndex, seg: IntArray, ch: IntArray
+              ) -> Iterator[tuple[IntArray, IntArray]]:
+    """(segment, edge) for the edges of chains ``ch``, in pieces of at most ``_ROWS``."""
     step = _ROWS // CHAIN
     for k in range(0, len(seg), step):
         at, edge = ragged(ri.chain_lo[ch[k:k + step]], ri.chain_n[ch[k:k + step]])
@@ -216,25 +247,54 @@ def _classify(ri: RingIndex, s: _Segments, seg: IntArray, edge: IntArray
     return across, ~apart & ~across
 
 
+_FIRST_ROUNDS = 3  # chains tried one at a time per segment before all the others at once
+
+
 def _crossings(ri: RingIndex, s: _Segments, n: int, keep_near: bool = False
                ) -> tuple[BoolArray, BoolArray, list[tuple[IntArray, IntArray]]]:
     """Per segment: crosses some edge clearly, has an unsure edge; and (``keep_near``)
-    the near edges."""
+    the near edges.
+
+    Without ``keep_near`` a segment is done at its first clear crossing: its near groups
+    are taken one at a time (the chains of the first one at a time for ``_FIRST_ROUNDS``
+    rounds: a line through a jagged outline crosses the first chain it meets), and only the
+    segments not yet crossed go on to the next. Unsure edges are reported for the segments
+    never crossed (the others need no more)."""
     crossed = np.zeros(n, dtype=bool)
     unsure = np.zeros(n, dtype=bool)
     near: list[tuple[IntArray, IntArray]] = []
+
+    def test(seg: IntArray, ch: IntArray) -> None:
+        sel = ~crossed[seg]
+        for sg, edge in _edges_of(ri, seg[sel], ch[sel]):
+            across, amb = _classify(ri, s, sg, edge)
+            crossed[sg[across]] = True
+            unsure[sg[amb]] = True
+            if keep_near:
+                near.append((sg, edge))
+
     ends = np.cumsum(ri.poly_group_n[s.tid])  # (segment, group) rows up to each segment
     start = 0
-    while start < n:  # chunks of at most _ROWS / GROUP (segment, group) rows
+    while start < n:  # chunks of at most _ROWS / 2 (segment, group) rows
         done = int(ends[start - 1]) if start else 0
-        stop = max(start + 1, int(np.searchsorted(ends, done + _ROWS // GROUP, side="right")))
-        for seg, edge in _near_edges(ri, s, np.arange(start, min(stop, n), dtype=np.intp)):
-            across, amb = _classify(ri, s, seg, edge)
-            crossed[seg[across]] = True
-            unsure[seg[amb]] = True
-            if keep_near:
-                near.append((seg, edge))
+        stop = max(start + 1, int(np.searchsorted(ends, done + _ROWS // 2, side="right")))
+        seg, grp = _near_groups(ri, s, np.arange(start, min(stop, n), dtype=np.intp))
         start = stop
+        if keep_near:
+            test(*_near_chains(ri, s, seg, grp))
+            continue
+        # the segments' groups one rank at a time: a segment crossed in one goes no further
+        group_rank = _ranks(seg)
+        for r in range(int(group_rank.max()) + 1 if len(seg) else 0):
+            at = (group_rank == r) & ~crossed[seg]
+            sc, ch = _near_chains(ri, s, seg[at], grp[at])
+            if r == 0:  # the first group's chains one at a time, then the rest together
+                rank = _ranks(sc)
+                for q in range(_FIRST_ROUNDS):
+                    test(sc[rank == q], ch[rank == q])
+                test(sc[rank >= _FIRST_ROUNDS], ch[rank >= _FIRST_ROUNDS])
+            else:
+                test(sc, ch)
     return crossed, unsure, near
 
 

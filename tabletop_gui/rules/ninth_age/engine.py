@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from tabletop_gui.geometry.board import Terrain
 from tabletop_gui.geometry.facts import FacingCover
-from tabletop_gui.geometry.facts import Measure as GeometryMeasure
 from tabletop_gui.rules.base import (
     AttackReport,
     AttackRequest,
@@ -67,7 +66,7 @@ def situation_of(battle: Battle, attacker: str, target: str, threshold: str) -> 
     from tabletop_gui.geometry.board_geometry import BoardGeometry
 
     g = BoardGeometry.of(battle.board)
-    return _situation(battle, g, attacker, target, g.measure(attacker, target),
+    return _situation(battle, g, attacker, target, g.measure(attacker, target).horizontal,
                       g.facing_cover(attacker, target, threshold=_threshold(threshold)),
                       g.arc_of(target, attacker), g.sight(attacker, target).visible)
 
@@ -77,10 +76,9 @@ def _threshold(threshold: str) -> Literal["more_than_half", "half_or_more"]:
 
 
 def _situation(battle: Battle, g: BoardGeometry, attacker: str, target: str,
-               m: GeometryMeasure,
-               cover: FacingCover, arc: str, visible: bool) -> Situation:
-    """The Situation of a pair from its measure, facing cover, arc and sight."""
-    engaged = g.touching(m)
+               horizontal: float, cover: FacingCover, arc: str, visible: bool) -> Situation:
+    """The Situation of a pair from its horizontal gap, facing cover, arc and sight."""
+    engaged = g.touching(horizontal)
     facing = g.engaged_facing(target, attacker) if engaged else None
     shooter_h = g.body(attacker).height
     index = g.bodies.index
@@ -94,7 +92,7 @@ def _situation(battle: Battle, g: BoardGeometry, attacker: str, target: str,
         hard = _hard_terrain(battle.board.terrains)
         given_by = tuple(i for i in cover.by if i in hard)
     return Situation(
-        distance=m.horizontal,
+        distance=horizontal,
         engaged=engaged,
         engaged_facing=facing,
         arc=arc,
@@ -150,14 +148,11 @@ def scan_situations(battle: Battle, threshold: str) -> dict[tuple[str, str], Sit
     ids = [b.id for b in g.bodies.bodies]
     covers = g.facing_covers(_threshold(threshold))
     visible = g.sight_matrix().tolist()
-    rows: dict[int, dict[int, GeometryMeasure]] = {}
+    gaps = g.horizontal_gaps()
     out = {}
     for (i, j), cover in covers.items():
-        row = rows.get(i)
-        if row is None:
-            row = rows[i] = g.measures_from(ids[i])
         a, t = ids[i], ids[j]
-        out[(a, t)] = _situation(battle, g, a, t, row[j], cover, g.arc_of(t, a),
+        out[(a, t)] = _situation(battle, g, a, t, gaps[i][j], cover, g.arc_of(t, a),
                                  visible[i][j])
     return out
 
