@@ -20,6 +20,7 @@ from typing import Any
 CASE_MODULES: list[str] = [
     "tabletop_gui.bench.cases_geometry",
     "tabletop_gui.bench.cases_ninth_age",
+    "tabletop_gui.bench.cases_ninth_age_inspect",
     "tabletop_gui.bench.cases_odds",
     "tabletop_gui.bench.cases_gui",
 ]

@@ -258,8 +258,6 @@ def hidden_many(g: BoardGeometry, pairs: list[tuple[int, int]]) -> Hidden:
     n_p = len(pairs)
     ends, arcs = _ends(g, pairs)
     s0, s1, t0, t1 = ends[:, 0], ends[:, 1], ends[:, 2], ends[:, 3]
-    sp = s0[:, None, :] + _FS[None, :, None] * (s1 - s0)[:, None, :]  # (pairs, 9, 2)
-    tp = t0[:, None, :] + _FT[None, :, None] * (t1 - t0)[:, None, :]  # (pairs, 64, 2)
     pe, oe = _candidates(g, obs, pairs, ends)
     n_e = len(pe)
     # what each candidate hides from each shooter point: certainly, and possibly (masks of
@@ -305,8 +303,11 @@ def hidden_many(g: BoardGeometry, pairs: list[tuple[int, int]]) -> Hidden:
         at, k = np.nonzero(bits)
         r = rows[at]
         zeros = np.zeros(len(r))
-        p = np.column_stack([sp[es_p[r], es_s[r]], zeros])
-        q = np.column_stack([tp[es_p[r], k], zeros])
+        # the sample points, as s0 + f (s1 - s0) and t0 + u (t1 - t0) of each pair
+        pr = es_p[r]
+        fs, ft = _FS[es_s[r]][:, None], _FT[k][:, None]
+        p = np.column_stack([s0[pr] + fs * (s1[pr] - s0[pr]), zeros])
+        q = np.column_stack([t0[pr] + ft * (t1[pr] - t0[pr]), zeros])
         hit = blocked(p, q, es_o[r], ts, use_z=False)
         r, k = r[hit], k[hit]
         bit = np.left_shift(np.uint64(1), k.astype(np.uint64))

@@ -314,19 +314,20 @@ def _group_masks(pg: PieceGroup, slot: IntArray, fans: Fans, r: IntArray, f: Flo
     s0x, s0y, ex, ey = fans.s0x[r], fans.s0y[r], fans.ex[r], fans.ey[r]
     dx, dy = fans.dx[r], fans.dy[r]
     t0x, t0y = fans.tx[r] - s0x, fans.ty[r] - s0y  # T0 - S0
-    ff = f[None, :]
-    k1 = (dx * ey - dy * ex)[:, None]  # cross(D, E)
-    k = (dx * t0y - dy * t0x)[:, None] - ff * k1  # cross(D, T0 - S)
-    q = (ex * t0y - ey * t0x)[:, None]  # cross(E, T0 - S0)
-    dlen = np.hypot(dx, dy)[:, None]
+    # arrays (points, rows): rows along the fast axis
+    ff = f[:, None]
+    k1 = (dx * ey - dy * ex)[None, :]  # cross(D, E)
+    k = (dx * t0y - dy * t0x)[None, :] - ff * k1  # cross(D, T0 - S)
+    q = ex * t0y - ey * t0x  # cross(E, T0 - S0)
+    dlen = np.hypot(dx, dy)
     # the farthest |T0 - S| and |T - S| over the row's points (at the ends of both segments)
-    t_len = np.maximum(np.hypot(t0x, t0y), np.hypot(t0x - ex, t0y - ey))[:, None]
+    t_len = np.maximum(np.hypot(t0x, t0y), np.hypot(t0x - ex, t0y - ey))
     far = np.maximum(t_len, np.maximum(np.hypot(t0x + dx, t0y + dy),
-                                       np.hypot(t0x + dx - ex, t0y + dy - ey))[:, None])
-    scale = (1.0 + np.maximum(np.abs(s0x), np.abs(s0y))[:, None]
-             + np.maximum(np.abs(ex), np.abs(ey))[:, None] + far)
-    dist_sf = np.abs(k) / np.where(dlen > 0, dlen, 1.0)  # S to the facing's line
-    usable = (dlen > 0) & (dist_sf > 1e-6 * scale) & np.isfinite(k)
+                                       np.hypot(t0x + dx - ex, t0y + dy - ey)))
+    scale = (1.0 + np.maximum(np.abs(s0x), np.abs(s0y)) + np.maximum(np.abs(ex), np.abs(ey))
+             + far)
+    dist_sf = np.abs(k) / np.where(dlen > 0, dlen, 1.0)[None, :]  # S to the facing's line
+    usable = (dlen > 0)[None, :] & (dist_sf > 1e-6 * scale[None, :]) & np.isfinite(k)
     inv_k = 1.0 / np.where(usable, k, 1.0)
     fk1 = ff * k1
     shape = k.shape
@@ -338,11 +339,12 @@ def _group_masks(pg: PieceGroup, slot: IntArray, fans: Fans, r: IntArray, f: Flo
         for j in range(pg.vx_t.shape[0]):
             vx = pg.vx_t[j][slot] - s0x
             vy = pg.vy_t[j][slot] - s0y
-            a = (dx * vy - dy * vx)[:, None]  # cross(D, V - S0)
-            b = (vx * t0y - vy * t0x)[:, None]  # cross(V - S0, T0 - S0)
-            c = (vx * ey - vy * ex)[:, None] + q  # cross(V - S0, E) + cross(E, T0 - S0)
-            h = (a - fk1) * inv_k
-            u = (b - ff * c) * inv_k / h
+            a = (dx * vy - dy * vx)[None, :]  # cross(D, V - S0)
+            b = (vx * t0y - vy * t0x)[None, :]  # cross(V - S0, T0 - S0)
+            c = (vx * ey - vy * ex + q)[None, :]  # cross(V - S0, E) + cross(E, T0 - S0)
+            hk = a - fk1  # H K
+            h = hk * inv_k
+            u = (b - ff * c) / hk  # G / H
             np.minimum(h_min, h, out=h_min)
             np.maximum(h_max, h, out=h_max)
             np.minimum(lo, u, out=lo)
@@ -354,11 +356,11 @@ def _group_masks(pg: PieceGroup, slot: IntArray, fans: Fans, r: IntArray, f: Flo
         poss = _range_mask(lo - MARGIN * (1.0 + np.abs(lo)), hi + MARGIN * (1.0 + np.abs(hi)),
                            closed=True)
         # certainly: P_delta's u-range holds [lo + shift, hi - shift]
-        reach = pg.reach[slot][:, None]
         eta = 2.0 * DELTA * (1.0 + 1e-6) / np.where(usable, dist_sf, 1.0) + 1e-12
         band = front & (h_min >= eta) & (h_max <= 1.0 - eta)
-        slope = (t_len + np.maximum(np.abs(lo), np.abs(hi)) * dlen) * np.abs(inv_k) / h_min
-        shift = np.where(band, reach * slope * (1.0 + 1e-6), np.inf)
+        slope = ((t_len[None, :] + np.maximum(np.abs(lo), np.abs(hi)) * dlen[None, :])
+                 * np.abs(inv_k) / h_min)
+        shift = np.where(band, pg.reach[slot][None, :] * slope * (1.0 + 1e-6), np.inf)
         clo = lo + shift
         chi = hi - shift
         clo = clo + MARGIN * (1.0 + np.abs(clo))
@@ -368,15 +370,15 @@ def _group_masks(pg: PieceGroup, slot: IntArray, fans: Fans, r: IntArray, f: Flo
     cert = np.where(ok, cert, np.uint64(0))
     poss = np.where(away, np.uint64(0), np.where(front, poss, ALL))
     # the rest: cut to the bands (and S within or beside the piece)
-    rest_r, rest_s = np.nonzero(~away & ~(front & (band | ~pg.shrunk[slot][:, None])))
+    rest_s, rest_r = np.nonzero(~away & ~(front & (band | ~pg.shrunk[slot][None, :])))
     if len(rest_r):
         sx = s0x[rest_r] + f[rest_s] * ex[rest_r]
         sy = s0y[rest_r] + f[rest_s] * ey[rest_r]
-        poss[rest_r, rest_s], cert[rest_r, rest_s] = _cut_masks(
+        poss[rest_s, rest_r], cert[rest_s, rest_r] = _cut_masks(
             pg, slot[rest_r], sx, sy, fans.tx[r][rest_r] - sx, fans.ty[r][rest_r] - sy,
-            dx[rest_r], dy[rest_r], usable[rest_r, rest_s], far[rest_r, 0],
-            scale[rest_r, 0], dist_sf[rest_r, rest_s], inv_k[rest_r, rest_s])
-    return poss.astype(np.uint64), cert.astype(np.uint64)
+            dx[rest_r], dy[rest_r], usable[rest_s, rest_r], far[rest_r], scale[rest_r],
+            dist_sf[rest_s, rest_r], inv_k[rest_s, rest_r])
+    return poss.T.astype(np.uint64), cert.T.astype(np.uint64)
 
 
 def _range_mask(lo: FloatArray, hi: FloatArray, closed: bool) -> MaskArray:

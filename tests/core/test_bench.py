@@ -96,3 +96,25 @@ def test_main_json_on_quick_cases(capsys: pytest.CaptureFixture[str]) -> None:
 def test_unknown_case_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--case", "nope"]) == 2
     assert "unknown case" in capsys.readouterr().err
+
+
+def test_ninth_age_inspect_40_is_two_armies_of_20_units_from_a_cold_start() -> None:
+    from tabletop_gui.bench import cases_ninth_age_inspect as case
+    from tabletop_gui.rules.ninth_age import engine
+
+    assert case.NAME in [c.name for c in load_cases()]
+    battle = case.battle()
+    units = battle.board.bodies
+    assert len(units) == 40 and sum(u.side == units[0].side for u in units) == 20
+    models = [u.formation.models for u in units if u.formation and not u.formation.round_base]
+    assert min(models) >= 3 and max(models) <= 40
+    assert {t.kind for t in battle.board.terrains} == {"obstacle", "platform"}
+    facts, targets = case.compute()
+    assert len(facts) == 2 * 20 * 20 and len(targets) == 40
+    assert engine._SCANS[0].battle is not battle  # computed on new objects
+    by_pair = {(f.attacker, f.target): f for f in facts}
+    for a, t in [(units[0].id, units[1].id), (units[5].id, units[10].id)]:
+        s = engine.situation_of(battle, a, t, "more_than_half")
+        assert by_pair[(a, t)] == engine.facts_of(a, t, s)
+    verdicts = [ok for row in targets for ok, _ in row.values()]
+    assert any(verdicts) and not all(verdicts)

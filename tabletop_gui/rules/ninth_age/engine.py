@@ -201,7 +201,10 @@ class NinthAgeRuleset(Ruleset):
 
     # -- geometry ------------------------------------------------------------------------
     def situation(self, battle: Battle, attacker: str, target: str) -> Situation:
-        threshold = str(self.options(battle)["cover_threshold"])
+        if _SCANS and _SCANS[0].battle is battle:  # its options were read for the scan
+            threshold = _SCANS[0].threshold
+        else:
+            threshold = str(self.options(battle)["cover_threshold"])
         return scanned_situation(battle, attacker, target, threshold)
 
     def pair_facts(self, battle: Battle, attacker: str, target: str) -> PairFacts:
