@@ -94,19 +94,11 @@ class RingIndex:
         c = np.where(ok, np.einsum("vc,vc->v", en, a), -1.0)
         # chains: CHAIN consecutive edges of one ring; groups: GROUP consecutive chains
         n_c = -(-n_e // CHAIN)
-        chain_lo = np.concatenate([e_lo[p] + CHAIN * np.arange(n_c[p]) for p in range(k)]
-                                  ).astype(np.intp) if k else np.zeros(0, np.intp)
-        chain_end = np.concatenate([np.minimum(e_lo[p] + CHAIN * (np.arange(n_c[p]) + 1),
-                                               e_lo[p] + n_e[p]) for p in range(k)]
-                                   ).astype(np.intp) if k else np.zeros(0, np.intp)
+        chain_lo, chain_end = _runs(e_lo, n_e, n_c, CHAIN)
         chain_box = _boxes(np.minimum(a, b), np.maximum(a, b), chain_lo)
         c_lo = (np.cumsum(n_c) - n_c).astype(np.intp)
         n_g = -(-n_c // GROUP)
-        group_lo = np.concatenate([c_lo[p] + GROUP * np.arange(n_g[p]) for p in range(k)]
-                                  ).astype(np.intp) if k else np.zeros(0, np.intp)
-        group_end = np.concatenate([np.minimum(c_lo[p] + GROUP * (np.arange(n_g[p]) + 1),
-                                               c_lo[p] + n_c[p]) for p in range(k)]
-                                   ).astype(np.intp) if k else np.zeros(0, np.intp)
+        group_lo, group_end = _runs(c_lo, n_c, n_g, GROUP)
         group_box = _boxes(chain_box[:, :2], chain_box[:, 2:], group_lo)
         scale = np.ones(k)
         if len(coords):
@@ -120,6 +112,15 @@ class RingIndex:
             poly_group_lo=(np.cumsum(n_g) - n_g).astype(np.intp), poly_group_n=n_g,
             poly_edge_lo=e_lo, poly_edge_n=n_e, scale=scale,
         )
+
+
+def _runs(first: IntArray, size: IntArray, runs: IntArray, length: int
+          ) -> tuple[IntArray, IntArray]:
+    """Starts and ends of the runs of ``length`` items cutting each polygon's ``size`` items
+    (from ``first``), ``runs`` of them per polygon, the last one shorter."""
+    poly, k = ragged(np.zeros(len(runs), dtype=np.intp), runs)
+    lo = (first[poly] + length * k).astype(np.intp)
+    return lo, np.minimum(lo + length, first[poly] + size[poly]).astype(np.intp)
 
 
 def _boxes(lo: FloatArray, hi: FloatArray, starts: IntArray) -> FloatArray:
