@@ -12,7 +12,9 @@ Entry point: ``board_geometry.BoardGeometry.of(board)``. The modules, one concep
   edge chains (only the edges near a segment are tested).
 - ``corridor``: which terrain can meet a pair's sight lines (the filter before exact tests).
 - ``sight``: line of sight by sample lines between model prisms.
-- ``cover``: the Warcry family's cover; ``facing_cover``: The Ninth Age's.
+- ``cover``: the Warcry family's cover; ``facing_cover``: The Ninth Age's, with ``fan``
+  telling from the geometry which of a fan of sample lines a convex piece certainly or
+  possibly hides (only the lines in between are tested one by one).
 - ``ninth_age``, ``formation``: arcs, facings, contact, ranks and files.
 - ``grid``: square and hex spaces, distances, Zones of Control.
 - ``pairs``: facts of every opposing pair at once, updated row by row during a drag.

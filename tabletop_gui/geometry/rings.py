@@ -326,23 +326,10 @@ def convex_span(ri: RingIndex, polys: NDArray[np.object_], p: FloatArray, d: Flo
     q = p + d
     s = _segments(ri, p, q, tid)
     crossed, unsure, near = _crossings(ri, s, n, keep_near=True)
-    lo = np.full(n, -np.inf)
-    hi = np.full(n, np.inf)
-    outside = np.zeros(n, dtype=bool)
-    tol = 1e-12 * np.hypot(d[:, 0], d[:, 1])
+    clip = _Clip.of(d)
     for seg, edge in near:
-        nx, ny, c = ri.nx[edge], ri.ny[edge], ri.c[edge]
-        px, py, dx, dy = p[seg, 0], p[seg, 1], d[seg, 0], d[seg, 1]
-        num = nx * px + ny * py - c
-        den = nx * dx + ny * dy
-        with np.errstate(divide="ignore", invalid="ignore"):
-            t = -num / den
-        enter = den > tol[seg]
-        leave = den < -tol[seg]
-        np.fmax.at(lo, seg[enter], t[enter])
-        np.fmin.at(hi, seg[leave], t[leave])
-        flat = ~enter & ~leave & (num <= EPS_SIDE)
-        outside[seg[flat]] = True
+        clip.add(ri, p, d, seg, edge)
+    lo, hi, outside = clip.lo, clip.hi, clip.outside
     ask = np.flatnonzero(~crossed & ~unsure)
     if len(ask):  # no crossing: wholly inside or wholly outside, the start decides
         inside = shapely.intersects_xy(polys[tid[ask]], p[ask, 0], p[ask, 1])
@@ -356,22 +343,41 @@ def clip_ring(ri: RingIndex, p: FloatArray, d: FloatArray, tid: IntArray
     """Cyrus-Beck against every edge of indexed convex polygons (the values of
     ``segments._clip``: lo is the largest entering t, hi the smallest leaving t)."""
     n = len(tid)
-    lo = np.full(n, -np.inf)
-    hi = np.full(n, np.inf)
-    outside = np.zeros(n, dtype=bool)
-    tol = 1e-12 * np.hypot(d[:, 0], d[:, 1])
+    clip = _Clip.of(d)
     rows_per = max(1, (1 << 20) // max(1, int(ri.poly_edge_n[tid].max())))
     for k in range(0, n, rows_per):
         part = np.arange(k, min(n, k + rows_per))
         row, edge = ragged(ri.poly_edge_lo[tid[part]], ri.poly_edge_n[tid[part]])
-        row = part[row]
+        clip.add(ri, p, d, part[row], edge)
+    return np.where(clip.outside, np.inf, clip.lo), clip.hi
+
+
+@dataclass(frozen=True)
+class _Clip:
+    """Cyrus-Beck of segments p + t d, edge by edge as ``segments._clip`` does: lo is the
+    largest entering t, hi the smallest leaving t; ``outside`` where a parallel edge has
+    the line on or beyond it."""
+
+    lo: FloatArray
+    hi: FloatArray
+    outside: BoolArray
+    tol: FloatArray
+
+    @staticmethod
+    def of(d: FloatArray) -> _Clip:
+        n = len(d)
+        return _Clip(np.full(n, -np.inf), np.full(n, np.inf), np.zeros(n, dtype=bool),
+                     1e-12 * np.hypot(d[:, 0], d[:, 1]))
+
+    def add(self, ri: RingIndex, p: FloatArray, d: FloatArray, row: IntArray,
+            edge: IntArray) -> None:
+        """Clip segment row[i] by edge edge[i]."""
         num = ri.nx[edge] * p[row, 0] + ri.ny[edge] * p[row, 1] - ri.c[edge]
         den = ri.nx[edge] * d[row, 0] + ri.ny[edge] * d[row, 1]
         with np.errstate(divide="ignore", invalid="ignore"):
             t = -num / den
-        enter = den > tol[row]
-        leave = den < -tol[row]
-        np.fmax.at(lo, row[enter], t[enter])
-        np.fmin.at(hi, row[leave], t[leave])
-        outside[row[~enter & ~leave & (num <= EPS_SIDE)]] = True
-    return np.where(outside, np.inf, lo), hi
+        enter = den > self.tol[row]
+        leave = den < -self.tol[row]
+        np.fmax.at(self.lo, row[enter], t[enter])
+        np.fmin.at(self.hi, row[leave], t[leave])
+        self.outside[row[~enter & ~leave & (num <= EPS_SIDE)]] = True
