@@ -12,6 +12,7 @@ first dice already rolled (the odds shown while a player enters physical dice).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -109,10 +110,10 @@ class Dist:
         n = hi - self.offset + 1
         if n >= self.probs.size:
             return self
-        if n <= 0:
-            return Dist.point(hi)
+        if n <= 1:
+            return Dist.point(hi)  # certain: exactly 1.0, whatever the float sum order
         out = self.probs[:n].copy()
-        out[-1] += float(self.probs[n:].sum())
+        out[-1] = math.fsum(self.probs[n - 1:])  # correctly rounded, on every CPU
         return Dist(out, self.offset)
 
     def mix(self, weight: float, other: Dist) -> Dist:
