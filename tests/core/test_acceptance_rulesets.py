@@ -150,7 +150,7 @@ def test_fvd_example_4_ranged_at_enemy_near_ally(capsys, tmp_path: Path) -> None
     path = fvd_file(tmp_path, attacker=fvd_chars(), target=fvd_chars(),
                     weapons=[v_weapon("Bow", kind="ranged", rng=12)], extra=[ally])
     out = attack(capsys, path, "a", "b")
-    assert out["geometry"]["distance"] == 2.0
+    assert out["geometry"]["distance"] == pytest.approx(2.0, abs=1e-9)
     assert out["valid"] is False and len(out["reasons"]) == 1
 
 
