@@ -9,6 +9,7 @@ calls the listeners; nothing here branches on a ruleset's name or imports Qt.
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
@@ -60,10 +61,20 @@ def carry_geometry(before: Scenario, after: Scenario) -> None:
         return
 
 
+SEED_LIMIT = 2_000_000_000  # seeds are 0 .. SEED_LIMIT (what the seed box can show)
+
+
+def system_seed() -> int:
+    """A fresh seed from the operating system's random source (differs at every call and
+    at every launch; logged with the roll, so the roll can be replayed)."""
+    return secrets.randbelow(SEED_LIMIT + 1)
+
+
 class AttackState:
     """Attacker, weapon, target, options and dice of one attack, and the rules' answers."""
 
-    def __init__(self, scenario: Scenario | None = None) -> None:
+    def __init__(self, scenario: Scenario | None = None,
+                 seed_source: Callable[[], int] = system_seed) -> None:
         self._listeners: list[Listener] = []
         self.scenario: Scenario | None = None
         self.attacker: str | None = None
@@ -72,7 +83,8 @@ class AttackState:
         self.target: str | None = None
         self.options: dict[str, Any] = {}
         self.dice: list[int] = []
-        self.seed = 1
+        self.seed_source = seed_source
+        self.seed: int | None = None  # a seed fixed by the user, else None: fresh per roll
         self.rolled_seed: int | None = None  # the seed of the dice shown, when rolled
         self.report: AttackReport | None = None
         self.odds: Dist | None = None  # conditioned on self.dice
@@ -247,7 +259,9 @@ class AttackState:
             self.options[key] = value
         self._recompute(keep_dice=True)
 
-    def set_seed(self, seed: int) -> None:
+    def set_seed(self, seed: int | None) -> None:
+        """Fix the seed of the next roll (the rolls after it take the next seeds), or None
+        for a fresh seed from the operating system at every roll (the default)."""
         if seed != self.seed:
             self.seed = seed
             self._notify()
@@ -312,20 +326,23 @@ class AttackState:
         self._recompute(keep_dice=True)
 
     def roll(self) -> Resolution | None:
-        """Roll digital dice with the current seed; the seed then moves on by one."""
+        """Roll digital dice: with a fresh seed from ``seed_source``, or with the seed the
+        user fixed (which then moves on by one, so that the next roll differs)."""
         request, battle, ruleset = self.request(), self.battle(), self.ruleset
         if request is None or battle is None or ruleset is None:
             self.message = "choose an attacker and a target first"
             self._notify()
             return None
+        seed = self.seed if self.seed is not None else self.seed_source()
         try:
-            res = ruleset.resolve(battle, request, SeededDice(self.seed))
+            res = ruleset.resolve(battle, request, SeededDice(seed))
         except RulesError as e:
             self.message = str(e)
             self._notify()
             return None
-        self.rolled_seed = self.seed
-        self.seed += 1
+        self.rolled_seed = seed
+        if self.seed is not None:
+            self.seed = seed + 1 if seed < SEED_LIMIT else 0
         self.dice = [d.face for d in res.dice]
         self.message = ""
         self._recompute(keep_dice=True)
