@@ -3,13 +3,15 @@ file in the user's data folder; a clean exit removes it; if the program died, th
 start finds it and offers to restore it.
 
 The recovery file is a normal scenario file; a small JSON note beside it remembers the
-path of the file the document came from.
+path of the file the document came from and when it was autosaved, so that the offer
+names what it would bring back (``describe``).
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QStandardPaths, QTimer
@@ -31,6 +33,27 @@ def default_folder() -> Path:
 class Recovered:
     scenario: Scenario
     original_path: Path | None
+    saved_at: datetime | None = None  # when the recovery file was written (local time)
+
+
+def battlefield_words(scenario: Scenario) -> str:
+    """\u201cAmbush at the ford\u201d (Warcry), or: an unnamed battlefield (The Ninth Age)."""
+    from tabletop_gui.rules.registry import RULESET_IDS, info
+
+    ruleset = info(scenario.ruleset).name if scenario.ruleset in RULESET_IDS else scenario.ruleset
+    name = f"\u201c{scenario.name}\u201d" if scenario.name else "an unnamed battlefield"
+    return f"{name} ({ruleset})"
+
+
+def describe(found: Recovered) -> str:
+    """What a restore would bring back, in a player's words: the battlefield's name and
+    ruleset, the file it came from, and when it was autosaved."""
+    lines = [battlefield_words(found.scenario)]
+    lines.append(f"from the file {found.original_path}" if found.original_path is not None
+                 else "never saved to a file")
+    if found.saved_at is not None:
+        lines.append(f"autosaved {found.saved_at:%d %B %Y at %H:%M}")
+    return "\n".join(lines)
 
 
 class Recovery(QObject):
@@ -75,8 +98,9 @@ class Recovery(QObject):
         self.folder.mkdir(parents=True, exist_ok=True)
         save_scenario(self.document.scenario, self.file)
         path = self.document.path
-        self.note.write_text(json.dumps({"path": str(path) if path else None}),
-                             encoding="utf-8")
+        note = {"path": str(path) if path else None,
+                "saved_at": datetime.now().isoformat(timespec="seconds")}
+        self.note.write_text(json.dumps(note), encoding="utf-8")
 
     def discard(self) -> None:
         """Remove the recovery file (a clean exit, or nothing unsaved)."""
@@ -93,9 +117,18 @@ class Recovery(QObject):
 
         scenario = load_scenario(self.file)
         original: Path | None = None
+        saved_at: datetime | None = None
         try:
-            raw = json.loads(self.note.read_text(encoding="utf-8")).get("path")
+            note = json.loads(self.note.read_text(encoding="utf-8"))
+            raw = note.get("path")
             original = Path(raw) if isinstance(raw, str) else None
+            when = note.get("saved_at")
+            saved_at = datetime.fromisoformat(when) if isinstance(when, str) else None
         except (OSError, ValueError, AttributeError):
-            original = None
-        return Recovered(scenario, original)
+            pass  # a note damaged or from an older version: the scenario alone
+        if saved_at is None:
+            try:
+                saved_at = datetime.fromtimestamp(self.file.stat().st_mtime)
+            except OSError:
+                saved_at = None
+        return Recovered(scenario, original, saved_at)

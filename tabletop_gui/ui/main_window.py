@@ -209,20 +209,24 @@ class MainWindow(QMainWindow):
         rec = self.recovery
         restored = False
         if rec.pending():
+            from tabletop_gui.model.recovery import battlefield_words, describe
             from tabletop_gui.scenario.problems import ScenarioError
 
-            answer = QMessageBox.question(
-                self, "Restore unsaved work?",
-                "The program did not close cleanly last time. Restore the battlefield "
-                "with its unsaved changes?",
-                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-                QMessageBox.StandardButton.Yes)
-            if answer == QMessageBox.StandardButton.Yes:
-                try:
-                    found = rec.load()
-                except ScenarioError as e:
-                    self.files.show_problems(rec.file, [str(p) for p in e.problems])
-                else:
+            try:
+                found = rec.load()
+            except ScenarioError as e:
+                self.files.show_problems(rec.file, [str(p) for p in e.problems])
+            else:
+                now = battlefield_words(self.document.scenario)
+                answer = QMessageBox.question(
+                    self, "Restore unsaved work?",
+                    "The program did not close cleanly last time. Its unsaved work was "
+                    f"kept:\n\n{describe(found)}\n\nRestore it? It replaces the battlefield "
+                    f"open now: {now}. "
+                    "No discards the kept work.",
+                    QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                    QMessageBox.StandardButton.Yes)
+                if answer == QMessageBox.StandardButton.Yes:
                     self.document.replace(found.scenario, found.original_path, modified=True)
                     self.view.fit_to_window()
                     restored = True
