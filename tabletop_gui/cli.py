@@ -85,10 +85,7 @@ def _gui_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if not args_list or args_list[0] not in SUBCOMMANDS:
-        gui_args = _gui_parser().parse_args(args_list)
-        from tabletop_gui.app import run_app
-
-        return run_app(gui_args.file, gui_args.ruleset)
+        return _open_window(_gui_parser().parse_args(args_list))
 
     args = build_parser().parse_args(args_list)
     module = importlib.import_module(f"tabletop_gui.commands.{args.command}")
@@ -100,6 +97,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 0
+
+
+def _open_window(args: argparse.Namespace) -> int:
+    """The GUI, once the arguments and the machine are known to be fit for it: every
+    refusal is one line and exit status 2, before Qt is loaded (Qt would abort)."""
+    from tabletop_gui.platform_check import startup_problem
+    from tabletop_gui.rules.registry import RULESET_IDS
+
+    if args.ruleset is not None and args.ruleset not in RULESET_IDS:
+        print(f"tabletop-gui: unknown ruleset {args.ruleset!r} (--ruleset; known: "
+              f"{', '.join(RULESET_IDS)})", file=sys.stderr)
+        return 2
+    problem = startup_problem()
+    if problem is not None:
+        print(f"tabletop-gui: {problem}", file=sys.stderr)
+        return 2
+    from tabletop_gui.app import run_app
+
+    return run_app(args.file, args.ruleset)
 
 
 if __name__ == "__main__":
