@@ -216,10 +216,26 @@ def test_reload_refused_with_stand_and_shoot() -> None:
     assert not reasons(shoot(unit("a", weapons=(bow("Bow"),)), FOE, stand_and_shoot=True))
 
 
+def test_the_first_and_second_ranks_shoot() -> None:
+    # the page's example: a unit of 10 in two ranks of 5 shoots 10 times
+    two_ranks = shoot(unit("a", models=10, files=5, weapons=(bow("Bow"),)), FOE)
+    assert two_ranks.attacks == 10
+    assert two_ranks.shooting_models == 10
+    shots = next(m for m in two_ranks.modifiers if m.name == "shots")
+    assert shots.why == "the first and second ranks shoot"
+    # a third rank does not shoot; an incomplete second rank shoots what it has
+    assert shoot(unit("a", models=15, files=5, weapons=(bow("Bow"),)), FOE).attacks == 10
+    assert shoot(unit("a", models=7, files=5, weapons=(bow("Bow"),)), FOE).attacks == 7
+    assert shoot(unit("a", models=1, files=1, weapons=(bow("Bow"),)), FOE).attacks == 1
+
+
 def test_shoot_in_extra_rank() -> None:
-    a = unit("a", models=15, files=5, weapons=(bow("Bow", "Shoot in Extra Rank"),))
-    b = unit("a", models=15, files=5, weapons=(bow("Bow"),))
-    assert shoot(a, FOE).attacks == 10 and shoot(b, FOE).attacks == 5
+    a = unit("a", models=20, files=5, weapons=(bow("Bow", "Shoot in Extra Rank"),))
+    b = unit("a", models=20, files=5, weapons=(bow("Bow"),))
+    assert shoot(a, FOE).attacks == 15  # first, second and third ranks
+    assert shoot(b, FOE).attacks == 10
+    shots = next(m for m in shoot(a, FOE).modifiers if m.name == "shots")
+    assert shots.why.startswith("the first 3 ranks shoot")
 
 
 def test_steady_aim() -> None:
@@ -253,8 +269,12 @@ def test_volley_fire() -> None:
     deep = unit("a", models=15, files=5, weapons=(bow("Bow", "Volley Fire"),))
     line2 = unit("a", models=20, files=10, weapons=(bow("Bow", "Volley Fire"),))
     assert shoot(line2, FOE).attacks == 20
-    assert shoot(line2, FOE, moved=True).attacks == 10
-    assert shoot(deep, FOE).attacks == 5
+    assert shoot(line2, FOE, moved=True).attacks == 20  # two ranks shoot anyway
+    # the page's example: 30 archers three deep (line formation), not moved: all 30
+    line3 = unit("a", models=30, files=10, weapons=(bow("Bow", "Volley Fire"),))
+    assert shoot(line3, FOE).attacks == 30
+    assert shoot(line3, FOE, moved=True).attacks == 20
+    assert shoot(deep, FOE).attacks == 10  # 3 ranks of 5: not a line, the first two shoot
     assert shoot(line, FOE, cover="soft", low_units=True).profile.hit_needed == 4
     assert shoot(plain, FOE, cover="soft", low_units=True).profile.hit_needed == 5
     assert shoot(line, FOE, cover="soft").profile.hit_needed == 5

@@ -103,7 +103,8 @@ def test_shooting_from_geometry_and_long_range() -> None:
     assert report.valid and report.attack_type == "shooting"
     assert report.table_row == "Aim 4+, worsened by 1: 5+"
     assert "long range" in {m.name for m in report.modifiers}
-    assert report.expected_damage == pytest.approx(5 * 2 / 6 * 4 / 6)
+    # 10 archers in two ranks of 5: both ranks shoot, 10 shots at 5+ to hit, 3+ to wound
+    assert report.expected_damage == pytest.approx(10 * 2 / 6 * 4 / 6)
     far = battle_of(scenario(SWORDS, replace(ARCHERS, y=40.0)))
     assert any("out of range" in r for r in RULES.attack(
         far, AttackRequest("archers", "swords")).reasons)
@@ -259,4 +260,4 @@ def test_a_round_base_target_has_one_front_arc() -> None:
         "kind": "shooting", "range": 48, "aim": 3, "shots": 1,
         "attributes": ["Area Attack (3x3)"]}),))
     report = RULES.attack(battle_of(scenario(monster, stone)), AttackRequest("archers", "m"))
-    assert report.to_json()["hits"]["distribution"][-1][0] == 5  # 5 shooters, 1 hit each
+    assert report.to_json()["hits"]["distribution"][-1][0] == 10  # 10 shooters, 1 hit each

@@ -66,6 +66,8 @@ INFO = RulesetInfo(
         "with up to X (the better applies).",
         "Without base contact a close-combat attack is refused; its odds assume the whole "
         "front rank attacking. A unit in contact with its target cannot shoot at it.",
+        "Shooting: models in the first and second ranks shoot, plus one more rank per "
+        "Shoot in Extra Rank (Volley Fire gives one in line formation, not moved).",
         "A unit without close-combat weapons fights with an implicit Hand Weapon; choosing "
         "the Hand Weapon over a carried close-combat weapon needs Weapon Master.",
         "The defender fights with its first close-combat weapon: Two-Handed loses the "
