@@ -1,4 +1,4 @@
-"""`tabletop-gui attack`: the JSON of cli.md, rolls, refusals with exit status 2."""
+"""`tabletop-gui attack`: the JSON of docs/cli.md, rolls, refusals with exit status 2."""
 
 from __future__ import annotations
 

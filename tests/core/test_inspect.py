@@ -1,4 +1,4 @@
-"""`tabletop-gui inspect FILE [--json]`: every ordered opposing pair, per cli.md."""
+"""`tabletop-gui inspect FILE [--json]`: every ordered opposing pair, per docs/cli.md."""
 
 from __future__ import annotations
 
