@@ -1,4 +1,4 @@
-"""The `tabletop-gui` command line (shared/spec/cli.md).
+"""The `tabletop-gui` command line (docs/cli.md).
 
 `tabletop-gui [FILE]` opens the GUI; the sub-commands run the same engine without a
 screen and never import Qt. Exit status: 0 done, 2 input refused (one line per problem

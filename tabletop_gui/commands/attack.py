@@ -1,4 +1,4 @@
-"""`tabletop-gui attack FILE --attacker ID --target ID ...` (shared/spec/cli.md).
+"""`tabletop-gui attack FILE --attacker ID --target ID ...` (docs/cli.md).
 
 Generic over the registered rulesets: it asks the scenario's ruleset for the target
 check, modifiers and odds, and rolls with given (``--dice``) or seeded (``--seed``) dice.

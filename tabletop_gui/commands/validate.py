@@ -1,4 +1,4 @@
-"""`tabletop-gui validate FILE`: check a scenario file (shared/spec/cli.md).
+"""`tabletop-gui validate FILE`: check a scenario file (docs/cli.md).
 
 Exit 0 with a one-line summary on stdout; exit 2 with every problem on stderr, one per
 line, each starting with the file name (``FILE: fighters[2].base.diameter_mm: ...``).

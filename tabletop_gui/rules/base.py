@@ -7,7 +7,7 @@ every combatant by id (the scenario's fighters or units, read through the small
 Results are frozen values that say why: every target rule checked (with numbers and
 margins), every modifier with its reason, the table row used, the exact distribution of
 damage, and, given dice, a resolution step by step. ``AttackReport.to_json`` and
-``PairFacts.to_json`` produce exactly the objects of ``shared/spec/cli.md``.
+``PairFacts.to_json`` produce exactly the objects of ``docs/cli.md``.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ and the scenario with it, so old and new documents can be kept for undo and comp
 with ``==``. Mappings inside entities (characteristics, state, weapon values) are plain
 dicts by construction but are never mutated in place: always build a new one.
 
-Field names follow ``shared/spec/scenario-format.md`` to the letter.
+Field names follow ``docs/scenario-format.md`` to the letter.
 """
 
 from __future__ import annotations

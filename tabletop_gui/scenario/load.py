@@ -1,4 +1,4 @@
-"""Loading scenario files (format version 1, ``shared/spec/scenario-format.md``).
+"""Loading scenario files (format version 1, ``docs/scenario-format.md``).
 
 The file is untrusted: it is decoded as strict UTF-8 JSON with size and nesting limits,
 nothing in it is ever evaluated, and every defect is collected as a Problem naming its

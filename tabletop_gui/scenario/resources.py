@@ -1,4 +1,9 @@
-"""The files shipped in ``tabletop_gui/resources``: demo battlefields and profile libraries.
+"""The shipped files: demo battlefields, profile libraries and the JSON Schema.
+
+They live in the checkout's top-level ``resources/`` folder; building the package maps
+that folder into it as ``tabletop_gui/resources`` (``[tool.setuptools.package-dir]`` in
+pyproject.toml), so an installed wheel carries them inside the package, while a source
+checkout (or its editable install) reads them where they are.
 
 A profile library is ``{"ruleset": id, "profiles": [...]}``; a profile is what a fighter
 (or unit) would hold without its place on the table: fighters ``name``, ``base``,
@@ -19,7 +24,17 @@ from tabletop_gui.scenario.load_models import ModelReader
 from tabletop_gui.scenario.problems import Problem, ScenarioError, index_path, key_path, shown
 from tabletop_gui.scenario.reader import Reader, is_missing
 
-RESOURCES = Path(__file__).resolve().parent.parent / "resources"
+
+def resources_folder() -> Path:
+    """``tabletop_gui/resources`` in an installed wheel, else the checkout's ``resources/``."""
+    package = Path(__file__).resolve().parent.parent
+    for folder in (package / "resources", package.parent / "resources"):
+        if (folder / "scenario.schema.json").is_file():
+            return folder
+    return package.parent / "resources"  # neither: reading a file there names the path
+
+
+RESOURCES = resources_folder()
 SCHEMA_PATH = RESOURCES / "scenario.schema.json"
 FIGHTER_PROFILE_FIELDS = ("name", "base", "height", "characteristics", "traits", "weapons")
 UNIT_PROFILE_FIELDS = ("name", "models", "files", "base_mm", "round_base", "height_class",

@@ -1,4 +1,4 @@
-"""Acceptance of the command line against shared/spec/cli.md and scenario-format.md,
+"""Acceptance of the command line against docs/cli.md and docs/scenario-format.md,
 with hand-written scenario files: exit statuses, refusals, the JSON shapes of inspect,
 attack, move and rulesets, and the loader's refusals with their locations."""
 

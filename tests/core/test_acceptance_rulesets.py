@@ -1,4 +1,4 @@
-"""The worked examples of every rules page (shared/rules/*.md), reproduced through the
+"""The worked examples of every ruleset page (docs/rulesets/*.md), reproduced through the
 command line on hand-written scenario files, plus each ruleset's extras and dice order."""
 
 from __future__ import annotations

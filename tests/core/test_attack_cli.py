@@ -1,4 +1,4 @@
-"""`tabletop-gui attack`: the JSON of cli.md, rolls, refusals with exit status 2."""
+"""`tabletop-gui attack`: the JSON of docs/cli.md, rolls, refusals with exit status 2."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from tests.core.warcry_family_scenarios import (
     wc_weapon,
 )
 
-DEMOS = Path(__file__).resolve().parents[2] / "tabletop_gui" / "resources" / "demos"
+DEMOS = Path(__file__).resolve().parents[2] / "resources" / "demos"
 
 
 def write(tmp_path: Path, sc: Scenario, name: str = "s.json") -> str:

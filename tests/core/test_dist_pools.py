@@ -83,7 +83,8 @@ def test_conditioning_matches_brute_force_for_every_prefix() -> None:
 
 def test_all_dice_known_is_a_point() -> None:
     pools = [DicePool(HAMMER, 2, reduction=1), DicePool(DAGGER, 1, reduction=3)]
-    # the worked example of mordheim-warcry.md: hammer 5,6 -> 5 - 1 = 4; dagger 6 -> 3 - 3 = 0
+    # the worked example of docs/rulesets/mordheim-warcry.md:
+    # hammer 5,6 -> 5 - 1 = 4; dagger 6 -> 3 - 3 = 0
     assert as_dict(pool_damage(pools, None, (5, 6, 6))) == pytest.approx({4: 1.0}, abs=1e-12)
     with pytest.raises(ValueError):
         pool_damage(pools, None, (1, 1, 1, 1))

@@ -1,4 +1,4 @@
-"""`tabletop-gui attack` and `inspect` on a Ninth Age file (cli.md)."""
+"""`tabletop-gui attack` and `inspect` on a Ninth Age file (docs/cli.md)."""
 
 from __future__ import annotations
 

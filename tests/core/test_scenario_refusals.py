@@ -1,4 +1,4 @@
-"""Every refusal of scenario-format.md, each reported at its exact place."""
+"""Every refusal of docs/scenario-format.md, each reported at its exact place."""
 
 from __future__ import annotations
 

@@ -24,7 +24,7 @@ from tabletop_gui.scenario.entities import (
 from tabletop_gui.scenario.load import load_scenario
 from tabletop_gui.ui.attack_flow import AttackFlow, install_attack_flow
 
-DEMOS = Path(__file__).resolve().parents[2] / "tabletop_gui" / "resources" / "demos"
+DEMOS = Path(__file__).resolve().parents[2] / "resources" / "demos"
 
 # rulesets whose engines are on main (see the report for any left out)
 RULESETS = ("warcry", "fight-vs-defense", "mordheim-warcry", "ninth-age", "circle-of-realms")

@@ -1,4 +1,4 @@
-"""What `circle-of-realms` reads and which options it takes (rules/circle-of-realms.md)."""
+"""What `circle-of-realms` reads and which options it takes (docs/rulesets/circle-of-realms.md)."""
 
 from tabletop_gui.rules.fields import Declaration, FieldSpec, OptionSpec, RulesetInfo
 

@@ -1,4 +1,4 @@
-"""What `fight-vs-defense` reads and which options it takes (rules/fight-vs-defense.md)."""
+"""What `fight-vs-defense` reads and which options it takes (docs/rulesets/fight-vs-defense.md)."""
 
 from tabletop_gui.rules.fields import Declaration, FieldSpec, OptionSpec, RulesetInfo
 

@@ -1,4 +1,4 @@
-"""The `mordheim-warcry` engine (shared/rules/mordheim-warcry.md).
+"""The `mordheim-warcry` engine (docs/rulesets/mordheim-warcry.md).
 
 Melee: Fight against Fight (diving charge, flanking, shield, parry). Ranged: Shoot
 against a difficulty rating of 3 (platform, long range, closest viable target, cover,

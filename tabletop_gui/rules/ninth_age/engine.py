@@ -1,4 +1,4 @@
-"""The `ninth-age` ruleset on the rules interface (rules/ninth-age.md).
+"""The `ninth-age` ruleset on the rules interface (docs/rulesets/ninth-age.md).
 
 Geometry comes from ``BoardGeometry`` (distance between unit boundaries in 2D, contact,
 engaged facing, arc, contact models, sight, facing cover); ``build.py`` turns it into a

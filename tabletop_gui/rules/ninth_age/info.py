@@ -1,4 +1,4 @@
-"""What `ninth-age` reads and which options it takes (rules/ninth-age.md)."""
+"""What `ninth-age` reads and which options it takes (docs/rulesets/ninth-age.md)."""
 
 from tabletop_gui.rules.fields import Declaration, FieldSpec, OptionSpec, RulesetInfo
 

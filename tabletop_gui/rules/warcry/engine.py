@@ -1,4 +1,4 @@
-"""The `warcry` engine (shared/rules/warcry.md): Strength against Toughness.
+"""The `warcry` engine (docs/rulesets/warcry.md): Strength against Toughness.
 
 Target rules: an enemy not taken down, visible, in range (minimum excluded), the 1"
 forced target, and the missile friendly-fire rule with its 3" exception. Cover (+1

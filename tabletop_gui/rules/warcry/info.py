@@ -1,4 +1,4 @@
-"""What `warcry` reads from a scenario and which options it takes (shared/rules/warcry.md)."""
+"""What `warcry` reads from a scenario and which options it takes (docs/rulesets/warcry.md)."""
 
 from tabletop_gui.rules.fields import Declaration, FieldSpec, OptionSpec, RulesetInfo
 
