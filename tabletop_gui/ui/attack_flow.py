@@ -15,12 +15,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QKeyCombination, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QApplication,
     QComboBox,
+    QDockWidget,
     QLineEdit,
     QMainWindow,
     QPlainTextEdit,
@@ -34,7 +35,6 @@ from tabletop_gui.scenario.entities import Fighter, Unit
 from tabletop_gui.ui.attack_panel import AttackPanel
 from tabletop_gui.ui.canvas.model_items import ModelItem
 from tabletop_gui.ui.canvas.scene import BattlefieldScene
-from tabletop_gui.ui.canvas.tools.select import SelectTool
 from tabletop_gui.ui.canvas_overlays import AttackOverlay
 from tabletop_gui.ui.log_panel import LogPanel, attack_entry
 from tabletop_gui.ui.odds_panel import OddsPanel
@@ -51,6 +51,16 @@ KEY_HELP = (  # Help > Keyboard shortcuts
     ("Enter", "apply the result (one undoable edit, logged)"),
     ("Esc", "clear the attack"),
 )
+
+
+def _combined(event: QKeyEvent) -> int:
+    """The key and modifiers as a shortcut names them (Backtab is Shift+Tab; the keypad
+    flag does not count)."""
+    mods = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+    key = event.key()
+    if key == Qt.Key.Key_Backtab:
+        key, mods = Qt.Key.Key_Tab, mods | Qt.KeyboardModifier.ShiftModifier
+    return QKeyCombination(mods, Qt.Key(key)).toCombined()
 
 
 class FlowWindow(Protocol):
@@ -97,6 +107,7 @@ class AttackFlow(QObject):
         self._pushing = False
         document.undo_stack.indexChanged.connect(self._undo_moved)
         self.shortcuts = self._make_shortcuts()
+        window.installEventFilter(self)
         self._selection_changed()
 
     # -- keys ------------------------------------------------------------------------
@@ -116,42 +127,47 @@ class AttackFlow(QObject):
         for seq, (_, slot) in keys.items():
             sc = QShortcut(QKeySequence(seq), self.window)
             sc.setContext(Qt.ShortcutContext.WindowShortcut)
-            sc.activated.connect(lambda s=sc, f=slot: self._dispatch(s, f))
+            sc.activated.connect(slot)
             out[seq] = sc
+        self._keys = {QKeySequence(seq)[0].toCombined() for seq in keys}
         return out
 
-    def _dispatch(self, shortcut: QShortcut, action: Callable[[], None]) -> None:
-        """Act on an attack key, unless it belongs to the focused text input or to a
-        canvas tool other than Select (drawing uses Enter and Esc): then pass it on."""
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        """Before Qt matches an attack key against the shortcuts (ShortcutOverride), a key
+        that belongs to the focused widget is left to it: accepting the override makes Qt
+        deliver the key to that widget as usual, and the shortcut does not fire. The
+        canvas claims its tool's keys itself (``BattlefieldView.event``)."""
+        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent) \
+                and _combined(event) in self._keys and self._key_belongs_elsewhere(event):
+            event.accept()
+            return True
+        return False
+
+    def _key_belongs_elsewhere(self, event: QKeyEvent) -> bool:
+        """A text input outside the attack panels keeps its keys (Enter, Esc, Tab, digits
+        in a list); Tab and Shift+Tab move the focus while there is no attacker."""
         focus = QApplication.focusWidget()
-        view = self.scene.views()[0] if self.scene.views() else None
-        tool = getattr(view, "tool", None)
-        in_view = view is not None and focus is not None and (
-            focus is view or view.isAncestorOf(focus))
         ours = focus is not None and any(
             p.isAncestorOf(focus) for p in (self.attack_panel, self.odds_panel))
-        cycling = shortcut.key() in (QKeySequence("Tab"), QKeySequence("Shift+Tab"))
-        if (in_view and tool is not None and not isinstance(tool, SelectTool)) or (
-                isinstance(focus, TEXT_INPUTS) and not ours) or (
-                cycling and self.state.attacker is None):
-            self._forward(shortcut.key(), focus if focus is not None else self.window)
-            return
-        if shortcut.key() == QKeySequence("Esc") and in_view and tool is not None:
-            tool.cancel()
-        action()
+        if isinstance(focus, TEXT_INPUTS) and not ours:
+            return True
+        return event.key() in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab) \
+            and self.state.attacker is None
 
-    @staticmethod
-    def _forward(seq: QKeySequence, target: QWidget) -> None:
-        combo = seq[0]
-        for kind in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
-            QApplication.sendEvent(
-                target, QKeyEvent(kind, combo.key(), combo.keyboardModifiers()))
+    def watch_keys_of(self, widget: QWidget) -> None:
+        """Also judge the attack keys typed in ``widget`` (a dock that may float: its
+        keys do not pass through the main window)."""
+        widget.installEventFilter(self)
 
     # -- actions -----------------------------------------------------------------------
     def roll(self) -> None:
         self.attack_panel.dice.roll()
 
     def clear(self) -> None:
+        """Esc: cancel the canvas tool's work in progress and forget the attack."""
+        tool = getattr(self.scene.views()[0], "tool", None) if self.scene.views() else None
+        if tool is not None:
+            tool.cancel()
         self.state.clear()
         self.document.set_selection([])
 
@@ -267,8 +283,10 @@ def install_attack_flow(window: FlowWindow) -> AttackFlow:
     scroll = QScrollArea()
     scroll.setWidgetResizable(True)
     scroll.setWidget(flow.attack_panel)
-    window.add_panel("Attack", scroll)
-    window.add_panel("Odds", flow.odds_panel)
-    window.add_panel("Log", flow.log_panel)
+    for title, widget in (("Attack", scroll), ("Odds", flow.odds_panel),
+                          ("Log", flow.log_panel)):
+        window.add_panel(title, widget)
+    for dock in window.findChildren(QDockWidget):
+        flow.watch_keys_of(dock)
     window.attack_flow = flow  # type: ignore[attr-defined]
     return flow

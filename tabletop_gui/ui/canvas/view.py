@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QPoint, QRectF, Qt, Signal
+from PySide6.QtCore import QEvent, QPoint, QRectF, Qt, Signal
 from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QResizeEvent, QWheelEvent
 from PySide6.QtWidgets import QGraphicsView, QWidget
 
@@ -107,6 +107,16 @@ class BattlefieldView(QGraphicsView):
         self.verticalScrollBar().setValue(self.verticalScrollBar().value() - delta.y())
 
     # -- events ----------------------------------------------------------------------
+    def event(self, event: QEvent) -> bool:
+        """A key the active tool uses now (Enter closing a polygon, Esc cancelling) is
+        claimed before Qt matches it against the window's shortcuts: accepting the
+        ShortcutOverride makes Qt deliver it to ``keyPressEvent`` instead."""
+        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent) \
+                and self._tool is not None and self._tool.claims_key(event):
+            event.accept()
+            return True
+        return super().event(event)
+
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
         if event.button() == Qt.MouseButton.MiddleButton or (
             event.button() == Qt.MouseButton.LeftButton and self._space_down
