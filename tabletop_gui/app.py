@@ -46,6 +46,7 @@ def run_app(file: str | None, ruleset: str | None) -> int:
     ruleset_id = info(ruleset or DEFAULT_RULESET).id  # RulesError for an unknown one
     app = ensure_application()
     window = build_window(file, ruleset_id)
+    sys.excepthook = window.errors.excepthook  # what no slot caught: told in the window
 
     exit_after_paint = os.environ.get("TABLETOP_GUI_EXIT_AFTER_PAINT") == "1"
     if exit_after_paint:

@@ -9,10 +9,11 @@ calls the listeners; nothing here branches on a ruleset's name or imports Qt.
 
 from __future__ import annotations
 
+import functools
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 from tabletop_gui.geometry.board_geometry import BoardGeometry
 from tabletop_gui.model.dice_probe import (
@@ -21,6 +22,7 @@ from tabletop_gui.model.dice_probe import (
     first_die,
     read_dice,
 )
+from tabletop_gui.model.notices import Notice
 from tabletop_gui.model.target_scan import TargetScan, TargetStatus
 from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import (
@@ -38,7 +40,39 @@ from tabletop_gui.scenario.battle import battle_of
 from tabletop_gui.scenario.entities import Model, Scenario
 
 Listener = Callable[[], None]
+FailureHandler = Callable[[str, Exception], None]
 DOWN_CACHE = 20_000
+T = TypeVar("T")
+
+
+def _none() -> None:
+    return None
+
+
+def _guarded(where: str, fallback: Callable[[], Any] = _none) -> Callable[[T], T]:
+    """An engine call that may fail in a way the rules did not foresee (a bug, a hostile
+    file): with a failure handler set, the state starts over (``reset``: nothing stale
+    stays on show) and the handler is told ``where`` it failed; ``fallback()`` is returned.
+    A ``RulesError`` is the rules' answer, not a failure: it passes. Without a handler
+    (the state alone, in tests) the exception passes too."""
+    def wrap(method: T) -> T:
+        @functools.wraps(method)  # type: ignore[arg-type]
+        def run(self: AttackState, *args: Any, **kwargs: Any) -> Any:
+            if self._guarding or self.on_failure is None:
+                return method(self, *args, **kwargs)  # type: ignore[operator]
+            self._guarding = True
+            try:
+                return method(self, *args, **kwargs)  # type: ignore[operator]
+            except RulesError:
+                raise
+            except Exception as e:  # noqa: BLE001 - handed to on_failure (the window)
+                self.on_failure(where, e)
+                self.reset()
+                return fallback()
+            finally:
+                self._guarding = False
+        return run  # type: ignore[return-value]
+    return wrap
 
 
 def carry_geometry(before: Scenario, after: Scenario) -> None:
@@ -100,6 +134,8 @@ class AttackState:
         self._enemies_cache: tuple[object, list[str]] = (None, [])
         self._down: dict[int, tuple[Model, bool]] = {}
         self.live = False  # the change being notified is a drag preview (see set_scenario)
+        self.on_failure: FailureHandler | None = None  # told when an engine call fails
+        self._guarding = False
         if scenario is not None:
             self.set_scenario(scenario)
 
@@ -144,6 +180,7 @@ class AttackState:
         m = self.model(self.attacker)
         return [w.name for w in m.weapons] if m is not None else []
 
+    @_guarded("Listing the off-hand weapons", list)
     def offhand_choices(self) -> list[str]:
         """The attacker's other weapons the ruleset accepts in the off hand against this
         target with this weapon (asked of the engine; empty where nobody dual-wields)."""
@@ -266,6 +303,26 @@ class AttackState:
             self.seed = seed
             self._notify()
 
+    def reset(self, scenario: Scenario | None = None) -> None:
+        """Start over, on ``scenario`` when given (another document): no attacker,
+        target, options, dice or scan, nothing remembered of the earlier battlefield.
+        A seed the user fixed stays."""
+        if scenario is not None:
+            self.scenario = scenario
+        self.attacker = self.target = self.weapon = self.offhand = None
+        self.options = {}
+        self.scan = TargetScan()
+        self._models, self._models_of = {}, None
+        self._offhand_cache = (None, [])
+        self._enemies_cache = (None, [])
+        self._down.clear()
+        self.live = False
+        self._recompute()
+
+    def problems(self) -> list[Notice]:
+        """What went wrong judging the targets so far (see ``TargetScan.problems``)."""
+        return self.scan.problems() if self.attacker is not None else []
+
     def clear(self) -> None:
         """Forget the attack (Esc): no attacker, no target, no dice."""
         self.attacker = self.target = self.weapon = self.offhand = None
@@ -292,6 +349,7 @@ class AttackState:
             self.offhand = None
 
     # -- dice ------------------------------------------------------------------------
+    @_guarded("Reading the die entered", lambda: False)
     def enter_die(self, face: int) -> bool:
         """Add one physical die; refused (False, with ``message``) when the rules refuse it."""
         request = self.request()
@@ -325,6 +383,7 @@ class AttackState:
         self.rolled_seed = None
         self._recompute(keep_dice=True)
 
+    @_guarded("Rolling the dice")
     def roll(self) -> Resolution | None:
         """Roll digital dice: with a fresh seed from ``seed_source``, or with the seed the
         user fixed (which then moves on by one, so that the next roll differs)."""
@@ -360,6 +419,7 @@ class AttackState:
             self.option_specs, ruleset, battle, request, faces)
 
     # -- recomputation -----------------------------------------------------------------
+    @_guarded("Judging the targets", list)
     def statuses(self, complete: bool = True) -> list[TargetStatus]:
         """Every enemy of the attacker, valid or not with reasons, nearest first; with
         ``complete=False`` only those scanned so far (see ``scan_step``)."""
@@ -369,6 +429,7 @@ class AttackState:
             self.scan.finish()
         return self.scan.statuses()
 
+    @_guarded("Judging the targets", lambda: True)
     def scan_step(self, budget_s: float) -> bool:
         """Scan more enemies for ``budget_s`` seconds; True when every enemy is scanned."""
         if not self._prepare_scan():
@@ -386,6 +447,7 @@ class AttackState:
     def status(self, target: str) -> TargetStatus | None:
         return next((s for s in self.statuses() if s.target == target), None)
 
+    @_guarded("Preparing the attack")
     def _recompute(self, keep_dice: bool = False) -> None:
         if not keep_dice:
             self.dice = []

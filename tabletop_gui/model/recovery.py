@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from PySide6.QtCore import QObject, QStandardPaths, QTimer
+from PySide6.QtCore import QObject, QStandardPaths, QTimer, Signal
 
 from tabletop_gui.model.document import Document
 from tabletop_gui.scenario.entities import Scenario
@@ -57,7 +57,12 @@ def describe(found: Recovered) -> str:
 
 
 class Recovery(QObject):
-    """Writes the document to ``folder/recovery.battle.json`` a moment after each edit."""
+    """Writes the document to ``folder/recovery.battle.json`` a moment after each edit.
+
+    An autosave that fails (disk full, no permission, text that cannot be written) emits
+    ``failed`` with the exception: once, and again only after a later autosave worked."""
+
+    failed = Signal(object)  # the exception of the first autosave that failed in a row
 
     def __init__(self, document: Document, folder: Path | None = None,
                  delay_ms: int = DELAY_MS) -> None:
@@ -69,6 +74,7 @@ class Recovery(QObject):
         self.timer.setInterval(delay_ms)
         self.timer.timeout.connect(self.write_now)
         self.enabled = False
+        self.failing = False  # the last autosave failed (already told)
 
     @property
     def file(self) -> Path:
@@ -87,11 +93,23 @@ class Recovery(QObject):
     def _on_changed(self, *_: object) -> None:
         self.timer.start()
 
-    def write_now(self) -> None:
-        """Write the recovery file now (or remove it when there is nothing unsaved)."""
+    def write_now(self) -> bool:
+        """Write the recovery file now (or remove it when there is nothing unsaved);
+        False when that failed (``failed`` tells it, once in a row of failures)."""
+        self.timer.stop()
+        try:
+            self._write()
+        except Exception as e:  # noqa: BLE001 - a background save: told through ``failed``
+            if not self.failing:
+                self.failing = True
+                self.failed.emit(e)
+            return False
+        self.failing = False
+        return True
+
+    def _write(self) -> None:
         from tabletop_gui.scenario.save import save_scenario
 
-        self.timer.stop()
         if not self.document.modified:
             self.discard()
             return

@@ -36,6 +36,7 @@ from tabletop_gui.ui.attack_panel import AttackPanel
 from tabletop_gui.ui.canvas.model_items import ModelItem
 from tabletop_gui.ui.canvas.scene import BattlefieldScene
 from tabletop_gui.ui.canvas_overlays import AttackOverlay
+from tabletop_gui.ui.errors import ErrorReporter
 from tabletop_gui.ui.log_panel import LogPanel, attack_entry
 from tabletop_gui.ui.odds_panel import OddsPanel
 
@@ -68,6 +69,7 @@ class FlowWindow(Protocol):
 
     document: Document
     scene: BattlefieldScene
+    errors: ErrorReporter
 
     def add_panel(self, title: str, widget: QWidget) -> Any: ...
 
@@ -77,31 +79,41 @@ class AttackFlow(QObject):
 
     scan_finished = Signal()  # every enemy of the attacker marked valid or invalid
 
-    def __init__(self, window: QMainWindow, document: Document, scene: BattlefieldScene
-                 ) -> None:
+    def __init__(self, window: QMainWindow, document: Document, scene: BattlefieldScene,
+                 errors: ErrorReporter) -> None:
         super().__init__(window)
         self.window = window
         self.document = document
         self.scene = scene
+        self.errors = errors
         self.state = AttackState(document.scenario)
+        self.state.on_failure = errors.failure  # an engine failure: told, attack reset
         self.attack_panel = AttackPanel(self.state)
         self.odds_panel = OddsPanel(self.state)
         self.log_panel = LogPanel()
         self.overlay = AttackOverlay(scene.overlay_layer)
+        self._told: set[str] = set()  # problems of this attacker already told
+        self._told_for: tuple[object, ...] = ()
         self.applied = 0
         self._pending_preview: dict[str, tuple[float, float]] | None = None
         self._preview_timer = QTimer(self)
         self._preview_timer.setSingleShot(True)
         self._preview_timer.setInterval(0)
-        self._preview_timer.timeout.connect(self._apply_preview)
+        self._preview_timer.timeout.connect(
+            errors.guarded("Following the drag", self.reset)(self._apply_preview))
         self._scan_timer = QTimer(self)
         self._scan_timer.setInterval(0)
-        self._scan_timer.timeout.connect(self._scan_more)
+        self._scan_timer.timeout.connect(
+            errors.guarded("Judging the targets", self.reset)(self._scan_more))
         self.state.subscribe(self._state_changed)
-        self.attack_panel.apply_requested.connect(self.apply)
+        self.attack_panel.apply_requested.connect(
+            errors.guarded("Applying the attack", self.reset)(self.apply))
         self.attack_panel.attacker_combo.activated.connect(self._select_attacker_on_canvas)
-        document.changed.connect(self._document_changed)
-        document.selection_changed.connect(self._selection_changed)
+        document.replaced.connect(self.reset)
+        document.changed.connect(
+            errors.guarded("Following the battlefield", self.reset)(self._document_changed))
+        document.selection_changed.connect(
+            errors.guarded("Following the selection", self.reset)(self._selection_changed))
         scene.preview_moved.connect(self._preview_moved)
         self._undo_index = document.undo_stack.index()
         self._pushing = False
@@ -124,10 +136,11 @@ class AttackFlow(QObject):
             keys[str(digit)] = (f"die {digit}",
                                 lambda d=digit: self.attack_panel.dice.type_digit(d))
         out: dict[str, QShortcut] = {}
+        errors_guard = self.errors.guarded("The attack key", self.reset)
         for seq, (_, slot) in keys.items():
             sc = QShortcut(QKeySequence(seq), self.window)
             sc.setContext(Qt.ShortcutContext.WindowShortcut)
-            sc.activated.connect(slot)
+            sc.activated.connect(errors_guard(slot))
             out[seq] = sc
         self._keys = {QKeySequence(seq)[0].toCombined() for seq in keys}
         return out
@@ -194,6 +207,16 @@ class AttackFlow(QObject):
         st.clear_dice()
 
     # -- following the document ----------------------------------------------------------
+    def reset(self) -> None:
+        """Start over on the document as it is (another file opened, or after a
+        failure): no attack, no scan under way, no marks, nothing kept of before."""
+        self._scan_timer.stop()
+        self._preview_timer.stop()
+        self._pending_preview = None
+        self._told, self._told_for = set(), ()
+        self.overlay.clear()
+        self.state.reset(self.document.scenario)
+
     def _document_changed(self, change: Change) -> None:
         self._pending_preview = None
         self.state.set_scenario(self.document.scenario)
@@ -259,7 +282,10 @@ class AttackFlow(QObject):
         """Marks follow at once (every enemy's verdict is known); the full reports (sight
         lines, every check in the tooltips) are scanned in slices, after a drag rests."""
         self.overlay.update(self.state)
-        if self.state.attacker is not None and not self.state.scan.complete:
+        self._tell_problems()
+        if self.state.attacker is None:
+            self._scan_timer.stop()
+        elif not self.state.scan.complete:
             if self.state.live:
                 self._scan_timer.start(SCAN_REST_MS)
             else:
@@ -270,16 +296,30 @@ class AttackFlow(QObject):
         self._scan_timer.setInterval(0)
         done = self.state.scan_step(SCAN_SLICE_S)
         self.overlay.update(self.state)
+        self._tell_problems()
         self.attack_panel.refresh_targets()
         if done:
             self._scan_timer.stop()
             self.scan_finished.emit()
 
 
+    def _tell_problems(self) -> None:
+        """Tell what went wrong judging the targets or drawing the overlays, each problem
+        once while the attacker stays (a drag step finds the same problems again)."""
+        st = self.state
+        key = (st.attacker,)
+        if key != self._told_for:
+            self._told, self._told_for = set(), key
+        for notice in [*st.problems(), *self.overlay.problems]:
+            if notice.message not in self._told:
+                self._told.add(notice.message)
+                self.errors.tell(notice)
+
+
 def install_attack_flow(window: FlowWindow) -> AttackFlow:
     """Dock the Attack, Odds and Log panels and wire the attack flow into ``window``."""
     assert isinstance(window, QMainWindow)
-    flow = AttackFlow(window, window.document, window.scene)
+    flow = AttackFlow(window, window.document, window.scene, window.errors)
     scroll = QScrollArea()
     scroll.setWidgetResizable(True)
     scroll.setWidget(flow.attack_panel)

@@ -30,12 +30,14 @@ from tabletop_gui.geometry import outline
 from tabletop_gui.geometry.board import Footprint
 from tabletop_gui.geometry.board_geometry import BoardGeometry
 from tabletop_gui.model.attack_state import AttackState
+from tabletop_gui.model.notices import Notice
 from tabletop_gui.model.target_scan import TargetStatus
 from tabletop_gui.rules.fields import RangeSpec
 from tabletop_gui.scenario.battle import battle_of, body_of
 from tabletop_gui.scenario.entities import Model
 from tabletop_gui.ui.canvas.coords import INCH, to_scene
 from tabletop_gui.ui.overlay_shapes import (
+    RangeProblem,
     arc_paths,
     cell_polygon,
     check_glyph,
@@ -163,6 +165,7 @@ class AttackOverlay:
         self._zones: tuple[object, QPainterPath | None, QPainterPath | None] | None = None
         self._zones_at = (0.0, 0.0)  # where the attacker stood when its zones were built
         self._spare: dict[tuple[str, bool], tuple[Model | None, TargetMarker]] = {}
+        self.problems: list[Notice] = []  # what the last update could not draw, and why
 
     @property
     def items(self) -> list[OverlayItem]:
@@ -235,12 +238,17 @@ class AttackOverlay:
         """Show the state; with ``complete=False`` only the enemies scanned so far."""
         attacker = state.model(state.attacker)
         info = state.info
+        self.problems = []
         if attacker is None or info is None or state.scenario is None:
             self.clear()
             return
         scenario = state.scenario
         weapon = state.report.weapon if state.report is not None else state.weapon
-        rng = weapon_range(info, attacker, weapon)
+        try:
+            rng = weapon_range(info, attacker, weapon)
+        except RangeProblem as e:  # the rest is drawn; the problem is told (``problems``)
+            rng = None
+            self.problems = [Notice(str(e))]
         geometry = BoardGeometry.of(battle_of(scenario).board)
         self._geometry = geometry
         grid = geometry.grid

@@ -153,11 +153,13 @@ class FileActions:
 
     def _write(self, path: Path) -> bool:
         from tabletop_gui.scenario.save import save_scenario
+        from tabletop_gui.ui.errors import write_error_text
 
         try:
             save_scenario(self.document.scenario, path)
-        except OSError as e:
-            QMessageBox.warning(self.window, "Cannot save", f"{path}: {e.strerror or e}")
+        except Exception as e:  # noqa: BLE001 - the disk, or text UTF-8 cannot hold: told
+            QMessageBox.warning(self.window, "Cannot save",
+                                f"{path} was not saved: {write_error_text(e)}")
             return False
         self.document.mark_saved(path)
         self.remember(path)

@@ -15,9 +15,11 @@ from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMessageBox, QWidget
 
 from tabletop_gui.model.document import Change, Document
+from tabletop_gui.model.notices import traceback_text
 from tabletop_gui.model.recovery import Recovery
 from tabletop_gui.ui.canvas.scene import BattlefieldScene
 from tabletop_gui.ui.canvas.view import BattlefieldView
+from tabletop_gui.ui.errors import ErrorReporter, write_error_text
 
 if TYPE_CHECKING:
     from tabletop_gui.ui.inspector import InspectorPanel
@@ -50,6 +52,7 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.document = document
         self.settings = settings if settings is not None else QSettings()
+        self.errors = ErrorReporter(self)
         self.scene = BattlefieldScene(document)
         self.view = BattlefieldView(self.scene, self)
         self.setCentralWidget(self.view)
@@ -201,8 +204,16 @@ class MainWindow(QMainWindow):
         from tabletop_gui.model.recovery import Recovery
 
         self.recovery = Recovery(self.document, folder)
+        self.recovery.failed.connect(self._autosave_failed)
         self.files.recovery = self.recovery
         return self.recovery
+
+    def _autosave_failed(self, exc: Exception) -> None:
+        self.errors.problem(
+            f"Autosave failed: the recovery file {self.recovery.file} could not be written "
+            f"({write_error_text(exc)}). Until an autosave works again, a crash would lose "
+            "the unsaved changes: save the battlefield yourself (File \u25b8 Save).",
+            "" if isinstance(exc, OSError) else traceback_text(exc), title="Autosave failed")
 
     def offer_recovery(self) -> bool:
         """If the last run left a recovery file, offer to restore it; then autosave."""
