@@ -92,8 +92,8 @@ class AttackFlow(QObject):
         self.odds_panel = OddsPanel(self.state)
         self.log_panel = LogPanel()
         self.overlay = AttackOverlay(scene.overlay_layer)
-        self._told: set[str] = set()  # problems of this attacker already told
-        self._told_for: tuple[object, ...] = ()
+        self._told: set[str] = set()  # problems already told, for the attacker ``_told_for``
+        self._told_for: str | None = None
         self.applied = 0
         self._pending_preview: dict[str, tuple[float, float]] | None = None
         self._preview_timer = QTimer(self)
@@ -213,7 +213,7 @@ class AttackFlow(QObject):
         self._scan_timer.stop()
         self._preview_timer.stop()
         self._pending_preview = None
-        self._told, self._told_for = set(), ()
+        self._told, self._told_for = set(), None
         self.overlay.clear()
         self.state.reset(self.document.scenario)
 
@@ -302,14 +302,12 @@ class AttackFlow(QObject):
             self._scan_timer.stop()
             self.scan_finished.emit()
 
-
     def _tell_problems(self) -> None:
         """Tell what went wrong judging the targets or drawing the overlays, each problem
         once while the attacker stays (a drag step finds the same problems again)."""
         st = self.state
-        key = (st.attacker,)
-        if key != self._told_for:
-            self._told, self._told_for = set(), key
+        if st.attacker != self._told_for:
+            self._told, self._told_for = set(), st.attacker
         for notice in [*st.problems(), *self.overlay.problems]:
             if notice.message not in self._told:
                 self._told.add(notice.message)
@@ -323,9 +321,9 @@ def install_attack_flow(window: FlowWindow) -> AttackFlow:
     scroll = QScrollArea()
     scroll.setWidgetResizable(True)
     scroll.setWidget(flow.attack_panel)
-    for title, widget in (("Attack", scroll), ("Odds", flow.odds_panel),
-                          ("Log", flow.log_panel)):
-        window.add_panel(title, widget)
+    window.add_panel("Attack", scroll)
+    window.add_panel("Odds", flow.odds_panel)
+    window.add_panel("Log", flow.log_panel)
     for dock in window.findChildren(QDockWidget):
         flow.watch_keys_of(dock)
     window.attack_flow = flow  # type: ignore[attr-defined]
