@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tabletop_gui.rules.base import RulesError
-from tabletop_gui.rules.ninth_age.attributes import parse_attributes
+from tabletop_gui.rules.ninth_age.attributes import AttributeParseError, parse_attributes
 from tabletop_gui.rules.ninth_age.build import build_plan
 from tabletop_gui.rules.ninth_age.engine import plan_distribution
 from tabletop_gui.rules.ninth_age.profile import CANNOT_HIT, HOPELESS
@@ -346,3 +348,35 @@ def test_cover_and_stand_and_shoot_penalties() -> None:
     assert shoot(a, FOE, cover="soft").profile.hit_needed == 4
     assert shoot(a, FOE, cover="hard").profile.hit_needed == 5
     assert shoot(a, FOE, stand_and_shoot=True).profile.hit_needed == 4
+
+
+@pytest.mark.parametrize(("attribute", "fragment"), [
+    ("Extra Support (\u0663)", "Extra Support takes a whole number from 1 to 100"),
+    ("Extra Support (0)", "Extra Support takes a whole number from 1 to 100"),
+    ("Area Attack (101x1)", "an Area Attack size takes a whole number from 1 to 100"),
+    ("Area Attack (1x3) [AP \u00b2]", "a bracketed Armour Penetration takes a whole number"),
+    ("Multiple Wounds (20D6)", "Multiple Wounds of at most 100, not up to 120"),
+    ("Devastating Charge (+101 Strength)", "a Devastating Charge change takes a whole number"),
+    ("Devastating Charge (+2 Luck)", "'+2 Luck' is not a change such as +1 Strength"),
+    ("Devastating Charge (Area Attack (1x1) [Multiple Wounds (D0)])", "out of bounds"),
+    ("Multiple Wounds (D3" + " " * 300 + ")", "longer than 200 characters"),
+    ("Devastating Charge (" * 6 + "Poison Attacks" + ")" * 6, "nested more than 4 deep"),
+])
+def test_parameters_are_checked_strictly_also_inside_brackets(
+        attribute: str, fragment: str) -> None:
+    """What the loader accepts the engine reads: numbers in ASCII digits within their
+    bounds, and the attributes inside brackets parsed at once (the engine merges them in
+    later, when charging or for the bracketed hit)."""
+    with pytest.raises(AttributeParseError, match=re.escape(fragment)):
+        parse_attributes([attribute])
+
+
+def test_what_a_charge_gains_parses_again_when_the_engine_merges_it() -> None:
+    names = ("Devastating Charge (+1 Strength, Multiple Wounds (D3))",
+             "Area Attack (1x3) [Strength 7, Multiple Wounds (2)]")
+    attrs = parse_attributes(names)
+    gained = attrs.devastating_charge[0].attributes
+    assert parse_attributes((*names, *gained)).multiple_wounds is not None
+    assert attrs.area_attack is not None and attrs.area_attack.bracketed is not None
+    assert parse_attributes((*names, *attrs.area_attack.bracketed.attributes)).names[-1] == (
+        "Multiple Wounds (2)")

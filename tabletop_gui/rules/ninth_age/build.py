@@ -196,7 +196,7 @@ def build_plan(attacker: UnitView, target: UnitView, weapon_name: str | None,
                 elif key == "att":
                     att += n
             gained.extend(dc.attributes)
-        attrs = attrs.merged(gained)
+        attrs = _attrs((*attrs.names, *gained))
         mods.append(Modifier("devastating charge", ", ".join(
             [f"{n:+d} {k}" for dc in attrs.devastating_charge for k, n in dc.changes]
             + gained) or "no change", "charging"))
@@ -255,7 +255,7 @@ def build_plan(attacker: UnitView, target: UnitView, weapon_name: str | None,
                              f"({position.replace('_', ' ')})"))
         br = aa.bracketed
         if br is not None:
-            b_attrs = attrs.merged(br.attributes)
+            b_attrs = _attrs((*attrs.names, *br.attributes))
             b_str = br.strength if br.strength is not None else strength
             b_ap = br.ap if br.ap is not None else ap
             bracketed = hit_profile(b_attrs, b_str, b_ap, target, not shooting)
