@@ -111,7 +111,7 @@ class TerrainReader:
         obj = r.obj(value, path, OBSTACLE_FIELDS)
         if obj is None:
             return None
-        before = len(r.problems)
+        before = r.count
         ident, name, polygon, height = self._common(obj, path)
         blocks = True
         if "blocks_sight" in obj:
@@ -119,7 +119,7 @@ class TerrainReader:
         cover = "hard"
         if "cover" in obj:
             cover = r.choice(obj["cover"], key_path(path, "cover"), COVER_KINDS) or "hard"
-        if len(r.problems) > before or ident is None or polygon is None or height is None:
+        if r.count > before or ident is None or polygon is None or height is None:
             return None
         return Obstacle(id=ident, polygon=polygon, height=height, name=name or "",
                         blocks_sight=blocks, cover=cast(Literal["hard", "soft"], cover))
@@ -129,9 +129,9 @@ class TerrainReader:
         obj = r.obj(value, path, PLATFORM_FIELDS)
         if obj is None:
             return None
-        before = len(r.problems)
+        before = r.count
         ident, name, polygon, height = self._common(obj, path)
-        if len(r.problems) > before or ident is None or polygon is None or height is None:
+        if r.count > before or ident is None or polygon is None or height is None:
             return None
         return Platform(id=ident, polygon=polygon, height=height, name=name or "")
 

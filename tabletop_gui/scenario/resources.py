@@ -90,7 +90,7 @@ def profiles_from_json(
                 names.add(name)
                 profiles.append(profile)
     if r.problems:
-        raise ScenarioError(r.problems, source)
+        raise ScenarioError(r.report(), source)
     return profiles
 
 
@@ -100,7 +100,7 @@ def _profile(r: Reader, value: Any, path: str, ruleset_id: str) -> dict[str, Any
     obj = r.obj(value, path, UNIT_PROFILE_FIELDS if units else FIGHTER_PROFILE_FIELDS)
     if obj is None:
         return None
-    before = len(r.problems)
+    before = r.count
     m = ModelReader(r, ruleset_id, decl)
     r.req_id(obj, "name", path)
     if units:
@@ -110,4 +110,4 @@ def _profile(r: Reader, value: Any, path: str, ruleset_id: str) -> dict[str, Any
             m.base(base, key_path(path, "base"))
         r.opt_number(obj, "height", path, 1.25, positive=True)
     m.profile_parts(obj, path)
-    return obj if len(r.problems) == before else None
+    return obj if r.count == before else None
