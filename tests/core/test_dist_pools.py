@@ -142,3 +142,31 @@ def test_large_pool_is_a_distribution() -> None:
     assert d.total == pytest.approx(1.0, abs=1e-9)
     assert np.all(d.probs >= 0)
     assert d.mean == pytest.approx(40 * (3 / 6 + 3 / 6), abs=1e-9)
+
+
+def test_large_sums_go_through_the_fft_and_agree_with_the_direct_convolution() -> None:
+    """Above FFT_WORK the convolution is an FFT product: the same probabilities to
+    1e-13 of the largest (rounding noise below that is set to 0), the same total."""
+    from tabletop_gui.rules.dist import FFT_WORK, convolve
+
+    rng = np.random.default_rng(12)
+    a = rng.random(1500)
+    b = rng.random(2500)
+    a /= a.sum()
+    b /= b.sum()
+    assert a.size * b.size > FFT_WORK
+    fast, direct = convolve(a, b), np.convolve(a, b)
+    assert fast.shape == direct.shape
+    assert np.max(np.abs(fast - direct)) <= 1e-13 * direct.max()
+    assert fast.sum() == pytest.approx(1.0, abs=1e-12)
+    assert (fast >= 0).all()
+
+
+def test_thousands_of_dice_sum_exactly_enough() -> None:
+    """10,000 d6 by repeated squaring through the FFT: mean, spread and total as exact."""
+    d = Dist.die(6).repeat(10_000)
+    assert d.total == pytest.approx(1.0, abs=1e-9)
+    assert d.mean == pytest.approx(35_000, rel=1e-12)
+    values = np.arange(d.offset, d.offset + d.probs.size)
+    variance = float(np.dot((values - d.mean) ** 2, d.probs))
+    assert variance == pytest.approx(10_000 * 35 / 12, rel=1e-9)

@@ -170,3 +170,37 @@ def test_conditioning_on_random_profiles(seed: int) -> None:
             continue
         parts = [(1 / sides, _given(plan, [*prefix, f])) for f in range(1, sides + 1)]
         _same(_given(plan, prefix), Dist.mixture(parts))
+
+
+@pytest.mark.parametrize("shots", ["D3", "2D6", "D6-2"])
+def test_shots_of_each_model_summed_over_the_models(shots: str) -> None:
+    """The attacks of random shots are computed per model and summed over the models
+    (a loop over each model's few possible shots, not over every total of the unit);
+    it is the mixture over the unit's total shots, each model's count never below 0."""
+    from tabletop_gui.rules.fields import parse_dice
+    from tabletop_gui.rules.ninth_age.odds import Odds, dice_dist
+
+    shooter = unit("a", models=3, files=3, weapons=(bow(shots=shots),))
+    plan = shoot(shooter, TARGET)
+    odds = Odds(plan.profile)
+    spec = parse_dice(shots)
+    per_model = dice_dist(spec).clip(lo=0)
+    by_total = odds.attacks_mixture(per_model.repeat(3), cap=plan.remaining)
+    _same(odds.attacks_from_shots(spec, 3, cap=plan.remaining), by_total)
+
+
+def test_an_area_attack_expands_to_its_hits_by_repeated_squaring() -> None:
+    """A success of an Area Attack is the bracketed (or automatic) first hit plus the
+    plain ones: the same as adding every hit one by one."""
+    from tabletop_gui.rules.ninth_age.odds import Odds
+
+    hitter = unit("a", weapons=(cc("Sweep", "Area Attack (3x3) [Strength 6]",
+                                   "Poison Attacks", "Battle Focus"),))
+    odds = Odds(melee(hitter, unit("t", "blue", models=30, files=10)).profile)
+    for six in (True, False):
+        kinds = odds.p.hit_kinds(six)
+        one_by_one = Dist.point(0)
+        for kind, auto in kinds:
+            one_by_one = one_by_one + (odds.armour(kind, False) if auto else odds.wound(kind))
+        assert len(kinds) > 2
+        _same(odds.expansion(six), one_by_one)
