@@ -87,13 +87,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args_list or args_list[0] not in SUBCOMMANDS:
         return _open_window(_gui_parser().parse_args(args_list))
 
+    _tolerant_streams()
     args = build_parser().parse_args(args_list)
     module = importlib.import_module(f"tabletop_gui.commands.{args.command}")
     try:
         return int(module.run(args))
     except InputRefused as e:
+        from tabletop_gui.rules.text import printable
+
         for line in e.lines:
-            print(line, file=sys.stderr)
+            print(printable(line), file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
@@ -116,6 +119,19 @@ def _open_window(args: argparse.Namespace) -> int:
     from tabletop_gui.app import run_app
 
     return run_app(args.file, args.ruleset)
+
+
+def _tolerant_streams() -> None:
+    """Text that the terminal's encoding cannot write (a file name with undecodable
+    bytes, an ASCII-only locale) is written as backslash escapes instead of ending the
+    command with a UnicodeEncodeError; the loader already refuses such text in files."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (OSError, ValueError):  # a stream that cannot change: left as it is
+                pass
 
 
 if __name__ == "__main__":

@@ -88,6 +88,11 @@ class RulesError(ValueError):
     """Input the rules refuse (unknown id or weapon, bad option, wrong dice): exit status 2."""
 
 
+class DiceError(RulesError):
+    """Given dice that do not fit the attack: too few, too many, or a face the die cannot
+    show (the command line names its ``--dice``)."""
+
+
 @dataclass(frozen=True)
 class AttackRequest:
     attacker: str
@@ -300,7 +305,7 @@ class ListedDice(DiceSource):
             raise DiceShortage(self.used + 1, len(self.faces))
         face = self.faces[self.used]
         if not 1 <= face <= sides:
-            raise RulesError(
+            raise DiceError(
                 f"die {self.used + 1} ({label}) shows {face}, but a d{sides} shows 1 to {sides}"
             )
         self.used += 1
@@ -313,12 +318,12 @@ class GivenDice(ListedDice):
 
     def finish(self) -> None:
         if self.used < len(self.faces):
-            raise RulesError(
+            raise DiceError(
                 f"too many dice: this attack needs {self.used}, {len(self.faces)} were given"
             )
 
 
-class DiceShortage(RulesError):
+class DiceShortage(DiceError):
     def __init__(self, needed_at_least: int, given: int) -> None:
         super().__init__(
             f"too few dice: this attack needs at least {needed_at_least}, {given} were given"
@@ -370,6 +375,11 @@ class Ruleset(ABC):
             except FieldError as e:
                 raise RulesError(f"--set {e}") from None
         return out
+
+    def weapon_choices(self, battle: Battle, attacker: str) -> list[str]:
+        """The names ``AttackRequest.weapon`` may take for this attacker: its weapons
+        (a ruleset adds the weapons every model has, such as a Hand Weapon)."""
+        return [str(w.name) for w in battle.combatant(attacker).weapons]
 
     @abstractmethod
     def pair_facts(self, battle: Battle, attacker: str, target: str) -> PairFacts:

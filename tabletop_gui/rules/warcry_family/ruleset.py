@@ -21,6 +21,7 @@ from tabletop_gui.rules.base import (
     Battle,
     Check,
     Combatant,
+    DiceError,
     DiceShortage,
     DiceSource,
     DieRoll,
@@ -265,10 +266,10 @@ class WarcryFamilyRuleset(Ruleset):
         p = self.plan(battle, request)
         need = dice_needed(p.pools)
         if len(known) > need:
-            raise RulesError(f"too many dice: this attack rolls {need}, {len(known)} were given")
+            raise DiceError(f"too many dice: this attack rolls {need}, {len(known)} were given")
         for i, face in enumerate(known):
             if not 1 <= face <= 6:
-                raise RulesError(f"die {i + 1} shows {face}, but a d6 shows 1 to 6")
+                raise DiceError(f"die {i + 1} shows {face}, but a d6 shows 1 to 6")
         return pool_damage(p.pools, p.wounds_left, known)
 
     def dice_text(self, p: Plan) -> str:
