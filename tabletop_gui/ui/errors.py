@@ -22,6 +22,7 @@ from PySide6.QtCore import QObject, Qt, QTimer, Signal
 from PySide6.QtWidgets import QMainWindow, QMessageBox
 
 from tabletop_gui.model.notices import Notice, exception_text, traceback_text
+from tabletop_gui.rules.text import printable
 
 STATUS_MS = 10_000  # how long a problem stays in the status bar
 NOTICE_LINES = 6  # the latest problems listed in the open notice
@@ -55,7 +56,10 @@ class ErrorReporter(QObject):
 
     def problem(self, message: str, detail: str = "", title: str = "Problem") -> None:
         """Tell the user ``message`` (what is wrong and where); ``detail`` behind the
-        notice's details button. While the notice is open, later problems join it."""
+        notice's details button. While the notice is open, later problems join it.
+        Characters a file brought in that would not print (U+202E turning the text
+        around, U+2028, controls) are shown as escapes."""
+        message = "\n".join(printable(line) for line in message.split("\n"))
         self.messages.append(message)
         self.window.statusBar().showMessage(message, STATUS_MS)
         box = self.box

@@ -63,6 +63,15 @@ def test_a_problem_goes_to_the_status_bar_and_a_non_modal_notice(make_window):
     assert box.isVisible() and box.text() == "third problem"
 
 
+def test_unprintable_characters_from_a_file_are_shown_as_escapes(make_window):
+    w = make_window(skirmish())
+    w.errors.problem("weapon \u202egnol\u2028name of x\x07 cannot be read\nsecond line")
+    shown = w.errors.messages[-1]
+    assert shown == ("weapon \\u202egnol\\u2028name of x\\x07 cannot be read\n"
+                     "second line")
+    assert w.statusBar().currentMessage() == shown
+
+
 @pytest.mark.qt_no_exception_capture
 def test_an_exception_no_slot_caught_is_told_in_the_window(make_window, qtbot, monkeypatch):
     """The hook ``run_app`` installs: an exception in a Qt slot becomes a message."""
