@@ -151,7 +151,7 @@ class Attributes:
         return parse_attributes([*self.names, *names])
 
 
-def _split(text: str) -> list[str]:
+def split_attributes(text: str) -> list[str]:
     """Split on commas that are not inside brackets."""
     parts: list[str] = []
     depth = 0
@@ -183,7 +183,7 @@ def _bracketed(text: str, where: str) -> Bracketed:
     strength: int | None = None
     ap: int | None = None
     attrs: list[str] = []
-    for item in _split(text):
+    for item in split_attributes(text):
         m = _SET.match(item)
         key = CHARACTERISTIC_NAMES.get(m.group(1).strip().lower()) if m else None
         if m and key == "str":
@@ -232,7 +232,7 @@ def parse_attributes(names: Iterable[str]) -> Attributes:
         elif name == "devastating charge" and param is not None:
             changes: list[tuple[str, int]] = []
             gained: list[str] = []
-            for item in _split(param):
+            for item in split_attributes(param):
                 c = _CHANGE.match(item)
                 key = CHARACTERISTIC_NAMES.get(c.group(2).lower()) if c else None
                 if c and key:
