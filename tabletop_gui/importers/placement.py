@@ -24,6 +24,7 @@ from tabletop_gui.scenario.entities import Battlefield, Fighter, Model, Obstacle
 GAP = 0.5  # inches between fighters
 UNIT_GAP = 1.0  # inches between units
 STEP = 0.25  # inches a model slides along its row to get clear of something
+EDGE = 0.1  # inches kept free along the edges of a deployment area
 
 
 def area_of(index: int, sides: int, field: Battlefield) -> tuple[float, float, float, float]:
@@ -53,6 +54,7 @@ def place_side(models: Sequence[Model], index: int, sides: int, field: Battlefie
                source: str) -> list[Model]:
     """The models placed in rows in side ``index``'s area; ``taken`` grows with them."""
     x0, x1, y0, y1 = area_of(index, sides, field)
+    x0, x1, y0, y1 = x0 + EDGE, x1 - EDGE, y0 + EDGE, y1 - EDGE
     bottom = index % 2 == 0
     facing = 90.0 if bottom else 270.0
     blockers = [Polygon(t.polygon) for t in terrain] + taken
