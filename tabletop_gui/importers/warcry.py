@@ -185,8 +185,11 @@ def _weapons(selection: Selection, decl: Declaration, ruleset: str, problems: Pr
                 reach = float(str(rng).rpartition("-")[2])
                 values["kind"] = "ranged" if reach > MELEE_REACH else "melee"
                 derived = True
+            given = {_key(n, WEAPON_NAMES) for n in p.characteristics}
             missing = [f.name for f in decl.weapon_fields
-                       if f.required and f.name not in values]
+                       if f.required and f.name not in values and f.name not in given]
+            if len(values) < len([k for k in given if k in specs]):
+                continue  # a value was refused (told)
             if missing:
                 problems.error(p.place, f'the "Weapon" profile has no '
                                         f"{', '.join(m.title() for m in missing)} "
