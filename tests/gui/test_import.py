@@ -24,6 +24,14 @@ MAP = str(DATA / "map-crypt.dd2vtt")
 RIVER = str(DATA / "ninth-age-river-guard.rosz")
 
 
+@pytest.fixture(autouse=True)
+def _own_data_folder(monkeypatch, tmp_path):
+    """Fighter data is kept in the user's data folder: here, this test's own."""
+    from tabletop_gui.model import recovery
+
+    monkeypatch.setattr(recovery, "default_folder", lambda: tmp_path / "data")
+
+
 def _choose(monkeypatch, paths):
     asked = []
 
@@ -138,7 +146,8 @@ def test_another_rulesets_files_become_a_new_battlefield_when_asked(make_window,
     assert w.document.scenario == empty_scenario("ninth-age")
 
 
-def test_load_fighter_data_fills_the_library_and_gives_base_sizes(make_window, monkeypatch):
+def test_load_fighter_data_fills_the_library_and_gives_base_sizes(make_window, monkeypatch,
+                                                                  tmp_path):
     w = make_window(empty_scenario("warcry"))
     told = _capture(monkeypatch, "information")
     _choose(monkeypatch, [str(DATA / "warcry-fighters.json"), str(DATA / "warcry-bases.json")])
@@ -154,3 +163,4 @@ def test_load_fighter_data_fills_the_library_and_gives_base_sizes(make_window, m
     assert panel.current_profile().name == "Stalker Chief"
     assert w.imports.import_paths([ASHEN]) is True
     assert w.document.scenario.fighters[0].base == RoundBase(40.0)
+    assert (tmp_path / "data" / "fighter-library" / "warcry-bases.json").exists()
