@@ -34,6 +34,7 @@ from typing import Any, Literal, cast
 from tabletop_gui.importers.roster import Profile, Roster, Selection, clean_name
 from tabletop_gui.importers.values import (
     Problems,
+    characteristic,
     checked,
     not_used,
     number,
@@ -152,16 +153,7 @@ def _unit(selection: Selection, problems: Problems) -> Unit | None:
             if key is None:
                 unused.append(f"{p.type_name} {name} {text!r}")
                 continue
-            value = number(text)
-            spec = specs[key]
-            if value is None:
-                refused.add(key)
-                if spec.required:
-                    problems.error(p.place, f"{name}: {text!r} is not a number")
-                else:
-                    unused.append(f"{name} {text!r} (not a number)")
-                continue
-            got = checked(spec, value, p.place, name, problems)
+            got = characteristic(specs[key], name, text, p.place, problems, unused)
             if got is None:
                 refused.add(key)
             else:

@@ -93,3 +93,17 @@ def not_used(problems: Problems, place: str, items: list[str]) -> None:
     """One warning naming everything of a model that was read but not used."""
     if items:
         problems.warn(place, "read but not used: " + "; ".join(dict.fromkeys(items)))
+
+
+def characteristic(spec: FieldSpec, name: str, text: str, place: str, problems: Problems,
+                   unused: list[str]) -> Any:
+    """A profile's number for ``spec``: None when it is not one (refused when the ruleset
+    needs it, else named among the things not used)."""
+    value = number(text)
+    if value is None:
+        if spec.required:
+            problems.error(place, f"{name}: {text!r} is not a number")
+        else:
+            unused.append(f"characteristic {name} {text!r} (not a number)")
+        return None
+    return checked(spec, value, place, name, problems)

@@ -24,6 +24,7 @@ from typing import Any
 from tabletop_gui.importers.roster import Roster, Selection, clean_name, starts_invisible
 from tabletop_gui.importers.values import (
     Problems,
+    characteristic,
     checked,
     not_used,
     number,
@@ -112,14 +113,7 @@ def _fighter(selection: Selection, decl: Declaration, ruleset: str,
         if spec is None:
             unused.append(f"characteristic {name} {text}")
             continue
-        value = number(text)
-        if value is None:
-            if spec.required:
-                problems.error(model.place, f"{name}: {text!r} is not a number")
-            else:
-                unused.append(f"characteristic {name} {text!r} (not a number)")
-            continue
-        got = checked(spec, value, model.place, name, problems)
+        got = characteristic(spec, name, text, model.place, problems, unused)
         if got is not None:
             chars[key] = got
     for spec in decl.characteristics:
