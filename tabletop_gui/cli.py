@@ -13,7 +13,8 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-SUBCOMMANDS = ("validate", "inspect", "attack", "move", "rulesets")
+SUBCOMMANDS = ("validate", "inspect", "attack", "move", "rulesets", "import")
+MODULES = {"import": "importing"}  # "import" cannot name a module
 
 
 class InputRefused(Exception):
@@ -67,6 +68,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("rulesets", help="the rulesets and what they read")
     r.add_argument("--json", action="store_true")
+
+    from tabletop_gui.commands.importing import add_arguments
+
+    add_arguments(sub.add_parser("import", help="rosters, maps and table positions into a "
+                                 "scenario"))
     return p
 
 
@@ -89,7 +95,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     _tolerant_streams()
     args = build_parser().parse_args(args_list)
-    module = importlib.import_module(f"tabletop_gui.commands.{args.command}")
+    name = MODULES.get(args.command, args.command)
+    module = importlib.import_module(f"tabletop_gui.commands.{name}")
     try:
         return int(module.run(args))
     except InputRefused as e:

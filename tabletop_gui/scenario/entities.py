@@ -213,10 +213,20 @@ class Grid:
 
 
 @dataclass(frozen=True)
+class Background:
+    """A picture of the table (a map), stretched over the whole battlefield.
+
+    ``image`` is a ``data:image/png|jpeg|webp;base64,...`` URI (checked when loaded)."""
+
+    image: str
+
+
+@dataclass(frozen=True)
 class Battlefield:
     width: float
     depth: float
     grid: Grid | None = None
+    background: Background | None = None
 
 
 Entity: TypeAlias = Fighter | Unit | Obstacle | Platform

@@ -13,12 +13,13 @@ import shapely
 from shapely.geometry import LinearRing, Polygon
 
 from tabletop_gui.rules.fields import Declaration
-from tabletop_gui.scenario.entities import Battlefield, Grid, Obstacle, Platform
+from tabletop_gui.scenario.background import decode_data_uri
+from tabletop_gui.scenario.entities import Background, Battlefield, Grid, Obstacle, Platform
 from tabletop_gui.scenario.problems import index_path, key_path
 from tabletop_gui.scenario.reader import MAX_LENGTH, Reader, is_missing
 
 ENTITY_LISTS = ("fighters", "units", "obstacles", "platforms")
-BATTLEFIELD_FIELDS = ("width", "depth", "grid")
+BATTLEFIELD_FIELDS = ("width", "depth", "grid", "background")
 GRID_FIELDS = ("kind", "size")
 GRID_KINDS = ("square", "hex")
 OBSTACLE_FIELDS = ("id", "name", "polygon", "height", "blocks_sight", "cover")
@@ -47,9 +48,30 @@ def battlefield(r: Reader, top: dict[str, Any], decl: Declaration | None) -> Bat
         r.problem("battlefield.grid", 'this ruleset plays on a grid: give '
                                       '{"kind": "square" or "hex", "size": inches}')
         grid_ok = False
-    if width is None or depth is None or not grid_ok:
+    background: Background | None = None
+    background_ok = True
+    if obj.get("background") is not None:
+        background = _background(r, obj["background"], "battlefield.background")
+        background_ok = background is not None
+    if width is None or depth is None or not grid_ok or not background_ok:
         return None
-    return Battlefield(width=width, depth=depth, grid=grid)
+    return Battlefield(width=width, depth=depth, grid=grid, background=background)
+
+
+def _background(r: Reader, value: Any, path: str) -> Background | None:
+    obj = r.obj(value, path, ("image",))
+    if obj is None:
+        return None
+    raw = r.get(obj, "image", path, required=True)
+    text = None if is_missing(raw) else r.string(raw, key_path(path, "image"))
+    if text is None:
+        return None
+    try:
+        decode_data_uri(text)
+    except ValueError as e:
+        r.problem(key_path(path, "image"), str(e))
+        return None
+    return Background(image=text)
 
 
 def _grid(r: Reader, value: Any, path: str) -> Grid | None:

@@ -67,13 +67,27 @@ class LibraryPanel(QWidget):
         self.side.setCurrentIndex(max(i, 0))
         self.side.blockSignals(False)
         found = profiles_for(scenario)
-        self.profiles = found.models
-        self._names.setStringList([self._label(p) for p in self.profiles])
+        extra, extra_labels = self._fighter_library(scenario.ruleset)
+        self.profiles = found.models + extra
+        self._names.setStringList([self._label(p) for p in found.models] + extra_labels)
         told = self.problem_label.text() if self.problem_label.isVisibleTo(self) else None
         self.problem_label.setText(found.problem or "")
         self.problem_label.setVisible(found.problem is not None)
         if found.problem is not None and found.problem != told:
             self._on_problem(found.problem)
+
+    @staticmethod
+    def _fighter_library(ruleset: str) -> tuple[list[Model], list[str]]:
+        """The fighters of the loaded fighter data (Warcry only), labelled with their
+        warband so that a search finds them by either."""
+        if ruleset != "warcry":
+            return [], []
+        from tabletop_gui.ui.import_actions import load_library
+
+        library, _ = load_library()  # a damaged library is told when an import uses it
+        records = library.fighters
+        return ([library.fighter(r) for r in records],
+                [f"{r.name} ({r.warband})" if r.warband else r.name for r in records])
 
     @staticmethod
     def _label(p: Model) -> str:

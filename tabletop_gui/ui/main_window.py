@@ -11,7 +11,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDragMoveEvent,
+    QDropEvent,
+    QKeySequence,
+)
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMessageBox, QWidget
 
 from tabletop_gui.model.document import Change, Document
@@ -67,10 +74,13 @@ class MainWindow(QMainWindow):
         self.view.status_message.connect(lambda text: self.statusBar().showMessage(text, 4000))
 
         from tabletop_gui.ui.file_actions import FileActions
+        from tabletop_gui.ui.import_actions import ImportActions
         from tabletop_gui.ui.panels import install_panels
         from tabletop_gui.ui.toolbox import Toolbox
 
         self.files = FileActions(self)
+        self.imports = ImportActions(self)
+        self.setAcceptDrops(True)
         self.toolbox = Toolbox(self)
         self._build_menus()
         install_panels(self)
@@ -139,12 +149,26 @@ class MainWindow(QMainWindow):
         down.toggled.connect(self.scene.set_show_taken_down)
         overlays = QAction("&Overlays", self, checkable=True, checked=True)
         overlays.toggled.connect(self.scene.overlay_layer.setVisible)
+        from tabletop_gui.ui.canvas.board_items import DIMMED_OPACITY
+
+        self.dim_background_action = QAction("&Dim background", self, checkable=True)
+        self.dim_background_action.setToolTip("Fade the battlefield's picture (a map)")
+        self.dim_background_action.toggled.connect(
+            lambda on: self.scene.board_item.set_background_opacity(
+                DIMMED_OPACITY if on else 1.0))
         view.addActions([fit, zoom_in, zoom_out])
         view.addSeparator()
-        view.addActions([grid, down, overlays])
+        view.addActions([grid, down, overlays, self.dim_background_action])
         view.addSeparator()
         self._view_menu = view
         self.toolbox.populate_tools(bar.addMenu("&Tools"))
+        library = bar.addMenu("&Library")
+        self.load_fighter_data_action = QAction("Load &fighter data\u2026", self)
+        self.load_fighter_data_action.setToolTip(
+            "Warcry fighter data and base sizes (JSON), kept for imports and the Library panel")
+        self.load_fighter_data_action.triggered.connect(
+            lambda: self.imports.load_fighter_data())
+        library.addAction(self.load_fighter_data_action)
         help_menu = bar.addMenu("&Help")
         keys = QAction("&Keyboard shortcuts", self)
         keys.triggered.connect(self._show_shortcuts)
@@ -170,6 +194,27 @@ class MainWindow(QMainWindow):
 
     def _show_shortcuts(self) -> None:
         QMessageBox.information(self, "Keyboard shortcuts", self.shortcuts_text())
+
+    # -- dropped files -----------------------------------------------------------------
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
+        from tabletop_gui.ui.import_actions import local_files
+
+        if local_files(event.mimeData()):
+            event.acceptProposedAction()
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:  # noqa: N802
+        from tabletop_gui.ui.import_actions import local_files
+
+        if local_files(event.mimeData()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
+        from tabletop_gui.ui.import_actions import local_files
+
+        paths = local_files(event.mimeData())
+        if paths:
+            event.acceptProposedAction()
+            self.imports.drop(paths)
 
     # -- title and state -------------------------------------------------------------
     def _on_changed(self, change: Change) -> None:

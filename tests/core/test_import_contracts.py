@@ -33,7 +33,7 @@ import tabletop_gui
 from tabletop_gui.cli import main
 from tabletop_gui.scenario.resources import demo_path
 from tabletop_gui.rules.registry import RULESET_IDS
-for pkg in ("geometry", "rules", "scenario", "commands"):
+for pkg in ("geometry", "rules", "scenario", "importers", "commands"):
     top = importlib.import_module(f"tabletop_gui.{pkg}")
     for m in pkgutil.walk_packages(top.__path__, f"tabletop_gui.{pkg}."):
         importlib.import_module(m.name)

@@ -159,7 +159,7 @@ class Attributes:
     unknown: tuple[str, ...] = field(default=())
 
 
-def _split(text: str) -> list[str]:
+def split_attributes(text: str) -> list[str]:
     """Split on commas that are not inside brackets."""
     parts: list[str] = []
     depth = 0
@@ -199,7 +199,7 @@ def _bracketed(text: str, where: str, depth: int) -> Bracketed:
     strength: int | None = None
     ap: int | None = None
     attrs: list[str] = []
-    for item in _split(text):
+    for item in split_attributes(text):
         m = _SET.match(item)
         key = CHARACTERISTIC_NAMES.get(m.group(1).strip().lower()) if m else None
         if m and key == "str":
@@ -215,7 +215,7 @@ def _bracketed(text: str, where: str, depth: int) -> Bracketed:
 def _devastating(param: str, where: str, depth: int) -> DevastatingCharge:
     changes: list[tuple[str, int]] = []
     gained: list[str] = []
-    for item in _split(param):
+    for item in split_attributes(param):
         c = _CHANGE.match(item)
         key = CHARACTERISTIC_NAMES.get(c.group(3).lower()) if c else None
         if c and key:

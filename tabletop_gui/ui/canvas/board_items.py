@@ -6,10 +6,20 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import (
+    QBrush,
+    QColor,
+    QFont,
+    QImage,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPolygonF,
+)
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
-from tabletop_gui.scenario.entities import Battlefield, Obstacle, Platform
+from tabletop_gui.scenario.background import decode_data_uri
+from tabletop_gui.scenario.entities import Background, Battlefield, Obstacle, Platform
 from tabletop_gui.ui.canvas.coords import INCH, Z_BOARD, Z_OBSTACLE, Z_PLATFORM, board_rect
 
 TABLE = QColor("#e8e2cf")
@@ -20,6 +30,7 @@ EDGE_LABEL_PX = 0.32 * INCH
 LABEL_PIXELS = 11.0
 TERRAIN_LABEL_PX = 0.24 * INCH
 SQRT3 = math.sqrt(3.0)
+DIMMED_OPACITY = 0.35  # View > Dim background
 
 
 def _font(px: float, bold: bool = False) -> QFont:
@@ -111,8 +122,27 @@ class BattlefieldItem(QGraphicsItem):
         self.setZValue(Z_BOARD)
         self._font = _font(EDGE_LABEL_PX)
         self.battlefield = battlefield
+        self.background_opacity = 1.0
+        self._picture: tuple[Background | None, QImage | None] = (None, None)
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
         self.set_battlefield(battlefield)
+
+    def picture(self) -> QImage | None:
+        """The background picture, decoded once per background (None when it has none or
+        Qt cannot read it: the table is drawn plain)."""
+        background = self.battlefield.background
+        if self._picture[0] is not background:
+            image = None
+            if background is not None:
+                _, data = decode_data_uri(background.image)
+                loaded = QImage.fromData(data)
+                image = None if loaded.isNull() else loaded
+            self._picture = (background, image)
+        return self._picture[1]
+
+    def set_background_opacity(self, opacity: float) -> None:
+        self.background_opacity = opacity
+        self.update()
 
     def set_battlefield(self, battlefield: Battlefield) -> None:
         self.prepareGeometryChange()
@@ -138,6 +168,13 @@ class BattlefieldItem(QGraphicsItem):
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(TABLE)
         painter.drawRect(self._rect)
+        picture = self.picture()
+        if picture is not None:  # under the grid, over the plain table
+            painter.save()
+            painter.setOpacity(self.background_opacity)
+            painter.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform, True)
+            painter.drawImage(self._rect, picture)
+            painter.restore()
         # only what is exposed is drawn (a huge table at a high zoom stays cheap)
         exposed = option.exposedRect.intersected(self._rect)  # type: ignore[attr-defined]
         pixels_per_inch = max(painter.worldTransform().m11(), 1e-9) * INCH
