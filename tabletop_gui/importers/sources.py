@@ -155,6 +155,9 @@ def parse_xml(data: bytes, source: str) -> XmlElement:
                      f"line {line}, column {column + 1}") from None
     except (ValueError, UnicodeError) as e:
         raise refuse(source, f"not readable XML: {e}") from None
+    except LookupError as e:  # an encoding the declaration names that Python lacks
+        raise refuse(source, f"not readable XML: the declared encoding is not known ({e})",
+                     "line 1") from None
     if not isinstance(root, XmlElement):
         raise refuse(source, "not readable XML: no root element")
     return root
