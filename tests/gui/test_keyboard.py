@@ -28,7 +28,8 @@ DEMO = DEMOS / "warcry.battle.json"
 # every key the Help > Keyboard shortcuts list and the README name, as key presses
 HELP_KEYS: dict[str, list[tuple[Qt.Key, Qt.KeyboardModifier]]] = {
     "S": [(K.Key_S, NONE)], "A": [(K.Key_A, NONE)], "O": [(K.Key_O, NONE)],
-    "P": [(K.Key_P, NONE)], "M": [(K.Key_M, NONE)], "D": [(K.Key_D, NONE)],
+    "P": [(K.Key_P, NONE)], "M": [(K.Key_M, NONE)], "Y": [(K.Key_Y, NONE)],
+    "D": [(K.Key_D, NONE)],
     "Arrows": [(k, m) for k in (K.Key_Left, K.Key_Right, K.Key_Up, K.Key_Down)
                for m in (NONE, SHIFT)],
     "[ ]": [(K.Key_BracketLeft, NONE), (K.Key_BracketRight, NONE),
@@ -142,7 +143,7 @@ def test_measure_then_esc_cancels_the_measure(app_window, qtbot):
     drag(window.view.viewport(), _at(window, 2, 2), _at(window, 8, 2))
     assert tool.result is not None
     qtbot.keyClick(window.view, K.Key_Escape)
-    assert tool.result is None and tool._line is None
+    assert tool.result is None and tool.marks is None
     assert isinstance(window.view.tool, MeasureTool)  # Esc cancels, the tool stays
 
 
@@ -198,7 +199,7 @@ def test_every_documented_key_in_every_tool(app_window, qtbot):
     assert unknown == []  # a key added to the Help list must be pressed here too
     presses = [p for k in listed if k in HELP_KEYS for p in HELP_KEYS[k]] + README_KEYS
     original = doc.scenario
-    tool_keys = [K.Key_S, K.Key_A, K.Key_O, K.Key_P, K.Key_M, K.Key_D]
+    tool_keys = [K.Key_S, K.Key_A, K.Key_O, K.Key_P, K.Key_M, K.Key_Y, K.Key_D]
     for prepared in (False, True):
         for tool_key in tool_keys:
             window.view.setFocus()
