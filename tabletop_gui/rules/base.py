@@ -224,8 +224,22 @@ class Resolution:
         return out
 
 
+class Checked:
+    """A verdict made of checks: valid when every check passes; the failed ones' texts."""
+
+    checks: tuple[Check, ...]
+
+    @property
+    def valid(self) -> bool:
+        return all(c.ok for c in self.checks)
+
+    @property
+    def reasons(self) -> list[str]:
+        return [c.text for c in self.checks if not c.ok]
+
+
 @dataclass(frozen=True)
-class AttackReport:
+class AttackReport(Checked):
     ruleset: str
     attacker: str
     target: str
@@ -238,14 +252,6 @@ class AttackReport:
     distribution: Dist
     table_row: str | None = None
     extras: Mapping[str, Any] = field(default_factory=dict)  # ruleset extras (top level)
-
-    @property
-    def valid(self) -> bool:
-        return all(c.ok for c in self.checks)
-
-    @property
-    def reasons(self) -> list[str]:
-        return [c.text for c in self.checks if not c.ok]
 
     @property
     def expected_damage(self) -> float:

@@ -41,7 +41,15 @@ from tabletop_gui.geometry.sight_lines import (
     sight_lines,
 )
 from tabletop_gui.geometry.tipping import CoverSpan, arc_turn, cover_spans, gap_for
-from tabletop_gui.rules.base import AttackReport, Battle, Check, PairFacts, Ruleset, Terms
+from tabletop_gui.rules.base import (
+    AttackReport,
+    Battle,
+    Check,
+    Checked,
+    PairFacts,
+    Ruleset,
+    Terms,
+)
 
 Point3 = tuple[float, float, float]
 AT_LIMIT = 1e-9
@@ -69,7 +77,7 @@ class Ring:
 
 
 @dataclass(frozen=True)
-class Ruling:
+class Ruling(Checked):
     ruleset: str
     attacker: str
     target: str
@@ -85,14 +93,6 @@ class Ruling:
     cover_spans: tuple[CoverSpan, ...] = ()
     cover_why: str = ""
     labels: Mapping[str, str] = field(default_factory=dict)  # terrain id -> its label
-
-    @property
-    def valid(self) -> bool:
-        return all(c.ok for c in self.checks)
-
-    @property
-    def reasons(self) -> list[str]:
-        return [c.text for c in self.checks if not c.ok]
 
     @property
     def lines_clear(self) -> int:
@@ -273,6 +273,24 @@ class _Builder:
             self.add(c.rule, f"{c.text}: {amount(c.margin)} to spare" if c.ok
                      else f"{c.text}: missed by {amount(-c.margin)}")
 
+    def within(self, rule: str, limit: float, ok: bool, ring: str,
+               texts: tuple[str, str, str, str]) -> None:
+        """A limit met while the distance is at most it (range, engagement). ``texts``:
+        out of reach by height alone, exactly at the limit, met (``{}``: the room left),
+        missed (``{}``: the move needed)."""
+        gap = self.gap_at(limit)
+        if gap is None:
+            self.add(rule, texts[0])
+            return
+        self.ring(rule, gap, ring)
+        room = gap - self.h
+        if ok and room <= AT_LIMIT:
+            self.add(rule, texts[1])
+        elif ok:
+            self.add(rule, texts[2].format(amount(room)) + self.height_note())
+        else:
+            self.add(rule, texts[3].format(amount(-room)) + self.height_note())
+
     def range(self, c: Check) -> None:
         assert c.threshold is not None and c.margin is not None
         t = self.t
@@ -282,20 +300,12 @@ class _Builder:
                      else f"{_spaces(-n)} closer and {t} is in range")
             return
         limit = float(c.threshold)
-        gap = self.gap_at(limit)
-        if gap is None:
-            self.add("range", f"out of range whatever the move on the table: {t} is "
-                     f'{self.v:.2f}" higher or lower, more than the {limit:g}" range')
-            return
-        self.ring("range", gap, f'range {limit:g}"')
-        room = gap - self.h
-        if c.ok:
-            self.add("range", f"exactly at the limit: any move further away and {t} is out of "
-                     "range" if room <= AT_LIMIT else
-                     f"out of range if {t} were more than {amount(room)} further away"
-                     + self.height_note())
-        else:
-            self.add("range", f"{amount(-room)} closer and {t} is in range" + self.height_note())
+        self.within("range", limit, c.ok, f'range {limit:g}"', (
+            f'out of range whatever the move on the table: {t} is {self.v:.2f}" higher or '
+            f'lower, more than the {limit:g}" range',
+            f"exactly at the limit: any move further away and {t} is out of range",
+            f"out of range if {t} were more than {{}} further away",
+            f"{{}} closer and {t} is in range"))
 
     def minimum_range(self, c: Check) -> None:
         assert c.threshold is not None
@@ -335,21 +345,12 @@ class _Builder:
         kind, f = self.terms.engagement, self.f
         if kind == "within":
             limit = self.terms.engage_limit
-            gap = self.gap_at(limit)
-            if gap is None:
-                self.add("engaged", f'not engaged at any distance on the table: '
-                         f'{self.v:.2f}" apart in height, more than {limit:g}"')
-                return
-            self.ring("engaged", gap, f'engagement {limit:g}"')
-            room = gap - self.h
-            if f.engaged:
-                self.add("engaged", (f'exactly {limit:g}" apart, which is engaged: any move '
-                                     "apart and they are not") if room <= AT_LIMIT else
-                         f'engaged (within {limit:g}"): more than {amount(room)} further apart '
-                         "and they are not" + self.height_note())
-            else:
-                self.add("engaged", f'{amount(-room)} closer and they are engaged (within '
-                         f'{limit:g}")' + self.height_note())
+            self.within("engaged", limit, f.engaged, f'engagement {limit:g}"', (
+                f'not engaged at any distance on the table: {self.v:.2f}" apart in height, '
+                f'more than {limit:g}"',
+                f'exactly {limit:g}" apart, which is engaged: any move apart and they are not',
+                f'engaged (within {limit:g}"): more than {{}} further apart and they are not',
+                f'{{}} closer and they are engaged (within {limit:g}")'))
         elif kind == "contact":
             tol = self.terms.engage_limit
             if f.engaged:

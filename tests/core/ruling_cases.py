@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from tests.core.test_ninth_age_cli import CHARS
+
 INCH_BASE = {"shape": "round", "diameter_mm": 25.4}
 OVAL_2X1 = {"shape": "oval", "length_mm": 50.8, "width_mm": 25.4}
 WARCRY_CHARS = {"move": 4, "toughness": 4, "wounds": 20}
@@ -91,8 +93,7 @@ def platform_case(height: float) -> dict[str, Any]:
                               "height": height}])
 
 
-NINTH_CHARS = {"adv": 4, "mar": 8, "dis": 7, "hp": 1, "def": 3, "res": 3, "arm": 1, "att": 1,
-               "off": 4, "str": 4, "ap": 0, "agi": 3}
+NINTH_CHARS = CHARS
 
 # The target: 10 models in 5 files of 1" bases, centre (36, 24), facing +y: 5" wide, 2"
 # deep, front-right corner (38.5, 25). The shooter: one model on a 2" round base at

@@ -9,14 +9,13 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication
 
-from tabletop_gui.app import build_window
 from tabletop_gui.model import recovery
 from tabletop_gui.ui.attack_flow import KEY_HELP
 from tabletop_gui.ui.canvas.coords import to_scene
 from tabletop_gui.ui.canvas.tools.draw import DrawObstacleTool
 from tabletop_gui.ui.canvas.tools.measure import MeasureTool
 from tabletop_gui.ui.canvas.tools.select import SelectTool
-from tests.gui.attack_support import DEMOS, first_pair
+from tests.gui.attack_support import DEMOS, built_window, first_pair
 from tests.gui.events import click, double_click, drag
 
 K = Qt.Key
@@ -52,16 +51,7 @@ def app_window(qtbot, tmp_path, monkeypatch):
     """The main window on the Warcry demo, built and completed as ``run_app`` does; the
     recovery folder and settings in the test's temporary directory."""
     monkeypatch.setattr(recovery, "default_folder", lambda: tmp_path / "recovery")
-    window = build_window(str(DEMO), "warcry")
-    qtbot.addWidget(window)
-    with qtbot.waitActive(window):
-        window.show()
-        window.activateWindow()
-    window.install_attack_flow()
-    window.offer_recovery()
-    window.view.fit_to_window()
-    window.view.setFocus()
-    return window
+    return built_window(qtbot, str(DEMO), "warcry")
 
 
 def _at(window, x: float, y: float) -> QPoint:  # noqa: ANN001

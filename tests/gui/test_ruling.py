@@ -18,7 +18,6 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor, QContextMenuEvent, QImage
 from PySide6.QtWidgets import QApplication, QMenu
 
-from tabletop_gui.app import build_window
 from tabletop_gui.cli import main
 from tabletop_gui.geometry.board_geometry import BoardGeometry
 from tabletop_gui.model import recovery
@@ -35,6 +34,7 @@ from tabletop_gui.ui.canvas.tools.ruling import RulingTool
 from tabletop_gui.ui.canvas.tools.select import SelectTool
 from tabletop_gui.ui.ruling_picture import RulingPicture
 from tests.core import ruling_cases as rc
+from tests.gui.attack_support import built_window
 from tests.gui.events import click, drag
 from tests.gui.pdf_text import pdf_text
 
@@ -141,17 +141,7 @@ def window_on(qtbot, tmp_path, monkeypatch):
     monkeypatch.setattr(recovery, "default_folder", lambda: tmp_path / "recovery")
 
     def make(name: str, scenario: dict, ruleset: str = "warcry"):  # noqa: ANN202
-        path = rc.write(tmp_path, name, scenario)
-        window = build_window(str(path), ruleset)
-        qtbot.addWidget(window)
-        with qtbot.waitActive(window):
-            window.show()
-            window.activateWindow()
-        window.install_attack_flow()
-        window.offer_recovery()
-        window.view.fit_to_window()
-        window.view.setFocus()
-        return window
+        return built_window(qtbot, str(rc.write(tmp_path, name, scenario)), ruleset)
 
     return make
 
