@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-SUBCOMMANDS = ("validate", "inspect", "attack", "move", "rulesets", "import")
+SUBCOMMANDS = ("validate", "inspect", "attack", "move", "rulesets", "ruling", "import")
 MODULES = {"import": "importing"}  # "import" cannot name a module
 
 
@@ -68,6 +68,17 @@ def build_parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("rulesets", help="the rulesets and what they read")
     r.add_argument("--json", action="store_true")
+
+    u = sub.add_parser("ruling", help="one pair explained, for settling an argument")
+    u.add_argument("file")
+    u.add_argument("--attacker", required=True)
+    u.add_argument("--target", required=True)
+    u.add_argument("--weapon")
+    u.add_argument("--set", dest="sets", action="append", default=[], nargs="+",
+                   metavar="KEY=VALUE")
+    u.add_argument("--out", metavar="PATH", help="a picture (.png, .svg), a one-page .pdf "
+                   "or Markdown (.md, with a .png beside it)")
+    u.add_argument("--json", action="store_true")
 
     from tabletop_gui.commands.importing import add_arguments
 

@@ -16,12 +16,13 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from tabletop_gui.geometry.board import Board
 from tabletop_gui.rules.fields import FieldError, OptionSpec, RulesetInfo, resolve_options
 
 if TYPE_CHECKING:  # numpy loads with the engines, not with the GUI's first window
+    from tabletop_gui.geometry.cover import CoverRule
     from tabletop_gui.rules.dist import Dist
 
 # -- what a ruleset reads of the document ------------------------------------------------
@@ -174,6 +175,18 @@ class PairFacts:
 
 
 @dataclass(frozen=True)
+class Terms:
+    """How a ruleset reads the geometry of a pair, for a ruling's tipping points."""
+
+    engagement: Literal["within", "contact", "adjacent", "none"] = "none"
+    engage_limit: float = 1.0  # inches ("within"), the contact tolerance ("contact")
+    three_d: bool = False  # distances in 3D (gap and elevations) or on the table
+    cover: CoverRule | None = None  # the Warcry family's cover, as `inspect` reports it
+    facing_cover: str | None = None  # The Ninth Age: the cover threshold option
+    arcs: bool = False  # The Ninth Age's arcs and 135° lines
+
+
+@dataclass(frozen=True)
 class DieRoll:
     """One die of a resolution: its size, its face, what it meant."""
 
@@ -211,8 +224,22 @@ class Resolution:
         return out
 
 
+class Checked:
+    """A verdict made of checks: valid when every check passes; the failed ones' texts."""
+
+    checks: tuple[Check, ...]
+
+    @property
+    def valid(self) -> bool:
+        return all(c.ok for c in self.checks)
+
+    @property
+    def reasons(self) -> list[str]:
+        return [c.text for c in self.checks if not c.ok]
+
+
 @dataclass(frozen=True)
-class AttackReport:
+class AttackReport(Checked):
     ruleset: str
     attacker: str
     target: str
@@ -225,14 +252,6 @@ class AttackReport:
     distribution: Dist
     table_row: str | None = None
     extras: Mapping[str, Any] = field(default_factory=dict)  # ruleset extras (top level)
-
-    @property
-    def valid(self) -> bool:
-        return all(c.ok for c in self.checks)
-
-    @property
-    def reasons(self) -> list[str]:
-        return [c.text for c in self.checks if not c.ok]
 
     @property
     def expected_damage(self) -> float:
@@ -384,6 +403,10 @@ class Ruleset(ABC):
     @abstractmethod
     def pair_facts(self, battle: Battle, attacker: str, target: str) -> PairFacts:
         """The geometry of one ordered pair as this ruleset measures it."""
+
+    def terms(self, battle: Battle) -> Terms:
+        """How this ruleset measures, engages and covers (``rules/ruling.py``)."""
+        return Terms()
 
     @abstractmethod
     def attack(self, battle: Battle, request: AttackRequest) -> AttackReport:

@@ -3,8 +3,9 @@
 Each mutant (numbers at and past their limits, odd strings, attributes, states, models
 moved into contact, unknown and missing keys) goes through validate, then - when it is
 accepted - inspect (text and JSON), attack (text, JSON, a seeded roll, given dice, random
-``--set`` options and weapons) and move. Every command must exit 0 or 2 without raising,
-write nothing on stdout when it refuses, and answer within the issue's 2 s.
+``--set`` options and weapons), ruling (JSON, the same attack) and move. Every command
+must exit 0 or 2 without raising, write nothing on stdout when it refuses, and answer
+within the issue's 2 s.
 
 Seeded (``random.Random(seed)``): a failure names its ruleset and seed and replays.
 The CLI runs in-process (``tabletop_gui.cli.main``), which is much faster than a process
@@ -253,6 +254,9 @@ def test_every_command_answers_or_refuses_every_mutant_in_time(
         check(["attack", file, *argv, "--seed", str(rng.randrange(10**6)), "--json"])
         faces = [rng.choice([1, 2, 3, 4, 5, 6, 6, 0, 7]) for _ in range(rng.randint(0, 8))]
         check(["attack", file, *argv, "--dice", ",".join(map(str, faces)) or "1"])
+        code, out = check(["ruling", file, *argv, "--json"])
+        if code == 0:
+            assert json.loads(out)["sight"]["lines_total"] == 72
 
     fighter = rng.choice(models_of(doc))
     check(["move", file, "--fighter", fighter["id"], "--path", move_path(doc, fighter, rng),

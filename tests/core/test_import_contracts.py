@@ -17,9 +17,10 @@ def test_import_contracts_hold() -> None:
 
 # Run in a fresh interpreter in which Qt cannot be imported at all (as on a machine
 # without PySide6): every module of the core and of the command line is imported, and
-# every sub-command runs on every shipped demo; then no Qt module may be loaded.
+# every sub-command runs on every shipped demo (`ruling --json` on the first pair of
+# each); then no Qt module may be loaded.
 _WITHOUT_QT = """
-import contextlib, importlib, io, pkgutil, sys
+import contextlib, importlib, io, json, pkgutil, sys
 QT = ("PySide6", "shiboken6", "pyqtgraph")
 
 class NoQt:
@@ -41,12 +42,20 @@ runs = 0
 for ruleset in RULESET_IDS:
     path = str(demo_path(ruleset))
     for argv in (["validate", path], ["inspect", path, "--json"], ["rulesets", "--json"]):
-        with contextlib.redirect_stdout(io.StringIO()):
+        with contextlib.redirect_stdout(io.StringIO()) as out:
             assert main(argv) == 0, argv
         runs += 1
+        if argv[0] == "inspect":
+            pair = json.loads(out.getvalue())["pairs"][0]
+    argv = ["ruling", path, "--attacker", pair["attacker"], "--target", pair["target"],
+            "--json"]
+    with contextlib.redirect_stdout(io.StringIO()) as out:
+        assert main(argv) == 0, argv
+    assert json.loads(out.getvalue())["tipping_points"], argv
+    runs += 1
 loaded = sorted(m for m in sys.modules if m.split(".")[0] in QT)
 print(runs, loaded)
-sys.exit(1 if loaded or runs != 3 * len(RULESET_IDS) else 0)
+sys.exit(1 if loaded or runs != 4 * len(RULESET_IDS) else 0)
 """
 
 

@@ -51,6 +51,24 @@ def make_window(qtbot, scenario: Scenario, tmp_path: Path):  # noqa: ANN001, ANN
     return window, flow
 
 
+def built_window(qtbot, file: str, ruleset: str):  # noqa: ANN001, ANN201
+    """The main window on ``file``, built and completed as ``run_app`` does (build the
+    window, then the attack flow and the recovery offer); the test points the recovery
+    folder into its own directory first."""
+    from tabletop_gui.app import build_window
+
+    window = build_window(file, ruleset)
+    qtbot.addWidget(window)
+    with qtbot.waitActive(window):
+        window.show()
+        window.activateWindow()
+    window.install_attack_flow()
+    window.offer_recovery()
+    window.view.fit_to_window()
+    window.view.setFocus()
+    return window
+
+
 def first_pair(scenario: Scenario, valid: bool = True) -> tuple[str, str]:
     """(attacker, target) of the demo: the first ordered pair the engine calls valid
     (or invalid), in file order."""

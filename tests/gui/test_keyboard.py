@@ -9,14 +9,13 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QApplication
 
-from tabletop_gui.app import build_window
 from tabletop_gui.model import recovery
 from tabletop_gui.ui.attack_flow import KEY_HELP
 from tabletop_gui.ui.canvas.coords import to_scene
 from tabletop_gui.ui.canvas.tools.draw import DrawObstacleTool
 from tabletop_gui.ui.canvas.tools.measure import MeasureTool
 from tabletop_gui.ui.canvas.tools.select import SelectTool
-from tests.gui.attack_support import DEMOS, first_pair
+from tests.gui.attack_support import DEMOS, built_window, first_pair
 from tests.gui.events import click, double_click, drag
 
 K = Qt.Key
@@ -28,7 +27,8 @@ DEMO = DEMOS / "warcry.battle.json"
 # every key the Help > Keyboard shortcuts list and the README name, as key presses
 HELP_KEYS: dict[str, list[tuple[Qt.Key, Qt.KeyboardModifier]]] = {
     "S": [(K.Key_S, NONE)], "A": [(K.Key_A, NONE)], "O": [(K.Key_O, NONE)],
-    "P": [(K.Key_P, NONE)], "M": [(K.Key_M, NONE)], "D": [(K.Key_D, NONE)],
+    "P": [(K.Key_P, NONE)], "M": [(K.Key_M, NONE)], "Y": [(K.Key_Y, NONE)],
+    "D": [(K.Key_D, NONE)],
     "Arrows": [(k, m) for k in (K.Key_Left, K.Key_Right, K.Key_Up, K.Key_Down)
                for m in (NONE, SHIFT)],
     "[ ]": [(K.Key_BracketLeft, NONE), (K.Key_BracketRight, NONE),
@@ -51,16 +51,7 @@ def app_window(qtbot, tmp_path, monkeypatch):
     """The main window on the Warcry demo, built and completed as ``run_app`` does; the
     recovery folder and settings in the test's temporary directory."""
     monkeypatch.setattr(recovery, "default_folder", lambda: tmp_path / "recovery")
-    window = build_window(str(DEMO), "warcry")
-    qtbot.addWidget(window)
-    with qtbot.waitActive(window):
-        window.show()
-        window.activateWindow()
-    window.install_attack_flow()
-    window.offer_recovery()
-    window.view.fit_to_window()
-    window.view.setFocus()
-    return window
+    return built_window(qtbot, str(DEMO), "warcry")
 
 
 def _at(window, x: float, y: float) -> QPoint:  # noqa: ANN001
@@ -142,7 +133,7 @@ def test_measure_then_esc_cancels_the_measure(app_window, qtbot):
     drag(window.view.viewport(), _at(window, 2, 2), _at(window, 8, 2))
     assert tool.result is not None
     qtbot.keyClick(window.view, K.Key_Escape)
-    assert tool.result is None and tool._line is None
+    assert tool.result is None and tool.marks is None
     assert isinstance(window.view.tool, MeasureTool)  # Esc cancels, the tool stays
 
 
@@ -198,7 +189,7 @@ def test_every_documented_key_in_every_tool(app_window, qtbot):
     assert unknown == []  # a key added to the Help list must be pressed here too
     presses = [p for k in listed if k in HELP_KEYS for p in HELP_KEYS[k]] + README_KEYS
     original = doc.scenario
-    tool_keys = [K.Key_S, K.Key_A, K.Key_O, K.Key_P, K.Key_M, K.Key_D]
+    tool_keys = [K.Key_S, K.Key_A, K.Key_O, K.Key_P, K.Key_M, K.Key_Y, K.Key_D]
     for prepared in (False, True):
         for tool_key in tool_keys:
             window.view.setFocus()

@@ -199,7 +199,7 @@ def test_measure_between_bases(win, qtbot):
     gap = math.hypot(14 - h, 10.5 - h) - r
     assert m.horizontal == pytest.approx(gap, abs=1e-3)  # 15.493"
     assert m.distance == pytest.approx((m.horizontal ** 2 + 9) ** 0.5)
-    assert "vertical 3.00" in tool._label.text()
+    assert "vertical 3.00" in tool.marks.label.text()
     qtbot.keyClick(win.view, Qt.Key.Key_Escape)  # Esc clears it
     assert tool.result is None
 

@@ -27,6 +27,7 @@ from tabletop_gui.rules.base import (
     RulesError,
     Ruleset,
     StateChange,
+    Terms,
 )
 from tabletop_gui.rules.circle_of_realms.dismemberment import cuts, parse_faces
 from tabletop_gui.rules.circle_of_realms.info import INFO
@@ -85,6 +86,9 @@ class CircleOfRealms(Ruleset):
             vertical_distance=0.0, engaged=spaces <= 1,
             visible=geo.sight(attacker, target).visible, cover="none", spaces=spaces,
         )
+
+    def terms(self, battle: Battle) -> Terms:
+        return Terms("adjacent")  # range and engagement in spaces, sight as the others
 
     # -- reading a request ----------------------------------------------------------
     def _plan(self, battle: Battle, request: AttackRequest) -> Planned:

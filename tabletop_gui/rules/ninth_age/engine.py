@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from tabletop_gui.geometry.ninth_age import CONTACT
 from tabletop_gui.rules.base import (
     AttackReport,
     AttackRequest,
@@ -29,6 +30,7 @@ from tabletop_gui.rules.base import (
     RulesError,
     Ruleset,
     StateChange,
+    Terms,
 )
 from tabletop_gui.rules.dist import Dist
 from tabletop_gui.rules.ninth_age.build import Plan, build_plan
@@ -151,6 +153,10 @@ class NinthAgeRuleset(Ruleset):
         """Its weapons and the Hand Weapon every unit has (``choose_weapon``)."""
         names = super().weapon_choices(battle, attacker)
         return names if HAND_WEAPON in names else [*names, HAND_WEAPON]
+
+    def terms(self, battle: Battle) -> Terms:
+        return Terms("contact", CONTACT, facing_cover=str(self.options(battle)["cover_threshold"]),
+                     arcs=True)
 
     # -- plans ---------------------------------------------------------------------------
     def plan(self, battle: Battle, request: AttackRequest,

@@ -50,6 +50,9 @@ class WarcryRuleset(WarcryFamilyRuleset):
         return tg.cover(attacker, target, gate_1in=True,
                                  platform_threshold=COVER_PLATFORM_HEIGHT)
 
+    def inspect_cover_rule(self, options: Mapping[str, Any]) -> CoverRule | None:
+        return None if options["cover"] == "none" else self.table_rule()
+
     def inspect_cover(self, tg: Targeting, options: Mapping[str, Any], attacker: str,
                       target: str) -> Cover:
         if options["cover"] == "none":

@@ -31,6 +31,7 @@ from tabletop_gui.rules.base import (
     RulesError,
     Ruleset,
     StateChange,
+    Terms,
 )
 from tabletop_gui.rules.dist import DicePool, Dist, dice_needed, pool_damage
 from tabletop_gui.rules.fields import RangeSpec
@@ -225,6 +226,13 @@ class WarcryFamilyRuleset(Ruleset):
         """The cover rule of the pair table ``target_validity`` reads (the one ``plan_for``
         asks most, so the table also serves the attacks)."""
         return None
+
+    def inspect_cover_rule(self, options: Mapping[str, Any]) -> CoverRule | None:
+        """The rule behind ``inspect_cover`` (None: no cover at all), for a ruling."""
+        return self.table_rule()
+
+    def terms(self, battle: Battle) -> Terms:
+        return Terms("within", ENGAGE, True, self.inspect_cover_rule(self.options(battle)))
 
     def target_validity(self, battle: Battle, attacker: str, targets: Sequence[str],
                         weapon: str | None = None, offhand: str | None = None,

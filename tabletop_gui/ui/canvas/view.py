@@ -5,8 +5,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, QPoint, QRectF, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QResizeEvent, QWheelEvent
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import (
+    QContextMenuEvent,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QResizeEvent,
+    QWheelEvent,
+)
 from PySide6.QtWidgets import QGraphicsView, QWidget
 
 from tabletop_gui.ui.canvas.scene import BattlefieldScene
@@ -23,6 +30,7 @@ class BattlefieldView(QGraphicsView):
 
     zoom_changed = Signal(float)
     status_message = Signal(str)
+    context_menu_requested = Signal(QPointF, QPoint)  # scene point, global screen point
 
     def __init__(self, scene: BattlefieldScene, parent: QWidget | None = None) -> None:
         super().__init__(scene, parent)
@@ -161,6 +169,10 @@ class BattlefieldView(QGraphicsView):
             event.accept()
             return
         super().mouseDoubleClickEvent(event)
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802
+        self.context_menu_requested.emit(self.mapToScene(event.pos()), event.globalPos())
+        event.accept()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
         if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
