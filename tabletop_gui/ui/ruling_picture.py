@@ -69,6 +69,10 @@ class RulingPicture:
         w_in, h_in = self.source.width() / INCH, self.source.height() / INCH
         ppi = min(MAX_PICTURE_PX[0] / w_in, MAX_PICTURE_PX[1] / h_in)
         self.ppi = max(PIXELS_PER_INCH[0], min(PIXELS_PER_INCH[1], ppi))
+        if w_in * self.ppi < CAPTION_MIN_WIDTH:  # a tall pair: more table on both sides,
+            grow = (CAPTION_MIN_WIDTH / self.ppi - w_in) * INCH / 2  # not a white margin
+            self.source.adjust(-grow, 0.0, grow, 0.0)
+            w_in = self.source.width() / INCH
         self.size = QSize(round(w_in * self.ppi), round(h_in * self.ppi))
 
     def _frame(self, scenario: Scenario) -> QRectF:
