@@ -276,3 +276,15 @@ def test_the_measure_tool_shows_the_rulings_closest_points(window_on, qtbot):
     assert tool.marks.label.text() == "1.00\u2033"
     line = tool.marks.line.line()
     assert (line.p1(), line.p2()) == (to_scene(ax, ay), to_scene(bx, by))
+
+
+def test_a_tall_pair_fills_the_width_of_its_caption(qapp, tmp_path):
+    from tabletop_gui.scenario.resources import demo_path
+    from tabletop_gui.ui.ruling_picture import CAPTION_MIN_WIDTH
+
+    scenario, ruling = _ruling(demo_path("warcry"), "r3", "b3")  # 3" across, 10" apart
+    picture = RulingPicture(scenario, ruling)
+    assert picture.size.width() >= CAPTION_MIN_WIDTH
+    png = tmp_path / "tall.png"
+    assert picture.write_png(png)
+    assert QImage(str(png)).width() == picture.size.width()
