@@ -23,7 +23,7 @@ bench: $(STAMP)
 	$(BIN)/python -m tabletop_gui.bench --quick
 
 lint: $(STAMP)
-	$(BIN)/ruff check . && $(BIN)/lint-imports && $(BIN)/mypy tabletop_gui/geometry tabletop_gui/rules tabletop_gui/scenario
+	$(BIN)/ruff check . && $(BIN)/lint-imports && $(BIN)/mypy tabletop_gui/geometry tabletop_gui/rules tabletop_gui/scenario tabletop_gui/importers
 
 clean:
 	rm -rf $(VENV)

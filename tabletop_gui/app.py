@@ -24,9 +24,6 @@ APPLICATION = "Tabletop GUI"
 
 def ensure_application() -> QApplication:
     """The QApplication of this process, created on first use."""
-    from tabletop_gui.model.none_guard import protect_none
-
-    protect_none()  # before the first Qt call (see none_guard)
     from PySide6.QtWidgets import QApplication
 
     app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "tabletop-gui"])
@@ -38,19 +35,18 @@ def ensure_application() -> QApplication:
 
 
 def run_app(file: str | None, ruleset: str | None) -> int:
-    """Open the main window on ``file`` (or the demo of ``ruleset``) and run the event loop."""
+    """Open the main window on ``file`` (or the demo of ``ruleset``) and run the event loop.
+
+    The arguments and the machine were checked by the command line (``cli``) before Qt
+    was loaded; a ruleset that is not known is a fault of the caller here."""
     from PySide6.QtCore import QEvent, QObject, QTimer
 
+    from tabletop_gui.rules.registry import DEFAULT_RULESET, info
+
+    ruleset_id = info(ruleset or DEFAULT_RULESET).id  # RulesError for an unknown one
     app = ensure_application()
-
-    from tabletop_gui.rules.registry import DEFAULT_RULESET, RULESET_IDS
-
-    ruleset_id = ruleset or DEFAULT_RULESET
-    if ruleset_id not in RULESET_IDS:
-        print(f"tabletop-gui: unknown ruleset {ruleset_id!r} (known: {', '.join(RULESET_IDS)})",
-              file=sys.stderr)
-        return 2
     window = build_window(file, ruleset_id)
+    sys.excepthook = window.errors.excepthook  # what no slot caught: told in the window
 
     exit_after_paint = os.environ.get("TABLETOP_GUI_EXIT_AFTER_PAINT") == "1"
     if exit_after_paint:

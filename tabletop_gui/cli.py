@@ -1,4 +1,4 @@
-"""The `tabletop-gui` command line (shared/spec/cli.md).
+"""The `tabletop-gui` command line (docs/cli.md).
 
 `tabletop-gui [FILE]` opens the GUI; the sub-commands run the same engine without a
 screen and never import Qt. Exit status: 0 done, 2 input refused (one line per problem
@@ -13,7 +13,8 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-SUBCOMMANDS = ("validate", "inspect", "attack", "move", "rulesets")
+SUBCOMMANDS = ("validate", "inspect", "attack", "move", "rulesets", "ruling", "import")
+MODULES = {"import": "importing"}  # "import" cannot name a module
 
 
 class InputRefused(Exception):
@@ -67,6 +68,22 @@ def build_parser() -> argparse.ArgumentParser:
 
     r = sub.add_parser("rulesets", help="the rulesets and what they read")
     r.add_argument("--json", action="store_true")
+
+    u = sub.add_parser("ruling", help="one pair explained, for settling an argument")
+    u.add_argument("file")
+    u.add_argument("--attacker", required=True)
+    u.add_argument("--target", required=True)
+    u.add_argument("--weapon")
+    u.add_argument("--set", dest="sets", action="append", default=[], nargs="+",
+                   metavar="KEY=VALUE")
+    u.add_argument("--out", metavar="PATH", help="a picture (.png, .svg), a one-page .pdf "
+                   "or Markdown (.md, with a .png beside it)")
+    u.add_argument("--json", action="store_true")
+
+    from tabletop_gui.commands.importing import add_arguments
+
+    add_arguments(sub.add_parser("import", help="rosters, maps and table positions into a "
+                                 "scenario"))
     return p
 
 
@@ -85,21 +102,54 @@ def _gui_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if not args_list or args_list[0] not in SUBCOMMANDS:
-        gui_args = _gui_parser().parse_args(args_list)
-        from tabletop_gui.app import run_app
+        return _open_window(_gui_parser().parse_args(args_list))
 
-        return run_app(gui_args.file, gui_args.ruleset)
-
+    _tolerant_streams()
     args = build_parser().parse_args(args_list)
-    module = importlib.import_module(f"tabletop_gui.commands.{args.command}")
+    name = MODULES.get(args.command, args.command)
+    module = importlib.import_module(f"tabletop_gui.commands.{name}")
     try:
         return int(module.run(args))
     except InputRefused as e:
+        from tabletop_gui.rules.text import printable
+
         for line in e.lines:
-            print(line, file=sys.stderr)
+            print(printable(line), file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
+
+
+def _open_window(args: argparse.Namespace) -> int:
+    """The GUI, once the arguments and the machine are known to be fit for it: every
+    refusal is one line and exit status 2, before Qt is loaded (Qt would abort)."""
+    from tabletop_gui.platform_check import startup_problem
+    from tabletop_gui.rules.registry import RULESET_IDS
+
+    if args.ruleset is not None and args.ruleset not in RULESET_IDS:
+        print(f"tabletop-gui: unknown ruleset {args.ruleset!r} (--ruleset; known: "
+              f"{', '.join(RULESET_IDS)})", file=sys.stderr)
+        return 2
+    problem = startup_problem()
+    if problem is not None:
+        print(f"tabletop-gui: {problem}", file=sys.stderr)
+        return 2
+    from tabletop_gui.app import run_app
+
+    return run_app(args.file, args.ruleset)
+
+
+def _tolerant_streams() -> None:
+    """Text that the terminal's encoding cannot write (a file name with undecodable
+    bytes, an ASCII-only locale) is written as backslash escapes instead of ending the
+    command with a UnicodeEncodeError; the loader already refuses such text in files."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            try:
+                reconfigure(errors="backslashreplace")
+            except (OSError, ValueError):  # a stream that cannot change: left as it is
+                pass
 
 
 if __name__ == "__main__":

@@ -1,1 +1,4 @@
-"""Benchmarks: ``python -m tabletop_gui.bench [--json] [--quick]`` (shared/spec/quality.md)."""
+"""Benchmarks: ``python -m tabletop_gui.bench [--json | --markdown] [--quick]``.
+
+The cases and their targets: docs/benchmark.md and ``targets.py``.
+"""

@@ -1,4 +1,8 @@
-"""``python -m tabletop_gui.bench [--json] [--quick] [--case NAME ...]`` (quality.md)."""
+"""``python -m tabletop_gui.bench [--json | --markdown] [--quick] [--case NAME ...]``.
+
+The cases and their targets are described in docs/benchmark.md; ``--markdown`` prints
+the README's table.
+"""
 
 from __future__ import annotations
 
@@ -6,7 +10,9 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from datetime import UTC, datetime
 
+from tabletop_gui.bench import markdown
 from tabletop_gui.bench.registry import load_cases
 from tabletop_gui.bench.runner import Timing, machine, run_case
 
@@ -14,7 +20,10 @@ from tabletop_gui.bench.runner import Timing, machine, run_case
 def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m tabletop_gui.bench",
                                 description="Time the hot paths against same-run references.")
-    p.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="one JSON object on stdout")
+    out.add_argument("--markdown", action="store_true",
+                     help="the README's table: machine, date, targets met or missed")
     p.add_argument("--quick", action="store_true", help="fewer repetitions (under a minute)")
     p.add_argument("--case", action="append", default=[], metavar="NAME",
                    help="only these cases (repeatable)")
@@ -31,11 +40,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     for case in cases:
         t = run_case(case, args.quick)
         timings.append(t)
-        if not args.json:
+        if args.markdown:  # progress beside the report, which comes at the end
+            print(_line(t), file=sys.stderr, flush=True)
+        elif not args.json:
             print(_line(t), flush=True)
     if args.json:
         print(json.dumps({"machine": machine(),
                           "cases": {t.name: t.to_json() for t in timings}}))
+    elif args.markdown:
+        print(markdown.render(timings, machine=machine(), when=datetime.now(UTC),
+                              quick=args.quick, all_cases=not args.case))
     else:
         print(f"machine: {machine()}")
     disagree = [t.name for t in timings if t.agrees is False]

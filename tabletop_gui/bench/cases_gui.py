@@ -1,4 +1,4 @@
-"""Benchmark cases of the desktop application (quality.md):
+"""Benchmark cases of the desktop application (docs/benchmark.md):
 
 - ``gui_frame_200``: the real canvas offscreen with 200 models and the attack overlays
   on (an attacker chosen, its targets marked): one drag step of a model, that is a mouse

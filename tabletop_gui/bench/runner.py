@@ -8,6 +8,7 @@ import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib import metadata
 from typing import Any
 
 from tabletop_gui.bench.registry import Case
@@ -19,10 +20,21 @@ class Timing:
     times_ms: tuple[float, ...]
     reference_ms: tuple[float, ...] = ()
     agrees: bool | None = None  # answer == reference answer (None: no reference)
+    reference_scale: float = 1.0  # > 1: the reference timed a sample, its time scaled up
 
     @property
     def median_ms(self) -> float:
         return statistics.median(self.times_ms)
+
+    @property
+    def reference_median_ms(self) -> float | None:
+        return statistics.median(self.reference_ms) if self.reference_ms else None
+
+    @property
+    def speedup(self) -> float | None:
+        """How many times faster than the same-run reference (None: no reference)."""
+        ref = self.reference_median_ms
+        return None if ref is None or self.median_ms <= 0 else ref / self.median_ms
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -31,10 +43,10 @@ class Timing:
             "max_ms": round(max(self.times_ms), 3),
             "runs": len(self.times_ms),
         }
-        if self.reference_ms:
-            ref = statistics.median(self.reference_ms)
+        ref, speedup = self.reference_median_ms, self.speedup
+        if ref is not None:
             out["reference_median_ms"] = round(ref, 3)
-            out["speedup"] = round(ref / self.median_ms, 1) if self.median_ms > 0 else None
+            out["speedup"] = None if speedup is None else round(speedup, 1)
         return out
 
 
@@ -61,10 +73,10 @@ def run_case(case: Case, quick: bool) -> Timing:
     for _ in range(max(1, case.quick_reference_runs if quick else case.reference_runs)):
         ms, ref_answer = _timed(case.reference)
         ref_times.append(ms)
-    if case.reference_scale is not None:
-        factor = case.reference_scale()
-        ref_times = [ms * factor for ms in ref_times]
-    return Timing(case.name, tuple(times), tuple(ref_times), case.same(answer, ref_answer))
+    factor = 1.0 if case.reference_scale is None else case.reference_scale()
+    ref_times = [ms * factor for ms in ref_times]
+    return Timing(case.name, tuple(times), tuple(ref_times), case.same(answer, ref_answer),
+                  factor)
 
 
 def machine() -> str:
@@ -81,6 +93,10 @@ def machine() -> str:
     import numpy
     import shapely
 
+    try:  # the version only: the GUI cases import Qt themselves
+        pyside = f", PySide6 {metadata.version('PySide6-Essentials')}"
+    except metadata.PackageNotFoundError:
+        pyside = ""
     return (f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, "
             f"Python {platform.python_version()}, numpy {numpy.__version__}, "
-            f"shapely {shapely.__version__}")
+            f"shapely {shapely.__version__}{pyside}")

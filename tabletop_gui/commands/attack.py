@@ -1,4 +1,4 @@
-"""`tabletop-gui attack FILE --attacker ID --target ID ...` (shared/spec/cli.md).
+"""`tabletop-gui attack FILE --attacker ID --target ID ...` (docs/cli.md).
 
 Generic over the registered rulesets: it asks the scenario's ruleset for the target
 check, modifiers and odds, and rolls with given (``--dice``) or seeded (``--seed``) dice.
@@ -20,6 +20,7 @@ from tabletop_gui.rules.base import (
     AttackReport,
     AttackRequest,
     Battle,
+    DiceError,
     DiceSource,
     GivenDice,
     Resolution,
@@ -58,11 +59,8 @@ def weapon_names(battle: Battle, cid: str) -> list[str]:
     return [str(w.name) for w in battle.combatant(cid).weapons]
 
 
-def check_weapon(battle: Battle, cid: str, name: str | None, flag: str) -> None:
-    if name is None:
-        return
-    names = weapon_names(battle, cid)
-    if name not in names:
+def check_weapon(names: Sequence[str], cid: str, name: str | None, flag: str) -> None:
+    if name is not None and name not in names:
         raise RulesError(f"{flag}: {cid} has no weapon {name!r} "
                          f"(its weapons: {', '.join(names) or 'none'})")
 
@@ -100,8 +98,10 @@ def evaluate(scenario: Scenario, args: argparse.Namespace
         for flag, cid in (("--attacker", args.attacker), ("--target", args.target)):
             if cid not in battle.combatants:
                 raise RulesError(f"{flag}: unknown fighter or unit id {cid!r}")
-        check_weapon(battle, args.attacker, args.weapon, "--weapon")
-        check_weapon(battle, args.attacker, args.offhand, "--offhand")
+        check_weapon(ruleset.weapon_choices(battle, args.attacker), args.attacker,
+                     args.weapon, "--weapon")
+        check_weapon(weapon_names(battle, args.attacker), args.attacker, args.offhand,
+                     "--offhand")
         situational = ruleset.parse_set(set_pairs(args.sets))
         request = AttackRequest(args.attacker, args.target, args.weapon, args.offhand,
                                 situational)
@@ -114,10 +114,19 @@ def evaluate(scenario: Scenario, args: argparse.Namespace
             dice = GivenDice(parse_dice(args.dice))
         elif args.seed is not None:
             dice = SeededDice(args.seed)
-        roll = ruleset.resolve(battle, request, dice) if dice is not None else None
+        roll = resolve(ruleset, battle, request, dice) if dice is not None else None
     except RulesError as e:
         raise InputRefused([str(e)]) from None
     return report, roll
+
+
+def resolve(ruleset: Ruleset, battle: Battle, request: AttackRequest, dice: DiceSource
+            ) -> Resolution:
+    """The rolled attack; dice that do not fit it are refused naming ``--dice``."""
+    try:
+        return ruleset.resolve(battle, request, dice)
+    except DiceError as e:
+        raise RulesError(f"--dice: {e}") from None
 
 
 def run(args: argparse.Namespace) -> int:

@@ -18,6 +18,9 @@ from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import RulesError
 from tabletop_gui.scenario.battle import battle_of
 
+#: Most points of one path (each is one step from space to space).
+MAX_POINTS = 1000
+
 
 def parse_path(text: str) -> list[tuple[float, float]]:
     """``"X,Y;X,Y;..."`` as points; every malformed point is reported."""
@@ -26,6 +29,8 @@ def parse_path(text: str) -> list[tuple[float, float]]:
     parts = [p for p in text.split(";") if p.strip()]
     if not parts:
         raise InputRefused(["--path: give at least one point as X,Y (points separated by ;)"])
+    if len(parts) > MAX_POINTS:
+        raise InputRefused([f"--path: at most {MAX_POINTS:,} points, not {len(parts):,}"])
     for i, part in enumerate(parts, start=1):
         xy = part.split(",")
         try:
@@ -74,7 +79,10 @@ def run(args: argparse.Namespace) -> int:
     points = parse_path(args.path)
     try:
         ruleset = registry.get(scenario.ruleset)
-        report = ruleset.move(battle_of(scenario), args.fighter, points)
+        battle = battle_of(scenario)
+        if args.fighter not in battle.combatants:
+            raise RulesError(f"--fighter: unknown fighter id {args.fighter!r}")
+        report = ruleset.move(battle, args.fighter, points)
     except RulesError as e:
         raise InputRefused(str(e).splitlines()) from None
     if args.json:

@@ -30,6 +30,9 @@ def _fields(title: str, items: list[dict[str, Any]]) -> list[str]:
             extra.append(f"default {json.dumps(f['default'])}")
         if f.get("choices"):
             extra.append("one of " + "/".join(f["choices"]))
+        if "maximum" in f:
+            extra.append(f"from {f['minimum']:g} to {f['maximum']:g}" if "minimum" in f
+                         else f"at most {f['maximum']:g}")
         name = f.get("name", f.get("key"))
         text = f"    {name} ({f['type']}{', ' + ', '.join(extra) if extra else ''})"
         if f.get("help"):

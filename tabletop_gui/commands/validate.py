@@ -1,4 +1,4 @@
-"""`tabletop-gui validate FILE`: check a scenario file (shared/spec/cli.md).
+"""`tabletop-gui validate FILE`: check a scenario file (docs/cli.md).
 
 Exit 0 with a one-line summary on stdout; exit 2 with every problem on stderr, one per
 line, each starting with the file name (``FILE: fighters[2].base.diameter_mm: ...``).
@@ -11,13 +11,14 @@ from pathlib import Path
 
 from tabletop_gui.commands.common import load_or_refuse
 from tabletop_gui.rules.registry import INFOS
+from tabletop_gui.rules.text import printable
 from tabletop_gui.scenario.entities import Scenario
 
 
 def run(args: argparse.Namespace) -> int:
     path = str(args.file)
     scenario = load_or_refuse(path)
-    print(f"ok: {Path(path).name} — {summary(scenario)}")
+    print(printable(f"ok: {Path(path).name} — {summary(scenario)}"))
     return 0
 
 

@@ -8,7 +8,7 @@ different sides (other entries are NaN / False):
 - ``cover[a, t]`` -- Warcry-family cover of target t against attacker a (``cover``), for
   the ``CoverRule`` the table was built with (None: no cover computed, all False);
 - ``flanked[a, t]`` -- a friend of a (not a) is within 1" (3D) of t and has no enemy
-  other than t within 1" (``fight-vs-defense.md``);
+  other than t within 1" (``docs/rulesets/fight-vs-defense.md``);
 - the terrain behind each blocked sight line and each cover, as (a, t, terrain) rows
   (``triples.Triples``).
 

@@ -9,9 +9,11 @@ calls the listeners; nothing here branches on a ruleset's name or imports Qt.
 
 from __future__ import annotations
 
+import functools
+import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
+from typing import Any, TypeVar
 
 from tabletop_gui.geometry.board_geometry import BoardGeometry
 from tabletop_gui.model.dice_probe import (
@@ -20,6 +22,7 @@ from tabletop_gui.model.dice_probe import (
     first_die,
     read_dice,
 )
+from tabletop_gui.model.notices import Notice
 from tabletop_gui.model.target_scan import TargetScan, TargetStatus
 from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import (
@@ -37,7 +40,39 @@ from tabletop_gui.scenario.battle import battle_of
 from tabletop_gui.scenario.entities import Model, Scenario
 
 Listener = Callable[[], None]
+FailureHandler = Callable[[str, Exception], None]
 DOWN_CACHE = 20_000
+T = TypeVar("T")
+
+
+def _none() -> None:
+    return None
+
+
+def _guarded(where: str, fallback: Callable[[], Any] = _none) -> Callable[[T], T]:
+    """An engine call that may fail in a way the rules did not foresee (a bug, a hostile
+    file): with a failure handler set, the state starts over (``reset``: nothing stale
+    stays on show) and the handler is told ``where`` it failed; ``fallback()`` is returned.
+    A ``RulesError`` is the rules' answer, not a failure: it passes. Without a handler
+    (the state alone, in tests) the exception passes too."""
+    def wrap(method: T) -> T:
+        @functools.wraps(method)  # type: ignore[arg-type]
+        def run(self: AttackState, *args: Any, **kwargs: Any) -> Any:
+            if self._guarding or self.on_failure is None:
+                return method(self, *args, **kwargs)  # type: ignore[operator]
+            self._guarding = True
+            try:
+                return method(self, *args, **kwargs)  # type: ignore[operator]
+            except RulesError:
+                raise
+            except Exception as e:  # noqa: BLE001 - handed to on_failure (the window)
+                self.on_failure(where, e)
+                self.reset()
+                return fallback()
+            finally:
+                self._guarding = False
+        return run  # type: ignore[return-value]
+    return wrap
 
 
 def carry_geometry(before: Scenario, after: Scenario) -> None:
@@ -60,10 +95,20 @@ def carry_geometry(before: Scenario, after: Scenario) -> None:
         return
 
 
+SEED_LIMIT = 2_000_000_000  # seeds are 0 .. SEED_LIMIT (what the seed box can show)
+
+
+def system_seed() -> int:
+    """A fresh seed from the operating system's random source (differs at every call and
+    at every launch; logged with the roll, so the roll can be replayed)."""
+    return secrets.randbelow(SEED_LIMIT + 1)
+
+
 class AttackState:
     """Attacker, weapon, target, options and dice of one attack, and the rules' answers."""
 
-    def __init__(self, scenario: Scenario | None = None) -> None:
+    def __init__(self, scenario: Scenario | None = None,
+                 seed_source: Callable[[], int] = system_seed) -> None:
         self._listeners: list[Listener] = []
         self.scenario: Scenario | None = None
         self.attacker: str | None = None
@@ -72,7 +117,8 @@ class AttackState:
         self.target: str | None = None
         self.options: dict[str, Any] = {}
         self.dice: list[int] = []
-        self.seed = 1
+        self.seed_source = seed_source
+        self.seed: int | None = None  # a seed fixed by the user, else None: fresh per roll
         self.rolled_seed: int | None = None  # the seed of the dice shown, when rolled
         self.report: AttackReport | None = None
         self.odds: Dist | None = None  # conditioned on self.dice
@@ -88,6 +134,8 @@ class AttackState:
         self._enemies_cache: tuple[object, list[str]] = (None, [])
         self._down: dict[int, tuple[Model, bool]] = {}
         self.live = False  # the change being notified is a drag preview (see set_scenario)
+        self.on_failure: FailureHandler | None = None  # told when an engine call fails
+        self._guarding = False
         if scenario is not None:
             self.set_scenario(scenario)
 
@@ -132,6 +180,7 @@ class AttackState:
         m = self.model(self.attacker)
         return [w.name for w in m.weapons] if m is not None else []
 
+    @_guarded("Listing the off-hand weapons", list)
     def offhand_choices(self) -> list[str]:
         """The attacker's other weapons the ruleset accepts in the off hand against this
         target with this weapon (asked of the engine; empty where nobody dual-wields)."""
@@ -247,10 +296,32 @@ class AttackState:
             self.options[key] = value
         self._recompute(keep_dice=True)
 
-    def set_seed(self, seed: int) -> None:
+    def set_seed(self, seed: int | None) -> None:
+        """Fix the seed of the next roll (the rolls after it take the next seeds), or None
+        for a fresh seed from the operating system at every roll (the default)."""
         if seed != self.seed:
             self.seed = seed
             self._notify()
+
+    def reset(self, scenario: Scenario | None = None) -> None:
+        """Start over, on ``scenario`` when given (another document): no attacker,
+        target, options, dice or scan, nothing remembered of the earlier battlefield.
+        A seed the user fixed stays."""
+        if scenario is not None:
+            self.scenario = scenario
+        self.attacker = self.target = self.weapon = self.offhand = None
+        self.options = {}
+        self.scan = TargetScan()
+        self._models, self._models_of = {}, None
+        self._offhand_cache = (None, [])
+        self._enemies_cache = (None, [])
+        self._down.clear()
+        self.live = False
+        self._recompute()
+
+    def problems(self) -> list[Notice]:
+        """What went wrong judging the targets so far (see ``TargetScan.problems``)."""
+        return self.scan.problems() if self.attacker is not None else []
 
     def clear(self) -> None:
         """Forget the attack (Esc): no attacker, no target, no dice."""
@@ -278,6 +349,7 @@ class AttackState:
             self.offhand = None
 
     # -- dice ------------------------------------------------------------------------
+    @_guarded("Reading the die entered", lambda: False)
     def enter_die(self, face: int) -> bool:
         """Add one physical die; refused (False, with ``message``) when the rules refuse it."""
         request = self.request()
@@ -311,21 +383,25 @@ class AttackState:
         self.rolled_seed = None
         self._recompute(keep_dice=True)
 
+    @_guarded("Rolling the dice")
     def roll(self) -> Resolution | None:
-        """Roll digital dice with the current seed; the seed then moves on by one."""
+        """Roll digital dice: with a fresh seed from ``seed_source``, or with the seed the
+        user fixed (which then moves on by one, so that the next roll differs)."""
         request, battle, ruleset = self.request(), self.battle(), self.ruleset
         if request is None or battle is None or ruleset is None:
             self.message = "choose an attacker and a target first"
             self._notify()
             return None
+        seed = self.seed if self.seed is not None else self.seed_source()
         try:
-            res = ruleset.resolve(battle, request, SeededDice(self.seed))
+            res = ruleset.resolve(battle, request, SeededDice(seed))
         except RulesError as e:
             self.message = str(e)
             self._notify()
             return None
-        self.rolled_seed = self.seed
-        self.seed += 1
+        self.rolled_seed = seed
+        if self.seed is not None:
+            self.seed = seed + 1 if seed < SEED_LIMIT else 0
         self.dice = [d.face for d in res.dice]
         self.message = ""
         self._recompute(keep_dice=True)
@@ -343,6 +419,7 @@ class AttackState:
             self.option_specs, ruleset, battle, request, faces)
 
     # -- recomputation -----------------------------------------------------------------
+    @_guarded("Judging the targets", list)
     def statuses(self, complete: bool = True) -> list[TargetStatus]:
         """Every enemy of the attacker, valid or not with reasons, nearest first; with
         ``complete=False`` only those scanned so far (see ``scan_step``)."""
@@ -352,6 +429,7 @@ class AttackState:
             self.scan.finish()
         return self.scan.statuses()
 
+    @_guarded("Judging the targets", lambda: True)
     def scan_step(self, budget_s: float) -> bool:
         """Scan more enemies for ``budget_s`` seconds; True when every enemy is scanned."""
         if not self._prepare_scan():
@@ -369,6 +447,7 @@ class AttackState:
     def status(self, target: str) -> TargetStatus | None:
         return next((s for s in self.statuses() if s.target == target), None)
 
+    @_guarded("Preparing the attack")
     def _recompute(self, keep_dice: bool = False) -> None:
         if not keep_dice:
             self.dice = []

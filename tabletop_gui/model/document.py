@@ -94,6 +94,7 @@ class Document(QObject):
     changed = Signal(object)  # Change
     selection_changed = Signal()
     path_changed = Signal()
+    replaced = Signal()  # another battlefield (New, Open, restore): start over, then changed
 
     def __init__(
         self, scenario: Scenario, path: Path | None = None, parent: QObject | None = None
@@ -157,6 +158,7 @@ class Document(QObject):
         self.revision += 1
         self.path = path
         self._selection = ()
+        self.replaced.emit()
         all_ids = frozenset(e.id for e in old.entities) | frozenset(
             e.id for e in scenario.entities
         )

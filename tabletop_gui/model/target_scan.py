@@ -22,6 +22,7 @@ from functools import cached_property, partial
 from typing import Any
 
 from tabletop_gui.geometry.board_geometry import BoardGeometry
+from tabletop_gui.model.notices import Notice, exception_text, traceback_text
 from tabletop_gui.rules.base import AttackReport, AttackRequest, PairFacts, RulesError, Ruleset
 from tabletop_gui.scenario.battle import battle_of
 from tabletop_gui.scenario.entities import Scenario
@@ -42,6 +43,7 @@ class TargetStatus:
     # drag step re-judges every enemy but only the one under the pointer is explained
     explain: Callable[[], tuple[str, ...]] | None = field(default=None, compare=False,
                                                           repr=False)
+    failure: Exception | None = field(default=None, compare=False, repr=False)  # engine
 
     @cached_property
     def reasons(self) -> tuple[str, ...]:
@@ -66,11 +68,20 @@ def _freeze(options: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
     return tuple(sorted((k, repr(v)) for k, v in options.items()))
 
 
+def engine_failed(exc: Exception) -> str:
+    """The reason shown on a target when the rules engine failed on it."""
+    return f"the rules engine failed: {exception_text(exc)}"
+
+
 def status_of(ruleset: Ruleset, scenario: Scenario, request: AttackRequest) -> TargetStatus:
+    """The target's status; the rules' refusal, or the engine's failure, is its reason."""
     try:
         report = ruleset.attack(battle_of(scenario), request)
     except RulesError as e:
         return TargetStatus(request.target, False, (str(e),), None, None)
+    except Exception as e:  # noqa: BLE001 - marked on the target and told (``problems``)
+        return TargetStatus(request.target, False, (engine_failed(e),), None, None,
+                            failure=e)
     return TargetStatus(request.target, report.valid, tuple(report.reasons), report.facts,
                         report)
 
@@ -85,6 +96,7 @@ class TargetScan:
         self._request: AttackRequest | None = None
         self._todo: list[str] = []
         self._done: dict[str, TargetStatus] = {}
+        self._verdicts_failed: Notice | None = None
         self.computations = 0  # how many reports were computed (tests read it)
 
     def invalidate(self) -> None:
@@ -110,15 +122,28 @@ class TargetScan:
             order.insert(0, first)
         self._todo = order
         battle = battle_of(scenario)
+        self._verdicts_failed = None
         try:
             verdicts = ruleset.target_validity(battle, attacker, order, weapon, offhand,
                                                options, explain=False)
-        except RulesError:
-            verdicts = {}
+        except Exception as e:  # noqa: BLE001 - every enemy marked with it, and told
+            reason = str(e) if isinstance(e, RulesError) else engine_failed(e)
+            verdicts = {t: (False, (reason,)) for t in order}
+            who = self._who(scenario, attacker, weapon)
+            self._verdicts_failed = (
+                Notice(f"The targets of {who} cannot be judged: {e}")
+                if isinstance(e, RulesError) else
+                Notice(f"Judging the targets of {who} failed: {exception_text(e)}",
+                       traceback_text(e)))
 
         def explain(target: str) -> tuple[str, ...]:
-            return ruleset.target_validity(battle, attacker, [target], weapon, offhand,
-                                           options)[target][1]
+            try:
+                return ruleset.target_validity(battle, attacker, [target], weapon, offhand,
+                                               options)[target][1]
+            except RulesError as e:
+                return (str(e),)
+            except Exception as e:  # noqa: BLE001 - a tooltip: the failure is the reason
+                return (engine_failed(e),)
 
         self._done = {t: TargetStatus(t, v[0], v[1], None, None, stale=True,
                                       distance=distance.get(t),
@@ -163,6 +188,28 @@ class TargetScan:
         if status.target in self._todo:
             self._todo.remove(status.target)
         self._done[status.target] = status
+
+    def problems(self) -> list[Notice]:
+        """What went wrong in this scan so far, for the user: the verdicts the rules
+        refused to give, and each target the engine failed on."""
+        out = [] if self._verdicts_failed is None else [self._verdicts_failed]
+        if self._scenario is None or self._key is None:
+            return out
+        scenario, attacker, weapon = self._scenario, self._key[1], self._key[2]
+        for s in self._done.values():
+            if s.failure is not None:
+                target = scenario.model(s.target)
+                name = f"{target.name} ({s.target})" if target is not None else s.target
+                out.append(Notice(f"Checking {name} as a target of "
+                                  f"{self._who(scenario, attacker, weapon)} failed: "
+                                  f"{exception_text(s.failure)}", traceback_text(s.failure)))
+        return out
+
+    @staticmethod
+    def _who(scenario: Scenario, attacker: str, weapon: str | None) -> str:
+        model = scenario.model(attacker)
+        name = f"{model.name} ({attacker})" if model is not None else attacker
+        return f"{name} with {weapon}" if weapon else name
 
     def statuses(self) -> list[TargetStatus]:
         """The statuses known so far, nearest first."""

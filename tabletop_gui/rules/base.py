@@ -7,7 +7,7 @@ every combatant by id (the scenario's fighters or units, read through the small
 Results are frozen values that say why: every target rule checked (with numbers and
 margins), every modifier with its reason, the table row used, the exact distribution of
 damage, and, given dice, a resolution step by step. ``AttackReport.to_json`` and
-``PairFacts.to_json`` produce exactly the objects of ``shared/spec/cli.md``.
+``PairFacts.to_json`` produce exactly the objects of ``docs/cli.md``.
 """
 
 from __future__ import annotations
@@ -16,12 +16,13 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from tabletop_gui.geometry.board import Board
 from tabletop_gui.rules.fields import FieldError, OptionSpec, RulesetInfo, resolve_options
 
 if TYPE_CHECKING:  # numpy loads with the engines, not with the GUI's first window
+    from tabletop_gui.geometry.cover import CoverRule
     from tabletop_gui.rules.dist import Dist
 
 # -- what a ruleset reads of the document ------------------------------------------------
@@ -86,6 +87,11 @@ def is_taken_down(c: Combatant) -> bool:
 
 class RulesError(ValueError):
     """Input the rules refuse (unknown id or weapon, bad option, wrong dice): exit status 2."""
+
+
+class DiceError(RulesError):
+    """Given dice that do not fit the attack: too few, too many, or a face the die cannot
+    show (the command line names its ``--dice``)."""
 
 
 @dataclass(frozen=True)
@@ -169,6 +175,18 @@ class PairFacts:
 
 
 @dataclass(frozen=True)
+class Terms:
+    """How a ruleset reads the geometry of a pair, for a ruling's tipping points."""
+
+    engagement: Literal["within", "contact", "adjacent", "none"] = "none"
+    engage_limit: float = 1.0  # inches ("within"), the contact tolerance ("contact")
+    three_d: bool = False  # distances in 3D (gap and elevations) or on the table
+    cover: CoverRule | None = None  # the Warcry family's cover, as `inspect` reports it
+    facing_cover: str | None = None  # The Ninth Age: the cover threshold option
+    arcs: bool = False  # The Ninth Age's arcs and 135° lines
+
+
+@dataclass(frozen=True)
 class DieRoll:
     """One die of a resolution: its size, its face, what it meant."""
 
@@ -206,8 +224,22 @@ class Resolution:
         return out
 
 
+class Checked:
+    """A verdict made of checks: valid when every check passes; the failed ones' texts."""
+
+    checks: tuple[Check, ...]
+
+    @property
+    def valid(self) -> bool:
+        return all(c.ok for c in self.checks)
+
+    @property
+    def reasons(self) -> list[str]:
+        return [c.text for c in self.checks if not c.ok]
+
+
 @dataclass(frozen=True)
-class AttackReport:
+class AttackReport(Checked):
     ruleset: str
     attacker: str
     target: str
@@ -220,14 +252,6 @@ class AttackReport:
     distribution: Dist
     table_row: str | None = None
     extras: Mapping[str, Any] = field(default_factory=dict)  # ruleset extras (top level)
-
-    @property
-    def valid(self) -> bool:
-        return all(c.ok for c in self.checks)
-
-    @property
-    def reasons(self) -> list[str]:
-        return [c.text for c in self.checks if not c.ok]
 
     @property
     def expected_damage(self) -> float:
@@ -300,7 +324,7 @@ class ListedDice(DiceSource):
             raise DiceShortage(self.used + 1, len(self.faces))
         face = self.faces[self.used]
         if not 1 <= face <= sides:
-            raise RulesError(
+            raise DiceError(
                 f"die {self.used + 1} ({label}) shows {face}, but a d{sides} shows 1 to {sides}"
             )
         self.used += 1
@@ -313,12 +337,12 @@ class GivenDice(ListedDice):
 
     def finish(self) -> None:
         if self.used < len(self.faces):
-            raise RulesError(
+            raise DiceError(
                 f"too many dice: this attack needs {self.used}, {len(self.faces)} were given"
             )
 
 
-class DiceShortage(RulesError):
+class DiceShortage(DiceError):
     def __init__(self, needed_at_least: int, given: int) -> None:
         super().__init__(
             f"too few dice: this attack needs at least {needed_at_least}, {given} were given"
@@ -371,9 +395,18 @@ class Ruleset(ABC):
                 raise RulesError(f"--set {e}") from None
         return out
 
+    def weapon_choices(self, battle: Battle, attacker: str) -> list[str]:
+        """The names ``AttackRequest.weapon`` may take for this attacker: its weapons
+        (a ruleset adds the weapons every model has, such as a Hand Weapon)."""
+        return [str(w.name) for w in battle.combatant(attacker).weapons]
+
     @abstractmethod
     def pair_facts(self, battle: Battle, attacker: str, target: str) -> PairFacts:
         """The geometry of one ordered pair as this ruleset measures it."""
+
+    def terms(self, battle: Battle) -> Terms:
+        """How this ruleset measures, engages and covers (``rules/ruling.py``)."""
+        return Terms()
 
     @abstractmethod
     def attack(self, battle: Battle, request: AttackRequest) -> AttackReport:

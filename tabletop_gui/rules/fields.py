@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -29,6 +29,10 @@ FieldKind = Literal[
 ]
 
 
+#: Largest magnitude of any number a ruleset field or option takes (unless it states less).
+MAX_NUMBER = 1_000_000
+
+
 @dataclass(frozen=True)
 class FieldSpec:
     name: str
@@ -38,6 +42,11 @@ class FieldSpec:
     choices: tuple[str, ...] = ()
     minimum: float | None = None
     help: str = ""
+    # the largest value (numbers, die sizes, each number of a "hit/crit"); None: MAX_NUMBER
+    maximum: float | None = None
+    # a ruleset's own reading of the value (Ninth Age attributes): raises FieldError, so
+    # that the loader refuses at load what the engine could not read later
+    parse: Callable[[Any], object] | None = field(default=None, compare=False)
 
     def describe(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "type": self.kind, "required": self.required}
@@ -45,8 +54,10 @@ class FieldSpec:
             out["default"] = self.default
         if self.choices:
             out["choices"] = list(self.choices)
-        if self.minimum is not None:
-            out["minimum"] = self.minimum
+        if self.minimum is not None or self.kind == "die":
+            out["minimum"] = self.minimum if self.minimum is not None else 2
+        if self.maximum is not None or self.kind == "die":
+            out["maximum"] = self.maximum if self.maximum is not None else MAX_SIDES
         if self.help:
             out["help"] = self.help
         return out
@@ -77,15 +88,44 @@ class Declaration:
 
 # -- value parsing shared by the loader and the rules ----------------------------------
 
-_RANGE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*-\s*(\d+(?:\.\d+)?)\s*$")
-_DAMAGE = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$")
-_DICE = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$")
-_MODIFIER = re.compile(r"^\s*([+-])\s*(\d+)\s*$")
+# ASCII only: "\d" and str.isdigit() also accept digits such as "²" or "٣", which int()
+# then refuses or reads differently; a value the loader accepts must parse everywhere.
+_RANGE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*-\s*(\d+(?:\.\d+)?)\s*$", re.ASCII)
+_DAMAGE = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$", re.ASCII)
+_DICE = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$", re.ASCII)
+_MODIFIER = re.compile(r"^\s*([+-])\s*(\d+)\s*$", re.ASCII)
+_WHOLE = re.compile(r"^\s*(\d+)\s*$", re.ASCII)
 LIMBS = ("RH", "LH", "RL", "LL")
+#: Largest die of a dice expression, most dice in one, largest bonus ("20D100+100").
+MAX_DICE, MAX_SIDES, MAX_DICE_BONUS = 20, 100, 100
+#: Largest "+N" / "-N" of a modifier.
+MAX_MODIFIER = 100
 
 
 class FieldError(ValueError):
-    """A value that does not fit its declared kind; the message says what was expected."""
+    """A value that does not fit its declared kind; the message says what was expected.
+
+    ``at`` is a place inside the value (``"[2]"``: its third item) that the loader adds
+    to the field's place."""
+
+    def __init__(self, message: str, at: str = "") -> None:
+        super().__init__(message)
+        self.at = at
+
+
+def whole_number(text: str) -> int | None:
+    """The value of a whole number written in ASCII digits (spaces around allowed), else
+    None. Digit strings too long to be a sane count read as a number over any limit."""
+    m = _WHOLE.match(text)
+    if not m:
+        return None
+    return _digits(m.group(1))
+
+
+def _digits(text: str) -> int:
+    """ASCII digits as a number; more than 9 digits (past every limit) read as 10**9, so
+    that int() is never asked for thousands of digits."""
+    return int(text) if len(text) <= 9 else 10**9
 
 
 def _finite(value: Any) -> float:
@@ -142,17 +182,24 @@ class DiceSpec:
     def fixed(self) -> bool:
         return self.sides == 0
 
+    @property
+    def largest(self) -> int:
+        """The largest total the dice can show."""
+        return self.count * max(1, self.sides) + self.bonus
+
     def outcomes(self) -> dict[int, float]:
-        dist: dict[int, float] = {self.bonus: 1.0}
-        for _ in range(self.count if self.sides else 0):
-            nxt: dict[int, float] = {}
-            for v, p in dist.items():
-                for face in range(1, self.sides + 1):
-                    nxt[v + face] = nxt.get(v + face, 0.0) + p / self.sides
-            dist = nxt
+        """Each total and its probability (a sum of dice by convolution, exact up to
+        floating point)."""
         if not self.sides:
             return {self.count + self.bonus: 1.0}
-        return dist
+        import numpy as np
+
+        one = np.full(self.sides, 1.0 / self.sides)
+        probs = np.ones(1)
+        for _ in range(self.count):
+            probs = np.convolve(probs, one)
+        low = self.count + self.bonus
+        return {low + i: float(q) for i, q in enumerate(probs)}
 
 
 def _num(x: float | None) -> str:
@@ -176,27 +223,36 @@ def parse_range(value: Any) -> RangeSpec:
     return RangeSpec(maximum=v)
 
 
-def parse_damage(value: Any) -> DamageSpec:
+def parse_damage(value: Any, maximum: float | None = None) -> DamageSpec:
+    """``"hit/crit"``; with ``maximum``, neither number may be larger."""
     if not isinstance(value, str):
         raise FieldError(f'must be a string "hit/crit", not {type_name(value)}')
     m = _DAMAGE.match(value)
     if not m:
         raise FieldError(f'must be "hit/crit" such as "1/3", not "{value}"')
-    return DamageSpec(int(m.group(1)), int(m.group(2)))
+    hit, crit = _digits(m.group(1)), _digits(m.group(2))
+    top = MAX_NUMBER if maximum is None else maximum
+    if max(hit, crit) > top:
+        raise FieldError(f'"{value}": damage of at most {_num(top)} per hit')
+    return DamageSpec(hit, crit)
 
 
 def parse_dice(value: Any) -> DiceSpec:
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())  # "3" is the fixed number 3
+    """A fixed number (0 to 1000, or its digits as text) or dice: ``"D3"``, ``"2D6"``,
+    ``"D3+1"``; at most 20 dice of 2 to 100 sides and a bonus of at most 100."""
+    if isinstance(value, str) and (n := whole_number(value)) is not None:
+        value = n  # "3" is the fixed number 3
     if isinstance(value, str):
         m = _DICE.match(value)
         if not m:
             raise FieldError(f'must be a number or dice such as "D3", "2D6", "D3+1", not "{value}"')
-        count = int(m.group(1) or 1)
-        sides = int(m.group(2))
-        bonus = int(m.group(4) or 0) * (-1 if m.group(3) == "-" else 1)
-        if count < 1 or count > 20 or sides < 2 or sides > 100:
-            raise FieldError(f'dice "{value}" out of bounds (1-20 dice of 2-100 sides)')
+        count = _digits(m.group(1)) if m.group(1) else 1
+        sides = _digits(m.group(2))
+        bonus = _digits(m.group(4) or "0") * (-1 if m.group(3) == "-" else 1)
+        if not (1 <= count <= MAX_DICE and 2 <= sides <= MAX_SIDES
+                and abs(bonus) <= MAX_DICE_BONUS):
+            raise FieldError(f'dice "{value}" out of bounds (1-{MAX_DICE} dice of '
+                             f'2-{MAX_SIDES} sides, a bonus of at most {MAX_DICE_BONUS})')
         return DiceSpec(count, sides, bonus)
     v = _finite(value)
     if not v.is_integer() or v < 0 or v > 1000:
@@ -210,23 +266,37 @@ def parse_modifier(value: Any, own: float) -> float:
         m = _MODIFIER.match(value)
         if not m:
             raise FieldError(f'must be a number or "+N", not "{value}"')
-        n = int(m.group(2))
+        n = _digits(m.group(2))
+        if n > MAX_MODIFIER:
+            raise FieldError(f'"{value}": "+N" and "-N" take N up to {MAX_MODIFIER}')
         return own + (n if m.group(1) == "+" else -n)
-    return _finite(value)
+    v = _finite(value)
+    if abs(v) > MAX_NUMBER:
+        raise FieldError("is too large")
+    return v
 
 
 def check_value(spec: FieldSpec, value: Any) -> Any:
     """Return the value if it fits the spec, else raise FieldError saying why."""
+    value = _check_kind(spec, value)
+    if spec.parse is not None:
+        spec.parse(value)
+    return value
+
+
+def _check_kind(spec: FieldSpec, value: Any) -> Any:
     kind = spec.kind
     if kind in ("int", "number", "die"):
         v = _finite(value)
         if kind in ("int", "die") and not v.is_integer():
             raise FieldError("must be a whole number")
-        if kind == "die" and v < 2:
-            raise FieldError("must be a die size of at least 2")
+        if kind == "die" and not 2 <= v <= MAX_SIDES:
+            raise FieldError(f"must be a die size from 2 to {MAX_SIDES}")
         if spec.minimum is not None and v < spec.minimum:
             raise FieldError(f"must be >= {_num(spec.minimum)}")
-        if abs(v) > 1e6:
+        if spec.maximum is not None and v > spec.maximum:
+            raise FieldError(f"must be at most {_num(spec.maximum)}")
+        if abs(v) > MAX_NUMBER:
             raise FieldError("is too large")
         return value
     if kind == "bool":
@@ -245,10 +315,12 @@ def check_value(spec: FieldSpec, value: Any) -> Any:
         parse_range(value)
         return value
     if kind == "damage":
-        parse_damage(value)
+        parse_damage(value, spec.maximum)
         return value
     if kind == "dice":
-        parse_dice(value)
+        dice = parse_dice(value)
+        if spec.maximum is not None and dice.largest > spec.maximum:
+            raise FieldError(f"at most {_num(spec.maximum)} in total, not up to {dice.largest}")
         return value
     if kind == "modifier":
         parse_modifier(value, 0.0)
@@ -279,12 +351,18 @@ class OptionSpec:
     # ``item_count`` (least, most) entries
     items: tuple[str, ...] = ()
     item_count: tuple[int, int] = (1, 20)
+    # the largest value of a number (None: MAX_NUMBER; the least is -MAX_NUMBER unless
+    # ``minimum`` says more)
+    maximum: float | None = None
 
     def describe(self) -> dict[str, Any]:
         out: dict[str, Any] = {"key": self.key, "type": self.kind, "default": self.default,
                                "help": self.help}
         if self.choices:
             out["choices"] = list(self.choices)
+        if self.kind in ("int", "number"):
+            out["minimum"] = self.minimum if self.minimum is not None else -MAX_NUMBER
+            out["maximum"] = self.maximum if self.maximum is not None else MAX_NUMBER
         if self.items:
             out["items"] = list(self.items)
         return out
@@ -314,13 +392,22 @@ class OptionSpec:
                 raise FieldError(f"{self.key} takes true or false, not {type_name(value)}")
             return value
         if self.kind in ("int", "number"):
-            v = _finite(value) if not isinstance(value, bool) else None
-            if v is None:
-                raise FieldError(f"{self.key} takes a number")
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise FieldError(f"{self.key} takes a number, not {type_name(value)}")
+            try:
+                v = float(value)
+            except OverflowError:
+                v = math.inf
+            if not math.isfinite(v):
+                raise FieldError(f"{self.key} takes a finite number")
             if self.kind == "int" and not v.is_integer():
                 raise FieldError(f"{self.key} takes a whole number, not {value}")
-            if self.minimum is not None and v < self.minimum:
-                raise FieldError(f"{self.key} must be >= {_num(self.minimum)}")
+            least = self.minimum if self.minimum is not None else -MAX_NUMBER
+            most = self.maximum if self.maximum is not None else MAX_NUMBER
+            if v < least:
+                raise FieldError(f"{self.key} must be >= {_num(least)}")
+            if v > most:
+                raise FieldError(f"{self.key} must be at most {_num(most)}")
             return int(v) if self.kind == "int" else v
         if self.kind == "enum":
             if value not in self.choices:

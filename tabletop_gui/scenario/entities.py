@@ -5,7 +5,7 @@ and the scenario with it, so old and new documents can be kept for undo and comp
 with ``==``. Mappings inside entities (characteristics, state, weapon values) are plain
 dicts by construction but are never mutated in place: always build a new one.
 
-Field names follow ``shared/spec/scenario-format.md`` to the letter.
+Field names follow ``docs/scenario-format.md`` to the letter.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, Literal, TypeAlias
 
 MM_PER_INCH = 25.4
@@ -212,10 +213,20 @@ class Grid:
 
 
 @dataclass(frozen=True)
+class Background:
+    """A picture of the table (a map), stretched over the whole battlefield.
+
+    ``image`` is a ``data:image/png|jpeg|webp;base64,...`` URI (checked when loaded)."""
+
+    image: str
+
+
+@dataclass(frozen=True)
 class Battlefield:
     width: float
     depth: float
     grid: Grid | None = None
+    background: Background | None = None
 
 
 Entity: TypeAlias = Fighter | Unit | Obstacle | Platform
@@ -236,20 +247,29 @@ class Scenario:
     obstacles: tuple[Obstacle, ...] = ()
     platforms: tuple[Platform, ...] = ()
 
-    # -- look-ups -------------------------------------------------------------
-    @property
+    # -- look-ups (computed once per scenario value: a scenario never changes) --------
+    @cached_property
     def models(self) -> tuple[Model, ...]:
         return (*self.fighters, *self.units)
 
-    @property
+    @cached_property
     def entities(self) -> tuple[Entity, ...]:
         return (*self.fighters, *self.units, *self.obstacles, *self.platforms)
 
+    @cached_property
+    def _by_id(self) -> dict[str, Entity]:
+        """Each id's first entity in ``entities`` order (models before terrain)."""
+        index: dict[str, Entity] = {}
+        for e in self.entities:
+            index.setdefault(e.id, e)
+        return index
+
     def entity(self, entity_id: str) -> Entity | None:
-        return next((e for e in self.entities if e.id == entity_id), None)
+        return self._by_id.get(entity_id)
 
     def model(self, model_id: str) -> Model | None:
-        return next((m for m in self.models if m.id == model_id), None)
+        found = self._by_id.get(model_id)  # models come first: a model wins a shared id
+        return found if isinstance(found, Fighter | Unit) else None
 
     def side(self, side_id: str) -> Side | None:
         return next((s for s in self.sides if s.id == side_id), None)

@@ -1,4 +1,4 @@
-"""Loading scenario files (format version 1, ``shared/spec/scenario-format.md``).
+"""Loading scenario files (format version 1, ``docs/scenario-format.md``).
 
 The file is untrusted: it is decoded as strict UTF-8 JSON with size and nesting limits,
 nothing in it is ever evaluated, and every defect is collected as a Problem naming its
@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +26,14 @@ from tabletop_gui.rules.registry import INFOS, RULESET_IDS
 from tabletop_gui.scenario.entities import Fighter, Scenario, Side, Unit
 from tabletop_gui.scenario.load_models import ModelReader
 from tabletop_gui.scenario.load_terrain import ENTITY_LISTS, TerrainReader, battlefield
-from tabletop_gui.scenario.problems import Problem, ScenarioError, index_path, key_path, shown
+from tabletop_gui.scenario.problems import (
+    MAX_PROBLEMS,
+    Problem,
+    ScenarioError,
+    index_path,
+    key_path,
+    shown,
+)
 from tabletop_gui.scenario.reader import DuplicateKeyObject, Reader, is_missing
 
 __all__ = ["FORMAT", "SCHEMA_VERSION", "Problem", "ScenarioError", "decode", "load_scenario",
@@ -43,21 +52,52 @@ _NON_FINITE = {"NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float
 
 def load_scenario(path: str | os.PathLike[str]) -> Scenario:
     """Read and check a scenario file; raise ScenarioError listing every problem."""
-    p = Path(path)
     source = str(path)
+    return loads_scenario(read_file(path, source), source=source)
+
+
+def read_file(path: str | os.PathLike[str], source: str) -> bytes:
+    """The bytes of a regular file (at most ``MAX_BYTES + 1`` of them).
+
+    Anything else is refused at once: a FIFO or a terminal would block the read until
+    someone writes to it, a device such as /dev/zero never ends, a directory has no text.
+    The file is opened without blocking and checked on the open descriptor, so it cannot
+    be swapped for a FIFO between the check and the read.
+    """
+
+    def refuse(reason: str) -> ScenarioError:
+        return ScenarioError([Problem("", f"cannot read the file: {reason}")], source)
+
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
     try:
-        with p.open("rb") as f:
-            data = f.read(MAX_BYTES + 1)
+        fd = os.open(Path(path), flags)
     except OSError as e:
-        reason = e.strerror or type(e).__name__
-        raise ScenarioError([Problem("", f"cannot read the file: {reason}")], source) from None
-    return loads_scenario(data, source=source)
+        raise refuse(e.strerror or type(e).__name__) from None
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise refuse(f"not a regular file ({_file_kind(mode)})")
+        if hasattr(os, "set_blocking"):
+            os.set_blocking(fd, True)
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            return f.read(MAX_BYTES + 1)
+    except OSError as e:
+        raise refuse(e.strerror or type(e).__name__) from None
+    finally:
+        os.close(fd)
+
+
+def _file_kind(mode: int) -> str:
+    kinds = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a FIFO"),
+             (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+             (stat.S_ISSOCK, "a socket"))
+    return next((name for test, name in kinds if test(mode)), "not a file")
 
 
 def loads_scenario(data: str | bytes, source: str = "<string>") -> Scenario:
     """Check a scenario given as JSON text or bytes; raise ScenarioError on any problem."""
-    document, non_finite = _decode(data, source)
-    return scenario_from_json(document, source, non_finite=non_finite)
+    document, non_finite, escapes = _decode(data, source)
+    return scenario_from_json(document, source, non_finite=non_finite, escapes=escapes)
 
 
 def decode(data: str | bytes, source: str = "<string>") -> Any:
@@ -65,7 +105,9 @@ def decode(data: str | bytes, source: str = "<string>") -> Any:
     return _decode(data, source)[0]
 
 
-def _decode(data: str | bytes, source: str) -> tuple[Any, str | None]:
+def _decode(data: str | bytes, source: str) -> tuple[Any, str | None, bool]:
+    """The document, the first NaN/Infinity literal it used, and whether its text has
+    ``\\uD800``-``\\uDFFF`` escapes (the only way a decoded string gets a surrogate)."""
 
     def refuse(message: str) -> ScenarioError:
         return ScenarioError([Problem("", message)], source)
@@ -97,30 +139,59 @@ def _decode(data: str | bytes, source: str) -> tuple[Any, str | None]:
     except json.JSONDecodeError as e:
         raise refuse(f"not valid JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
     except RecursionError:
-        raise refuse(f"nested too deeply (at most {MAX_DEPTH} levels)") from None
+        raise refuse(_too_deep(text)) from None
     except ValueError as e:  # pragma: no cover - json raises JSONDecodeError for bad text
         raise refuse(f"not valid JSON: {e}") from None
     if _depth_exceeds(document, MAX_DEPTH):
-        raise refuse(f"nested too deeply (at most {MAX_DEPTH} levels)")
-    return document, (non_finite[0] if non_finite else None)
+        raise refuse(_too_deep(text))
+    escapes = _SURROGATE_ESCAPE.search(text) is not None
+    return document, (non_finite[0] if non_finite else None), escapes
+
+
+_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+
+
+def _too_deep(text: str) -> str:
+    """The message for a document nested too deeply, naming where (line and column of
+    the first bracket past the limit; strings are skipped)."""
+    depth = 0
+    for m in _TOKENS.finditer(text):
+        token = m.group()
+        if token in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                pos = m.start()
+                line = text.count("\n", 0, pos) + 1
+                column = pos - text.rfind("\n", 0, pos)
+                return (f"nested too deeply at line {line}, column {column} "
+                        f"(at most {MAX_DEPTH} levels)")
+        elif token in "]}":
+            depth -= 1
+    return f"nested too deeply (at most {MAX_DEPTH} levels)"  # pragma: no cover
 
 
 def scenario_from_json(
-    document: Any, source: str = "<string>", *, non_finite: str | None = None
+    document: Any, source: str = "<string>", *, non_finite: str | None = None,
+    escapes: bool | None = None,
 ) -> Scenario:
     """Check a decoded document and build its Scenario.
 
     ``non_finite`` names a NaN/Infinity literal the text used: every number is checked
-    where it is read, and this catches one that no check reached.
+    where it is read, and this catches one that no check reached. ``escapes`` says
+    whether the text had surrogate escapes (False: no string needs the surrogate check;
+    None: not known, every string is checked).
     """
     r = Reader()
 
     def fail() -> ScenarioError:
-        return ScenarioError(r.problems, source)
+        return ScenarioError(r.report(), source)
 
     if not isinstance(document, dict):
         r.problem("", f"the top level must be an object, not {type_name(document)}")
         raise fail()
+    for place in _not_text(document) if escapes is not False else ():
+        r.problem(place, "is not Unicode text: it holds an unpaired surrogate (a "
+                         "\\uD800-\\uDFFF escape that is not half of a pair)")
     top = r.obj(document, "", TOP_FIELDS)
     assert top is not None
     fmt = r.get(top, "format", "", required=True)
@@ -290,14 +361,47 @@ def _parse_int(text: str) -> int | float:
     return int(text) if len(text) <= 18 else float(text)
 
 
-def _depth_exceeds(document: Any, limit: int) -> bool:
-    stack: list[tuple[Any, int]] = [(document, 1)]
-    while stack:
-        value, depth = stack.pop()
-        if depth > limit:
-            return True
-        if isinstance(value, dict):
-            stack.extend((v, depth + 1) for v in value.values() if isinstance(v, dict | list))
+def _not_text(document: Any) -> list[str]:
+    """The places of strings (values or keys) holding an unpaired surrogate, which JSON's
+    ``\\ud800`` escapes allow but no UTF-8 output can write: refused at load, so that no
+    output path (the terminal, a saved file, a window) ever meets one."""
+    try:  # the common case, at the speed of the encoder: nothing to find
+        json.dumps(document, ensure_ascii=False).encode("utf-8")
+        return []
+    except UnicodeEncodeError:
+        pass
+    except (TypeError, ValueError, RecursionError):  # not plain JSON data: walk it
+        pass
+    places: list[str] = []
+    stack: list[tuple[Any, str]] = [(document, "")]
+    while stack and len(places) < MAX_PROBLEMS:
+        value, path = stack.pop()
+        if isinstance(value, str):
+            if _SURROGATE.search(value):
+                places.append(path)
+        elif isinstance(value, dict):
+            for key, item in reversed(list(value.items())):
+                p = key_path(path, key) if isinstance(key, str) else f"{path}[{key!r}]"
+                if isinstance(key, str) and _SURROGATE.search(key):
+                    places.append(p)
+                stack.append((item, p))
         elif isinstance(value, list):
-            stack.extend((v, depth + 1) for v in value if isinstance(v, dict | list))
-    return False
+            stack.extend((item, index_path(path, i)) for i, item in reversed(
+                list(enumerate(value))))
+    return places
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _depth_exceeds(document: Any, limit: int) -> bool:
+    """Whether some container lies deeper than ``limit`` (the top level is depth 1);
+    level by level, so a wide document is walked at list-comprehension speed."""
+    level = [document] if isinstance(document, dict | list) else []
+    for _ in range(limit):
+        level = [v for c in level for v in (c.values() if isinstance(c, dict) else c)
+                 if isinstance(v, dict | list)]
+        if not level:
+            return False
+    return True

@@ -147,8 +147,11 @@ class ModelReader:
                 continue
             try:
                 value = check_value(spec, raw)
-            except (FieldError, OverflowError) as e:
-                self.r.problem(p, str(e) if isinstance(e, FieldError) else "is too large")
+            except FieldError as e:
+                self.r.problem(p + e.at, str(e))
+                continue
+            except OverflowError:
+                self.r.problem(p, "is too large")
                 continue
             if spec.kind in ("int", "die") and isinstance(value, float):
                 value = int(value)
@@ -192,7 +195,7 @@ class ModelReader:
         if obj is None:
             return None
         r = self.r
-        before = len(r.problems)
+        before = r.count
         placed = self._placed(obj, path, sides)
         base_raw = r.get(obj, "base", path, required=True)
         base = None if is_missing(base_raw) else self.base(base_raw, key_path(path, "base"))
@@ -201,7 +204,7 @@ class ModelReader:
             elevation = r.number(obj["elevation"], key_path(path, "elevation"), minimum=0.0)
         height = r.opt_number(obj, "height", path, 1.25, positive=True)
         profile = self.profile_parts(obj, path)
-        if len(r.problems) > before or base is None or height is None:
+        if r.count > before or base is None or height is None:
             return None
         return Fighter(base=base, elevation=elevation, height=height, **placed, **profile)
 
@@ -209,11 +212,11 @@ class ModelReader:
         obj = self.r.obj(value, path, UNIT_FIELDS)
         if obj is None:
             return None
-        before = len(self.r.problems)
+        before = self.r.count
         placed = self._placed(obj, path, sides)
         formation = self.formation(obj, path)
         profile = self.profile_parts(obj, path)
-        if len(self.r.problems) > before or formation is None:
+        if self.r.count > before or formation is None:
             return None
         return Unit(**placed, **formation, **profile)
 

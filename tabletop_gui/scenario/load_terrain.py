@@ -13,12 +13,13 @@ import shapely
 from shapely.geometry import LinearRing, Polygon
 
 from tabletop_gui.rules.fields import Declaration
-from tabletop_gui.scenario.entities import Battlefield, Grid, Obstacle, Platform
+from tabletop_gui.scenario.background import decode_data_uri
+from tabletop_gui.scenario.entities import Background, Battlefield, Grid, Obstacle, Platform
 from tabletop_gui.scenario.problems import index_path, key_path
 from tabletop_gui.scenario.reader import MAX_LENGTH, Reader, is_missing
 
 ENTITY_LISTS = ("fighters", "units", "obstacles", "platforms")
-BATTLEFIELD_FIELDS = ("width", "depth", "grid")
+BATTLEFIELD_FIELDS = ("width", "depth", "grid", "background")
 GRID_FIELDS = ("kind", "size")
 GRID_KINDS = ("square", "hex")
 OBSTACLE_FIELDS = ("id", "name", "polygon", "height", "blocks_sight", "cover")
@@ -47,9 +48,30 @@ def battlefield(r: Reader, top: dict[str, Any], decl: Declaration | None) -> Bat
         r.problem("battlefield.grid", 'this ruleset plays on a grid: give '
                                       '{"kind": "square" or "hex", "size": inches}')
         grid_ok = False
-    if width is None or depth is None or not grid_ok:
+    background: Background | None = None
+    background_ok = True
+    if obj.get("background") is not None:
+        background = _background(r, obj["background"], "battlefield.background")
+        background_ok = background is not None
+    if width is None or depth is None or not grid_ok or not background_ok:
         return None
-    return Battlefield(width=width, depth=depth, grid=grid)
+    return Battlefield(width=width, depth=depth, grid=grid, background=background)
+
+
+def _background(r: Reader, value: Any, path: str) -> Background | None:
+    obj = r.obj(value, path, ("image",))
+    if obj is None:
+        return None
+    raw = r.get(obj, "image", path, required=True)
+    text = None if is_missing(raw) else r.string(raw, key_path(path, "image"))
+    if text is None:
+        return None
+    try:
+        decode_data_uri(text)
+    except ValueError as e:
+        r.problem(key_path(path, "image"), str(e))
+        return None
+    return Background(image=text)
 
 
 def _grid(r: Reader, value: Any, path: str) -> Grid | None:
@@ -111,7 +133,7 @@ class TerrainReader:
         obj = r.obj(value, path, OBSTACLE_FIELDS)
         if obj is None:
             return None
-        before = len(r.problems)
+        before = r.count
         ident, name, polygon, height = self._common(obj, path)
         blocks = True
         if "blocks_sight" in obj:
@@ -119,7 +141,7 @@ class TerrainReader:
         cover = "hard"
         if "cover" in obj:
             cover = r.choice(obj["cover"], key_path(path, "cover"), COVER_KINDS) or "hard"
-        if len(r.problems) > before or ident is None or polygon is None or height is None:
+        if r.count > before or ident is None or polygon is None or height is None:
             return None
         return Obstacle(id=ident, polygon=polygon, height=height, name=name or "",
                         blocks_sight=blocks, cover=cast(Literal["hard", "soft"], cover))
@@ -129,9 +151,9 @@ class TerrainReader:
         obj = r.obj(value, path, PLATFORM_FIELDS)
         if obj is None:
             return None
-        before = len(r.problems)
+        before = r.count
         ident, name, polygon, height = self._common(obj, path)
-        if len(r.problems) > before or ident is None or polygon is None or height is None:
+        if r.count > before or ident is None or polygon is None or height is None:
             return None
         return Platform(id=ident, polygon=polygon, height=height, name=name or "")
 

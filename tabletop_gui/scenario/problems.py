@@ -2,7 +2,10 @@
 
 A place is written the way a reader finds it in the file: ``fighters[2].base.diameter_mm``;
 keys that are not plain names are quoted (``fighters[0].state["odd key"]``). Problems of the
-file as a whole (unreadable, not JSON, too large) have an empty place.
+file as a whole (unreadable, not JSON, too large) have an empty place. A problem shows
+the characters of the file that are not printable as escapes (``\u202e``), so that no
+name from the file can turn a message around or split it; a report lists at most
+``MAX_PROBLEMS`` problems and then how many more there are.
 """
 
 from __future__ import annotations
@@ -12,6 +15,11 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from tabletop_gui.rules.text import printable
+
+#: Problems kept for one file; past it a last line counts the rest (a file with a
+#: million unknown keys is reported in 101 lines, not in a million).
+MAX_PROBLEMS = 100
 _PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _MAX_KEY_SHOWN = 40
 
@@ -24,7 +32,13 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        return f"{self.path}: {self.message}" if self.path else self.message
+        text = f"{self.path}: {self.message}" if self.path else self.message
+        return printable(text)
+
+
+def more_problems(count: int) -> Problem:
+    """The last line of a capped report: how many problems were not listed."""
+    return Problem("", f"\u2026 and {count:,} more problem{'s' * (count != 1)}")
 
 
 class ScenarioError(ValueError):

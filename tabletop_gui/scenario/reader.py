@@ -13,7 +13,14 @@ from collections.abc import Collection, Sequence
 from typing import Any
 
 from tabletop_gui.rules.fields import type_name
-from tabletop_gui.scenario.problems import Problem, index_path, key_path, shown
+from tabletop_gui.scenario.problems import (
+    MAX_PROBLEMS,
+    Problem,
+    index_path,
+    key_path,
+    more_problems,
+    shown,
+)
 
 #: Largest magnitude of a length or coordinate, inches (or millimetres for bases).
 MAX_LENGTH = 100_000.0
@@ -28,13 +35,24 @@ class DuplicateKeyObject(dict[str, Any]):
 
 
 class Reader:
-    """Collects problems while reading values out of a decoded JSON document."""
+    """Collects problems while reading values out of a decoded JSON document.
+
+    The first ``MAX_PROBLEMS`` are kept in ``problems``; ``count`` counts them all, and
+    ``report()`` ends with a line saying how many were left out."""
 
     def __init__(self) -> None:
         self.problems: list[Problem] = []
+        self.count = 0
 
     def problem(self, path: str, message: str) -> None:
-        self.problems.append(Problem(path, message))
+        self.count += 1
+        if len(self.problems) < MAX_PROBLEMS:
+            self.problems.append(Problem(path, message))
+
+    def report(self) -> list[Problem]:
+        """The problems kept, and a last line counting the others."""
+        left_out = self.count - len(self.problems)
+        return [*self.problems, more_problems(left_out)] if left_out else list(self.problems)
 
     # -- containers ------------------------------------------------------------------
     def obj(
@@ -53,9 +71,13 @@ class Reader:
 
     def unknown_keys(self, obj: dict[str, Any], path: str, allowed: Collection[str]) -> None:
         """Report every key of ``obj`` that is not in ``allowed``."""
-        for key in obj:
-            if key not in allowed:
-                self.problem(key_path(path, key), f"unknown field (known: {', '.join(allowed)})")
+        unknown = [key for key in obj if key not in allowed]
+        if unknown:
+            message = f"unknown field (known: {', '.join(allowed)})"
+            listed = max(0, MAX_PROBLEMS - len(self.problems))
+            for key in unknown[:listed]:
+                self.problem(key_path(path, key), message)
+            self.count += max(0, len(unknown) - listed)  # counted, not listed
 
     def array(self, value: Any, path: str, min_items: int = 0) -> list[Any] | None:
         if not isinstance(value, list):

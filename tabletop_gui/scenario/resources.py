@@ -1,4 +1,9 @@
-"""The files shipped in ``tabletop_gui/resources``: demo battlefields and profile libraries.
+"""The shipped files: demo battlefields, profile libraries and the JSON Schema.
+
+They live in the checkout's top-level ``resources/`` folder; building the package maps
+that folder into it as ``tabletop_gui/resources`` (``[tool.setuptools.package-dir]`` in
+pyproject.toml), so an installed wheel carries them inside the package, while a source
+checkout (or its editable install) reads them where they are.
 
 A profile library is ``{"ruleset": id, "profiles": [...]}``; a profile is what a fighter
 (or unit) would hold without its place on the table: fighters ``name``, ``base``,
@@ -19,7 +24,17 @@ from tabletop_gui.scenario.load_models import ModelReader
 from tabletop_gui.scenario.problems import Problem, ScenarioError, index_path, key_path, shown
 from tabletop_gui.scenario.reader import Reader, is_missing
 
-RESOURCES = Path(__file__).resolve().parent.parent / "resources"
+
+def resources_folder() -> Path:
+    """``tabletop_gui/resources`` in an installed wheel, else the checkout's ``resources/``."""
+    package = Path(__file__).resolve().parent.parent
+    for folder in (package / "resources", package.parent / "resources"):
+        if (folder / "scenario.schema.json").is_file():
+            return folder
+    return package.parent / "resources"  # neither: reading a file there names the path
+
+
+RESOURCES = resources_folder()
 SCHEMA_PATH = RESOURCES / "scenario.schema.json"
 FIGHTER_PROFILE_FIELDS = ("name", "base", "height", "characteristics", "traits", "weapons")
 UNIT_PROFILE_FIELDS = ("name", "models", "files", "base_mm", "round_base", "height_class",
@@ -75,7 +90,7 @@ def profiles_from_json(
                 names.add(name)
                 profiles.append(profile)
     if r.problems:
-        raise ScenarioError(r.problems, source)
+        raise ScenarioError(r.report(), source)
     return profiles
 
 
@@ -85,7 +100,7 @@ def _profile(r: Reader, value: Any, path: str, ruleset_id: str) -> dict[str, Any
     obj = r.obj(value, path, UNIT_PROFILE_FIELDS if units else FIGHTER_PROFILE_FIELDS)
     if obj is None:
         return None
-    before = len(r.problems)
+    before = r.count
     m = ModelReader(r, ruleset_id, decl)
     r.req_id(obj, "name", path)
     if units:
@@ -95,4 +110,4 @@ def _profile(r: Reader, value: Any, path: str, ruleset_id: str) -> dict[str, Any
             m.base(base, key_path(path, "base"))
         r.opt_number(obj, "height", path, 1.25, positive=True)
     m.profile_parts(obj, path)
-    return obj if len(r.problems) == before else None
+    return obj if r.count == before else None

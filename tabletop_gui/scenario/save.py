@@ -61,6 +61,9 @@ def scenario_to_json(scenario: Scenario) -> dict[str, Any]:
             "width": _num(field.width),
             "depth": _num(field.depth),
             "grid": None if grid is None else {"kind": grid.kind, "size": _num(grid.size)},
+            # written only when there is one: files without a picture stay as they were
+            **({} if field.background is None else {
+                "background": {"image": field.background.image}}),
         },
         "sides": [{"id": s.id, "name": s.name, "color": s.color} for s in scenario.sides],
         "fighters": [_fighter(f, order) for f in scenario.fighters],

@@ -15,12 +15,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from PySide6.QtCore import QEvent, QObject, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QKeyCombination, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QApplication,
     QComboBox,
+    QDockWidget,
     QLineEdit,
     QMainWindow,
     QPlainTextEdit,
@@ -34,8 +35,8 @@ from tabletop_gui.scenario.entities import Fighter, Unit
 from tabletop_gui.ui.attack_panel import AttackPanel
 from tabletop_gui.ui.canvas.model_items import ModelItem
 from tabletop_gui.ui.canvas.scene import BattlefieldScene
-from tabletop_gui.ui.canvas.tools.select import SelectTool
 from tabletop_gui.ui.canvas_overlays import AttackOverlay
+from tabletop_gui.ui.errors import ErrorReporter
 from tabletop_gui.ui.log_panel import LogPanel, attack_entry
 from tabletop_gui.ui.odds_panel import OddsPanel
 
@@ -53,11 +54,22 @@ KEY_HELP = (  # Help > Keyboard shortcuts
 )
 
 
+def _combined(event: QKeyEvent) -> int:
+    """The key and modifiers as a shortcut names them (Backtab is Shift+Tab; the keypad
+    flag does not count)."""
+    mods = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+    key = event.key()
+    if key == Qt.Key.Key_Backtab:
+        key, mods = Qt.Key.Key_Tab, mods | Qt.KeyboardModifier.ShiftModifier
+    return QKeyCombination(mods, Qt.Key(key)).toCombined()
+
+
 class FlowWindow(Protocol):
     """What the attack flow needs of the main window."""
 
     document: Document
     scene: BattlefieldScene
+    errors: ErrorReporter
 
     def add_panel(self, title: str, widget: QWidget) -> Any: ...
 
@@ -67,36 +79,47 @@ class AttackFlow(QObject):
 
     scan_finished = Signal()  # every enemy of the attacker marked valid or invalid
 
-    def __init__(self, window: QMainWindow, document: Document, scene: BattlefieldScene
-                 ) -> None:
+    def __init__(self, window: QMainWindow, document: Document, scene: BattlefieldScene,
+                 errors: ErrorReporter) -> None:
         super().__init__(window)
         self.window = window
         self.document = document
         self.scene = scene
+        self.errors = errors
         self.state = AttackState(document.scenario)
+        self.state.on_failure = errors.failure  # an engine failure: told, attack reset
         self.attack_panel = AttackPanel(self.state)
         self.odds_panel = OddsPanel(self.state)
         self.log_panel = LogPanel()
         self.overlay = AttackOverlay(scene.overlay_layer)
+        self._told: set[str] = set()  # problems already told, for the attacker ``_told_for``
+        self._told_for: str | None = None
         self.applied = 0
         self._pending_preview: dict[str, tuple[float, float]] | None = None
         self._preview_timer = QTimer(self)
         self._preview_timer.setSingleShot(True)
         self._preview_timer.setInterval(0)
-        self._preview_timer.timeout.connect(self._apply_preview)
+        self._preview_timer.timeout.connect(
+            errors.guarded("Following the drag", self.reset)(self._apply_preview))
         self._scan_timer = QTimer(self)
         self._scan_timer.setInterval(0)
-        self._scan_timer.timeout.connect(self._scan_more)
+        self._scan_timer.timeout.connect(
+            errors.guarded("Judging the targets", self.reset)(self._scan_more))
         self.state.subscribe(self._state_changed)
-        self.attack_panel.apply_requested.connect(self.apply)
+        self.attack_panel.apply_requested.connect(
+            errors.guarded("Applying the attack", self.reset)(self.apply))
         self.attack_panel.attacker_combo.activated.connect(self._select_attacker_on_canvas)
-        document.changed.connect(self._document_changed)
-        document.selection_changed.connect(self._selection_changed)
+        document.replaced.connect(self.reset)
+        document.changed.connect(
+            errors.guarded("Following the battlefield", self.reset)(self._document_changed))
+        document.selection_changed.connect(
+            errors.guarded("Following the selection", self.reset)(self._selection_changed))
         scene.preview_moved.connect(self._preview_moved)
         self._undo_index = document.undo_stack.index()
         self._pushing = False
         document.undo_stack.indexChanged.connect(self._undo_moved)
         self.shortcuts = self._make_shortcuts()
+        window.installEventFilter(self)
         self._selection_changed()
 
     # -- keys ------------------------------------------------------------------------
@@ -113,45 +136,51 @@ class AttackFlow(QObject):
             keys[str(digit)] = (f"die {digit}",
                                 lambda d=digit: self.attack_panel.dice.type_digit(d))
         out: dict[str, QShortcut] = {}
+        errors_guard = self.errors.guarded("The attack key", self.reset)
         for seq, (_, slot) in keys.items():
             sc = QShortcut(QKeySequence(seq), self.window)
             sc.setContext(Qt.ShortcutContext.WindowShortcut)
-            sc.activated.connect(lambda s=sc, f=slot: self._dispatch(s, f))
+            sc.activated.connect(errors_guard(slot))
             out[seq] = sc
+        self._keys = {QKeySequence(seq)[0].toCombined() for seq in keys}
         return out
 
-    def _dispatch(self, shortcut: QShortcut, action: Callable[[], None]) -> None:
-        """Act on an attack key, unless it belongs to the focused text input or to a
-        canvas tool other than Select (drawing uses Enter and Esc): then pass it on."""
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
+        """Before Qt matches an attack key against the shortcuts (ShortcutOverride), a key
+        that belongs to the focused widget is left to it: accepting the override makes Qt
+        deliver the key to that widget as usual, and the shortcut does not fire. The
+        canvas claims its tool's keys itself (``BattlefieldView.event``)."""
+        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent) \
+                and _combined(event) in self._keys and self._key_belongs_elsewhere(event):
+            event.accept()
+            return True
+        return False
+
+    def _key_belongs_elsewhere(self, event: QKeyEvent) -> bool:
+        """A text input outside the attack panels keeps its keys (Enter, Esc, Tab, digits
+        in a list); Tab and Shift+Tab move the focus while there is no attacker."""
         focus = QApplication.focusWidget()
-        view = self.scene.views()[0] if self.scene.views() else None
-        tool = getattr(view, "tool", None)
-        in_view = view is not None and focus is not None and (
-            focus is view or view.isAncestorOf(focus))
         ours = focus is not None and any(
             p.isAncestorOf(focus) for p in (self.attack_panel, self.odds_panel))
-        cycling = shortcut.key() in (QKeySequence("Tab"), QKeySequence("Shift+Tab"))
-        if (in_view and tool is not None and not isinstance(tool, SelectTool)) or (
-                isinstance(focus, TEXT_INPUTS) and not ours) or (
-                cycling and self.state.attacker is None):
-            self._forward(shortcut.key(), focus if focus is not None else self.window)
-            return
-        if shortcut.key() == QKeySequence("Esc") and in_view and tool is not None:
-            tool.cancel()
-        action()
+        if isinstance(focus, TEXT_INPUTS) and not ours:
+            return True
+        return event.key() in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab) \
+            and self.state.attacker is None
 
-    @staticmethod
-    def _forward(seq: QKeySequence, target: QWidget) -> None:
-        combo = seq[0]
-        for kind in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
-            QApplication.sendEvent(
-                target, QKeyEvent(kind, combo.key(), combo.keyboardModifiers()))
+    def watch_keys_of(self, widget: QWidget) -> None:
+        """Also judge the attack keys typed in ``widget`` (a dock that may float: its
+        keys do not pass through the main window)."""
+        widget.installEventFilter(self)
 
     # -- actions -----------------------------------------------------------------------
     def roll(self) -> None:
         self.attack_panel.dice.roll()
 
     def clear(self) -> None:
+        """Esc: cancel the canvas tool's work in progress and forget the attack."""
+        tool = getattr(self.scene.views()[0], "tool", None) if self.scene.views() else None
+        if tool is not None:
+            tool.cancel()
         self.state.clear()
         self.document.set_selection([])
 
@@ -178,6 +207,16 @@ class AttackFlow(QObject):
         st.clear_dice()
 
     # -- following the document ----------------------------------------------------------
+    def reset(self) -> None:
+        """Start over on the document as it is (another file opened, or after a
+        failure): no attack, no scan under way, no marks, nothing kept of before."""
+        self._scan_timer.stop()
+        self._preview_timer.stop()
+        self._pending_preview = None
+        self._told, self._told_for = set(), None
+        self.overlay.clear()
+        self.state.reset(self.document.scenario)
+
     def _document_changed(self, change: Change) -> None:
         self._pending_preview = None
         self.state.set_scenario(self.document.scenario)
@@ -243,7 +282,10 @@ class AttackFlow(QObject):
         """Marks follow at once (every enemy's verdict is known); the full reports (sight
         lines, every check in the tooltips) are scanned in slices, after a drag rests."""
         self.overlay.update(self.state)
-        if self.state.attacker is not None and not self.state.scan.complete:
+        self._tell_problems()
+        if self.state.attacker is None:
+            self._scan_timer.stop()
+        elif not self.state.scan.complete:
             if self.state.live:
                 self._scan_timer.start(SCAN_REST_MS)
             else:
@@ -254,21 +296,35 @@ class AttackFlow(QObject):
         self._scan_timer.setInterval(0)
         done = self.state.scan_step(SCAN_SLICE_S)
         self.overlay.update(self.state)
+        self._tell_problems()
         self.attack_panel.refresh_targets()
         if done:
             self._scan_timer.stop()
             self.scan_finished.emit()
 
+    def _tell_problems(self) -> None:
+        """Tell what went wrong judging the targets or drawing the overlays, each problem
+        once while the attacker stays (a drag step finds the same problems again)."""
+        st = self.state
+        if st.attacker != self._told_for:
+            self._told, self._told_for = set(), st.attacker
+        for notice in [*st.problems(), *self.overlay.problems]:
+            if notice.message not in self._told:
+                self._told.add(notice.message)
+                self.errors.tell(notice)
+
 
 def install_attack_flow(window: FlowWindow) -> AttackFlow:
     """Dock the Attack, Odds and Log panels and wire the attack flow into ``window``."""
     assert isinstance(window, QMainWindow)
-    flow = AttackFlow(window, window.document, window.scene)
+    flow = AttackFlow(window, window.document, window.scene, window.errors)
     scroll = QScrollArea()
     scroll.setWidgetResizable(True)
     scroll.setWidget(flow.attack_panel)
     window.add_panel("Attack", scroll)
     window.add_panel("Odds", flow.odds_panel)
     window.add_panel("Log", flow.log_panel)
+    for dock in window.findChildren(QDockWidget):
+        flow.watch_keys_of(dock)
     window.attack_flow = flow  # type: ignore[attr-defined]
     return flow

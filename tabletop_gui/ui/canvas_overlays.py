@@ -12,6 +12,7 @@ Overlay items accept no mouse buttons: clicks reach the models below.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 import shapely
@@ -25,14 +26,18 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tabletop_gui.geometry import outline
+from tabletop_gui.geometry.board import Footprint
 from tabletop_gui.geometry.board_geometry import BoardGeometry
 from tabletop_gui.model.attack_state import AttackState
+from tabletop_gui.model.notices import Notice
 from tabletop_gui.model.target_scan import TargetStatus
 from tabletop_gui.rules.fields import RangeSpec
-from tabletop_gui.scenario.battle import battle_of
+from tabletop_gui.scenario.battle import battle_of, body_of
 from tabletop_gui.scenario.entities import Model
 from tabletop_gui.ui.canvas.coords import INCH, to_scene
 from tabletop_gui.ui.overlay_shapes import (
+    RangeProblem,
     arc_paths,
     cell_polygon,
     check_glyph,
@@ -56,7 +61,7 @@ ARC = QColor("#000000")
 ENGAGEMENT_IN = 1.0
 RING_GAP_IN = 0.12
 HALO_MARGIN = 0.5 * INCH  # cosmetic halo pens stay inside the repainted area
-MARK_CACHE = 4000  # marker paths kept (per model value and validity)
+MARK_CACHE = 4000  # marker paths kept (per base shape, size, facing and validity)
 
 
 def _cosmetic(color: QColor, width: float, style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> QPen:
@@ -156,10 +161,11 @@ class AttackOverlay:
         self._groups: dict[str, tuple[object, list[OverlayItem]]] = {}
         self._geometry: BoardGeometry | None = None
         self._building: list[OverlayItem] = []
-        self._marks: dict[tuple[str, bool], tuple[Model, QPainterPath]] = {}
+        self._marks: dict[tuple[Footprint, bool], QPainterPath] = {}
         self._zones: tuple[object, QPainterPath | None, QPainterPath | None] | None = None
         self._zones_at = (0.0, 0.0)  # where the attacker stood when its zones were built
         self._spare: dict[tuple[str, bool], tuple[Model | None, TargetMarker]] = {}
+        self.problems: list[Notice] = []  # what the last update could not draw, and why
 
     @property
     def items(self) -> list[OverlayItem]:
@@ -232,12 +238,17 @@ class AttackOverlay:
         """Show the state; with ``complete=False`` only the enemies scanned so far."""
         attacker = state.model(state.attacker)
         info = state.info
+        self.problems = []
         if attacker is None or info is None or state.scenario is None:
             self.clear()
             return
         scenario = state.scenario
         weapon = state.report.weapon if state.report is not None else state.weapon
-        rng = weapon_range(info, attacker, weapon)
+        try:
+            rng = weapon_range(info, attacker, weapon)
+        except RangeProblem as e:  # the rest is drawn; the problem is told (``problems``)
+            rng = None
+            self.problems = [Notice(str(e))]
         geometry = BoardGeometry.of(battle_of(scenario).board)
         self._geometry = geometry
         grid = geometry.grid
@@ -348,21 +359,23 @@ class AttackOverlay:
             self._add(sel)
 
     def _mark_path(self, enemy: Model, valid: bool) -> QPainterPath:
-        """Ring and glyph around an enemy's base, kept per model value and validity."""
-        key = (enemy.id, valid)
-        known = self._marks.get(key)
-        if known is not None and known[0] is enemy:
-            return known[1]
-        ring = model_polygon(enemy).buffer(RING_GAP_IN, quad_segs=24)
-        path = qpath(ring)
-        minx, _, _, maxy = ring.bounds
-        glyph_at = to_scene(minx, maxy) + QPointF(-0.05 * INCH, -0.05 * INCH)
-        size = 0.35 * INCH
-        path.addPath(check_glyph(glyph_at, size) if valid else cross_glyph(glyph_at, size))
-        if len(self._marks) > MARK_CACHE:
-            self._marks.clear()
-        self._marks[key] = (enemy, path)
-        return path
+        """Ring and glyph around an enemy's base: drawn once per base shape, size, facing
+        and validity around the origin, then moved to the enemy (a board of 2,000 models
+        has a handful of different bases)."""
+        footprint = body_of(enemy).footprint
+        key = (dataclasses.replace(footprint, x=0.0, y=0.0), valid)
+        path = self._marks.get(key)
+        if path is None:
+            ring = outline.polygon(key[0], segments=64).buffer(RING_GAP_IN, quad_segs=24)
+            path = qpath(ring)
+            minx, _, _, maxy = ring.bounds
+            glyph_at = to_scene(minx, maxy) + QPointF(-0.05 * INCH, -0.05 * INCH)
+            size = 0.35 * INCH
+            path.addPath(check_glyph(glyph_at, size) if valid else cross_glyph(glyph_at, size))
+            if len(self._marks) > MARK_CACHE:
+                self._marks.clear()
+            self._marks[key] = path
+        return path.translated(to_scene(footprint.x, footprint.y))
 
     def _sight_line(self, state: AttackState, status: TargetStatus) -> None:
         attacker = state.model(state.attacker)

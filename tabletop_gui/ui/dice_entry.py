@@ -20,13 +20,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tabletop_gui.model.attack_state import AttackState
+from tabletop_gui.model.attack_state import SEED_LIMIT, AttackState
 from tabletop_gui.ui.refresh_later import RefreshLater
 
 CHOICE_STYLE = "background: #F0E442; color: black; padding: 2px;"
 REFUSED_STYLE = "color: #D55E00; font-weight: bold;"  # Okabe-Ito vermillion
 OUTCOME_MARK = {"miss": "·", "hit": "✔", "critical": "★"}
 MAX_FACE_BUTTONS = 20
+FRESH = -1  # the seed box's value for "a fresh seed from the system at every roll"
 
 
 def die_text(face: int, sides: int | None, label: str, outcome: str) -> str:
@@ -52,14 +53,19 @@ class DiceEntry(QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         top = QHBoxLayout()
         self.roll_button = QPushButton("&Roll")
-        self.roll_button.setToolTip("Roll digital dice with the seed shown (R)")
+        self.roll_button.setToolTip("Roll digital dice (R): a fresh seed from the system for "
+                                    "every roll, unless a seed is fixed")
         self.roll_button.clicked.connect(self.roll)
         self.seed_box = QSpinBox()
-        self.seed_box.setRange(0, 2_000_000_000)
+        self.seed_box.setRange(FRESH, SEED_LIMIT)
+        self.seed_box.setSpecialValueText("fresh seed")  # shown at FRESH
         self.seed_box.setPrefix("seed ")
-        self.seed_box.setToolTip("Seed of the next digital roll: the same seed gives the "
-                                 "same dice on every machine")
-        self.seed_box.valueChanged.connect(state.set_seed)
+        self.seed_box.setToolTip("Seed of the next digital roll: \"fresh seed\" takes a new one "
+                                 "from the system for every roll; type a number to fix it (the "
+                                 "same seed gives the same dice on every machine)")
+        self.seed_box.setAccessibleName("Seed")
+        self.seed_box.valueChanged.connect(
+            lambda v: state.set_seed(None if v == FRESH else v))
         self.undo_die_button = QToolButton()
         self.undo_die_button.setText("⌫")
         self.undo_die_button.setToolTip("Remove the last die entered (Backspace)")
@@ -146,9 +152,10 @@ class DiceEntry(QWidget):
         st = self.state
         ready = st.report is not None
         self.roll_button.setEnabled(ready)
-        if self.seed_box.value() != st.seed:
+        shown = FRESH if st.seed is None else st.seed
+        if self.seed_box.value() != shown:
             self.seed_box.blockSignals(True)
-            self.seed_box.setValue(st.seed)
+            self.seed_box.setValue(shown)
             self.seed_box.blockSignals(False)
         self.undo_die_button.setEnabled(bool(st.dice))
         self.clear_button.setEnabled(bool(st.dice))

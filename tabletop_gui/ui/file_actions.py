@@ -1,4 +1,4 @@
-"""The File menu: New (a ruleset's demo or empty), Open, Open Recent, Save, Save As,
+"""The File menu: New (a ruleset's demo or empty), Open, Open Recent, Import, Save, Save As,
 Export picture, Quit; asking before discarding changes; recent files in QSettings."""
 
 from __future__ import annotations
@@ -60,6 +60,11 @@ class FileActions:
         quit_action.triggered.connect(w.close)
         menu.addAction(self.open_action)
         menu.addMenu(self._recent_menu)
+        self.import_action = QAction("&Import\u2026", w, shortcut=QKeySequence("Ctrl+I"))
+        self.import_action.setToolTip("Rosters (BattleScribe, New Recruit), maps (Universal "
+                                      "VTT), Tabletop Simulator positions")
+        self.import_action.triggered.connect(lambda: w.imports.ask_and_import())
+        menu.addAction(self.import_action)
         menu.addSeparator()
         menu.addActions([self.save_action, self.save_as_action, export])
         menu.addSeparator()
@@ -153,11 +158,13 @@ class FileActions:
 
     def _write(self, path: Path) -> bool:
         from tabletop_gui.scenario.save import save_scenario
+        from tabletop_gui.ui.errors import write_error_text
 
         try:
             save_scenario(self.document.scenario, path)
-        except OSError as e:
-            QMessageBox.warning(self.window, "Cannot save", f"{path}: {e.strerror or e}")
+        except Exception as e:  # noqa: BLE001 - the disk, or text UTF-8 cannot hold: told
+            QMessageBox.warning(self.window, "Cannot save",
+                                f"{path} was not saved: {write_error_text(e)}")
             return False
         self.document.mark_saved(path)
         self.remember(path)
@@ -176,6 +183,10 @@ class FileActions:
         if not ok:
             QMessageBox.warning(self.window, "Cannot export", f"{path} could not be written.")
         return ok
+
+    def folder(self) -> str:
+        """Where file dialogs start: the open file's folder, else the last one used."""
+        return self._folder()
 
     def _folder(self) -> str:
         p = self.document.path

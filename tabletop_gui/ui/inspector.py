@@ -35,6 +35,7 @@ class InspectorPanel(QScrollArea):
         self.setWidgetResizable(True)
         self.setMinimumWidth(280)
         self.form: Form | None = None
+        self.note: QLabel | None = None  # what a mixed selection shows instead of a form
         self.message = QLabel()
         self.message.setWordWrap(True)
         self.message.setStyleSheet("color: #b03a2e")
@@ -79,9 +80,12 @@ class InspectorPanel(QScrollArea):
         layout = QVBoxLayout(page)
         layout.addWidget(self.message)
         self.form = None
+        self.note = None
         if t is None:
-            layout.addWidget(QLabel(f"{len(self.document.selection)} items selected, not all "
-                                    "of them models: select one to edit it."))
+            self.note = QLabel(f"{len(self.document.selection)} items selected, not all "
+                               "of them models: select one to edit it.")
+            self.note.setWordWrap(True)
+            layout.addWidget(self.note)
         else:
             self.form = self._form_for(t)
             for g in self.form.groups:

@@ -1,25 +1,34 @@
 """The Library panel: a searchable list of the profiles the Add tool places, and the side
-they join. Picking a profile arms the Add tool."""
+they join. Picking a profile arms the Add tool. A profile library that cannot be used is
+shown in the panel, and told (``on_problem``) when it is first found."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from PySide6.QtCore import QSortFilterProxyModel, QStringListModel, Qt
-from PySide6.QtWidgets import QComboBox, QLineEdit, QListView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QListView, QVBoxLayout, QWidget
 
 from tabletop_gui.model.document import Change, Document
 from tabletop_gui.model.profiles import profiles_for
 from tabletop_gui.scenario.entities import Fighter, Model
 
+PROBLEM_STYLE = "color: #D55E00; font-weight: bold;"  # Okabe-Ito vermillion
+
 
 class LibraryPanel(QWidget):
     def __init__(self, document: Document, on_pick: Callable[[Model | None, str | None], None],
-                 parent: QWidget | None = None) -> None:
+                 on_problem: Callable[[str], None], parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.document = document
         self._on_pick = on_pick
+        self._on_problem = on_problem
         self.profiles: list[Model] = []
+        self.problem_label = QLabel("")
+        self.problem_label.setWordWrap(True)
+        self.problem_label.setStyleSheet(PROBLEM_STYLE)
+        self.problem_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.problem_label.setVisible(False)
         self.search = QLineEdit(placeholderText="Search profiles\u2026")
         self.search.setClearButtonEnabled(True)
         self.side = QComboBox()
@@ -33,6 +42,7 @@ class LibraryPanel(QWidget):
         self.list.setToolTip("Pick a profile, then click on the battlefield with the Add tool")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.problem_label)
         layout.addWidget(self.search)
         layout.addWidget(self.side)
         layout.addWidget(self.list)
@@ -56,8 +66,28 @@ class LibraryPanel(QWidget):
         i = self.side.findData(current)
         self.side.setCurrentIndex(max(i, 0))
         self.side.blockSignals(False)
-        self.profiles = profiles_for(scenario)
-        self._names.setStringList([self._label(p) for p in self.profiles])
+        found = profiles_for(scenario)
+        extra, extra_labels = self._fighter_library(scenario.ruleset)
+        self.profiles = found.models + extra
+        self._names.setStringList([self._label(p) for p in found.models] + extra_labels)
+        told = self.problem_label.text() if self.problem_label.isVisibleTo(self) else None
+        self.problem_label.setText(found.problem or "")
+        self.problem_label.setVisible(found.problem is not None)
+        if found.problem is not None and found.problem != told:
+            self._on_problem(found.problem)
+
+    @staticmethod
+    def _fighter_library(ruleset: str) -> tuple[list[Model], list[str]]:
+        """The fighters of the loaded fighter data (Warcry only), labelled with their
+        warband so that a search finds them by either."""
+        if ruleset != "warcry":
+            return [], []
+        from tabletop_gui.ui.import_actions import load_library
+
+        library, _ = load_library()  # a damaged library is told when an import uses it
+        records = library.fighters
+        return ([library.fighter(r) for r in records],
+                [f"{r.name} ({r.warband})" if r.warband else r.name for r in records])
 
     @staticmethod
     def _label(p: Model) -> str:

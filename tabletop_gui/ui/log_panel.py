@@ -25,6 +25,22 @@ def _name(scenario: Scenario | None, model_id: str) -> str:
     return f"{m.name} ({model_id})" if m is not None else model_id
 
 
+def cover_words(cover: str, cover_by: tuple[str, ...] | list[str],
+                 scenario: Scenario | None) -> str:
+    """"not in cover", "in cover, given by Low wall (w1)", "in soft cover, given by ..."."""
+    if cover == "none":
+        return "not in cover"
+    words = "in cover" if cover == "cover" else f"in {cover} cover"
+    if not cover_by:
+        return words
+    names = []
+    for terrain_id in cover_by:
+        entity = scenario.entity(terrain_id) if scenario is not None else None
+        name = getattr(entity, "name", "") if entity is not None else ""
+        names.append(f"{name} ({terrain_id})" if name else terrain_id)
+    return f"{words}, given by {', '.join(names)}"
+
+
 def attack_entry(report: AttackReport, resolution: Resolution, scenario: Scenario | None,
                  seed: int | None, number: int) -> str:
     """One attack as the log prints it: who, with what, on whom, why, the dice, the result."""
@@ -37,7 +53,7 @@ def attack_entry(report: AttackReport, resolution: Resolution, scenario: Scenari
            f'vertical {f.vertical_distance:.3f}")',
            f"engaged {'yes' if f.engaged else 'no'}",
            f"visible {'yes' if f.visible else 'no'}",
-           f"cover {f.cover}" + (f" by {', '.join(f.cover_by)}" if f.cover_by else "")]
+           cover_words(f.cover, f.cover_by, scenario)]
     if f.flanked:
         geo.append("flanked")
     if f.arc is not None:

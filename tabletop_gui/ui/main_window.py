@@ -11,13 +11,22 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QByteArray, QSettings, Qt
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDragMoveEvent,
+    QDropEvent,
+    QKeySequence,
+)
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMessageBox, QWidget
 
 from tabletop_gui.model.document import Change, Document
+from tabletop_gui.model.notices import traceback_text
 from tabletop_gui.model.recovery import Recovery
 from tabletop_gui.ui.canvas.scene import BattlefieldScene
 from tabletop_gui.ui.canvas.view import BattlefieldView
+from tabletop_gui.ui.errors import ErrorReporter, write_error_text
 
 if TYPE_CHECKING:
     from tabletop_gui.ui.inspector import InspectorPanel
@@ -50,6 +59,7 @@ class MainWindow(QMainWindow):
         super().__init__(parent)
         self.document = document
         self.settings = settings if settings is not None else QSettings()
+        self.errors = ErrorReporter(self)
         self.scene = BattlefieldScene(document)
         self.view = BattlefieldView(self.scene, self)
         self.setCentralWidget(self.view)
@@ -64,10 +74,13 @@ class MainWindow(QMainWindow):
         self.view.status_message.connect(lambda text: self.statusBar().showMessage(text, 4000))
 
         from tabletop_gui.ui.file_actions import FileActions
+        from tabletop_gui.ui.import_actions import ImportActions
         from tabletop_gui.ui.panels import install_panels
         from tabletop_gui.ui.toolbox import Toolbox
 
         self.files = FileActions(self)
+        self.imports = ImportActions(self)
+        self.setAcceptDrops(True)
         self.toolbox = Toolbox(self)
         self._build_menus()
         install_panels(self)
@@ -136,12 +149,26 @@ class MainWindow(QMainWindow):
         down.toggled.connect(self.scene.set_show_taken_down)
         overlays = QAction("&Overlays", self, checkable=True, checked=True)
         overlays.toggled.connect(self.scene.overlay_layer.setVisible)
+        from tabletop_gui.ui.canvas.board_items import DIMMED_OPACITY
+
+        self.dim_background_action = QAction("&Dim background", self, checkable=True)
+        self.dim_background_action.setToolTip("Fade the battlefield's picture (a map)")
+        self.dim_background_action.toggled.connect(
+            lambda on: self.scene.board_item.set_background_opacity(
+                DIMMED_OPACITY if on else 1.0))
         view.addActions([fit, zoom_in, zoom_out])
         view.addSeparator()
-        view.addActions([grid, down, overlays])
+        view.addActions([grid, down, overlays, self.dim_background_action])
         view.addSeparator()
         self._view_menu = view
         self.toolbox.populate_tools(bar.addMenu("&Tools"))
+        library = bar.addMenu("&Library")
+        self.load_fighter_data_action = QAction("Load &fighter data\u2026", self)
+        self.load_fighter_data_action.setToolTip(
+            "Warcry fighter data and base sizes (JSON), kept for imports and the Library panel")
+        self.load_fighter_data_action.triggered.connect(
+            lambda: self.imports.load_fighter_data())
+        library.addAction(self.load_fighter_data_action)
         help_menu = bar.addMenu("&Help")
         keys = QAction("&Keyboard shortcuts", self)
         keys.triggered.connect(self._show_shortcuts)
@@ -167,6 +194,27 @@ class MainWindow(QMainWindow):
 
     def _show_shortcuts(self) -> None:
         QMessageBox.information(self, "Keyboard shortcuts", self.shortcuts_text())
+
+    # -- dropped files -----------------------------------------------------------------
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
+        from tabletop_gui.ui.import_actions import local_files
+
+        if local_files(event.mimeData()):
+            event.acceptProposedAction()
+
+    def dragMoveEvent(self, event: QDragMoveEvent) -> None:  # noqa: N802
+        from tabletop_gui.ui.import_actions import local_files
+
+        if local_files(event.mimeData()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
+        from tabletop_gui.ui.import_actions import local_files
+
+        paths = local_files(event.mimeData())
+        if paths:
+            event.acceptProposedAction()
+            self.imports.drop(paths)
 
     # -- title and state -------------------------------------------------------------
     def _on_changed(self, change: Change) -> None:
@@ -201,28 +249,40 @@ class MainWindow(QMainWindow):
         from tabletop_gui.model.recovery import Recovery
 
         self.recovery = Recovery(self.document, folder)
+        self.recovery.failed.connect(self._autosave_failed)
         self.files.recovery = self.recovery
         return self.recovery
+
+    def _autosave_failed(self, exc: Exception) -> None:
+        self.errors.problem(
+            f"Autosave failed: the recovery file {self.recovery.file} could not be written "
+            f"({write_error_text(exc)}). Until an autosave works again, a crash would lose "
+            "the unsaved changes: save the battlefield yourself (File \u25b8 Save).",
+            "" if isinstance(exc, OSError) else traceback_text(exc), title="Autosave failed")
 
     def offer_recovery(self) -> bool:
         """If the last run left a recovery file, offer to restore it; then autosave."""
         rec = self.recovery
         restored = False
         if rec.pending():
+            from tabletop_gui.model.recovery import battlefield_words, describe
             from tabletop_gui.scenario.problems import ScenarioError
 
-            answer = QMessageBox.question(
-                self, "Restore unsaved work?",
-                "The program did not close cleanly last time. Restore the battlefield "
-                "with its unsaved changes?",
-                QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-                QMessageBox.StandardButton.Yes)
-            if answer == QMessageBox.StandardButton.Yes:
-                try:
-                    found = rec.load()
-                except ScenarioError as e:
-                    self.files.show_problems(rec.file, [str(p) for p in e.problems])
-                else:
+            try:
+                found = rec.load()
+            except ScenarioError as e:
+                self.files.show_problems(rec.file, [str(p) for p in e.problems])
+            else:
+                now = battlefield_words(self.document.scenario)
+                answer = QMessageBox.question(
+                    self, "Restore unsaved work?",
+                    "The program did not close cleanly last time. Its unsaved work was "
+                    f"kept:\n\n{describe(found)}\n\nRestore it? It replaces the battlefield "
+                    f"open now: {now}. "
+                    "No discards the kept work.",
+                    QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+                    QMessageBox.StandardButton.Yes)
+                if answer == QMessageBox.StandardButton.Yes:
                     self.document.replace(found.scenario, found.original_path, modified=True)
                     self.view.fit_to_window()
                     restored = True

@@ -66,12 +66,14 @@ class OptionsForm(QWidget):
             return box
         if spec.kind == "int":
             spin = QSpinBox()
-            spin.setRange(int(spec.minimum) if spec.minimum is not None else -999, 999)
+            spin.setRange(int(spec.minimum) if spec.minimum is not None else -999,
+                          int(spec.maximum) if spec.maximum is not None else 999)
             spin.valueChanged.connect(lambda v, k=key: self._set(k, int(v)))
             return spin
         if spec.kind == "number":
             dspin = QDoubleSpinBox()
-            dspin.setRange(spec.minimum if spec.minimum is not None else -999.0, 999.0)
+            dspin.setRange(spec.minimum if spec.minimum is not None else -999.0,
+                           spec.maximum if spec.maximum is not None else 999.0)
             dspin.valueChanged.connect(lambda v, k=key: self._set(k, float(v)))
             return dspin
         if spec.kind == "enum":

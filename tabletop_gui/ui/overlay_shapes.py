@@ -17,9 +17,10 @@ from shapely.geometry.base import BaseGeometry
 from tabletop_gui.geometry import outline
 from tabletop_gui.geometry.board import GridSpec
 from tabletop_gui.geometry.board_geometry import BoardGeometry
-from tabletop_gui.rules.fields import FieldError, RangeSpec, RulesetInfo, parse_range
+from tabletop_gui.rules.fields import RangeSpec, RulesetInfo, parse_range
 from tabletop_gui.scenario.battle import body_of
 from tabletop_gui.scenario.entities import Model
+from tabletop_gui.scenario.problems import shown
 from tabletop_gui.ui.canvas.coords import INCH, to_scene
 
 SQRT3 = math.sqrt(3.0)
@@ -59,9 +60,14 @@ def line_path(a: tuple[float, float], b: tuple[float, float]) -> QPainterPath:
     return path
 
 
+class RangeProblem(ValueError):
+    """A weapon range the overlays cannot draw; the message names the model and weapon."""
+
+
 def weapon_range(info: RulesetInfo, model: Model, weapon: str | None) -> RangeSpec | int | None:
     """A weapon's range as the ruleset declares it: inches (``RangeSpec``) for a ``range``
-    field, or whole spaces for an ``int`` range on a grid ruleset; None without one."""
+    field, or whole spaces for an ``int`` range on a grid ruleset; None without one.
+    RangeProblem when the weapon's range cannot be read."""
     spec = info.declaration.weapon_field("range")
     w = model.weapon(weapon) if weapon is not None else (model.weapons[0] if model.weapons
                                                          else None)
@@ -70,13 +76,14 @@ def weapon_range(info: RulesetInfo, model: Model, weapon: str | None) -> RangeSp
     value = w.get("range", spec.default)
     if value is None:
         return None
-    if spec.kind == "range":
-        try:
+    try:
+        if spec.kind == "range":
             return parse_range(value)
-        except FieldError:
-            return None
-    if spec.kind == "int" and info.declaration.needs_grid:
-        return int(value)
+        if spec.kind == "int" and info.declaration.needs_grid:
+            return int(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError) as e:  # FieldError is a ValueError
+        raise RangeProblem(f"No range band for {model.name} ({model.id}): weapon {w.name}, "
+                           f"range {shown(value)}: {e}") from None
     return None
 
 

@@ -29,5 +29,5 @@ def install_panels(window: MainWindow) -> None:
         if profile is not None:
             window.toolbox.activate(add_tool)
 
-    window.library_panel = LibraryPanel(doc, on_pick)
+    window.library_panel = LibraryPanel(doc, on_pick, window.errors.problem)
     window.add_panel("Library", window.library_panel)

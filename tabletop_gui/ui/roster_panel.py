@@ -20,6 +20,9 @@ class RosterPanel(QTableView):
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.verticalHeader().hide()
         self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # columns fit the rows on screen: measuring every row (Qt's default is 1,000 of
+        # them) on each change made one move on a 2,000-model board take half a second
+        self.horizontalHeader().setResizeContentsPrecision(0)
         self.horizontalHeader().setStretchLastSection(True)
         self.setAlternatingRowColors(True)
         self.setMinimumWidth(300)

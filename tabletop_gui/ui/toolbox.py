@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu, QToolBar
 
@@ -22,8 +22,10 @@ def _tool_classes() -> list[type[Tool]]:
     from tabletop_gui.ui.canvas.tools.delete import DeleteTool
     from tabletop_gui.ui.canvas.tools.draw import DrawObstacleTool, DrawPlatformTool
     from tabletop_gui.ui.canvas.tools.measure import MeasureTool
+    from tabletop_gui.ui.canvas.tools.ruling import RulingTool
 
-    return [SelectTool, AddTool, DrawObstacleTool, DrawPlatformTool, MeasureTool, DeleteTool]
+    return [SelectTool, AddTool, DrawObstacleTool, DrawPlatformTool, MeasureTool, RulingTool,
+            DeleteTool]
 
 
 def _std(key: QKeySequence.StandardKey) -> QKeySequence:
@@ -60,6 +62,22 @@ class Toolbox:
         self.snap_action.toggled.connect(self.set_snapping)
         self.toolbar.addAction(self.snap_action)
         self.activate(self.tools[0])
+        self.menu: QMenu | None = None
+        view.context_menu_requested.connect(window.errors.guarded("The context menu")(
+            self.context_menu))
+
+    def context_menu(self, scene_pos: QPointF, global_pos: QPoint) -> None:
+        """Right-click on a model: the rulings it can start (``RulingTool``), in a menu
+        that pops up without blocking (``menu`` until the next one)."""
+        from tabletop_gui.ui.canvas.tools.ruling import RulingTool
+
+        tool = self.tool(RulingTool)
+        assert isinstance(tool, RulingTool)
+        if self.menu is not None:
+            self.menu.deleteLater()
+        self.menu = tool.context_menu(scene_pos)
+        if self.menu is not None:
+            self.menu.popup(global_pos)
 
     def tool(self, cls: type[Tool]) -> Tool:
         return next(t for t in self.tools if isinstance(t, cls))

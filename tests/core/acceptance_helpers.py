@@ -1,5 +1,5 @@
 """Raw scenario documents for the acceptance tests: written by hand, field by field as
-shared/spec/scenario-format.md names them (never through the project's own writer), so
+docs/scenario-format.md names them (never through the project's own writer), so
 that the CLI is checked against files a player could have written."""
 
 from __future__ import annotations

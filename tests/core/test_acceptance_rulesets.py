@@ -1,4 +1,4 @@
-"""The worked examples of every rules page (shared/rules/*.md), reproduced through the
+"""The worked examples of every ruleset page (docs/rulesets/*.md), reproduced through the
 command line on hand-written scenario files, plus each ruleset's extras and dice order."""
 
 from __future__ import annotations
@@ -150,7 +150,7 @@ def test_fvd_example_4_ranged_at_enemy_near_ally(capsys, tmp_path: Path) -> None
     path = fvd_file(tmp_path, attacker=fvd_chars(), target=fvd_chars(),
                     weapons=[v_weapon("Bow", kind="ranged", rng=12)], extra=[ally])
     out = attack(capsys, path, "a", "b")
-    assert out["geometry"]["distance"] == 2.0
+    assert out["geometry"]["distance"] == pytest.approx(2.0, abs=1e-9)
     assert out["valid"] is False and len(out["reasons"]) == 1
 
 

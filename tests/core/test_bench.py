@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import json
+import re
+from datetime import UTC, datetime
 
 import numpy as np
 import pytest
 
 from tabletop_gui.bench import cases_geometry as cg
 from tabletop_gui.bench.__main__ import main
+from tabletop_gui.bench.markdown import render
 from tabletop_gui.bench.reference import reference_facts
 from tabletop_gui.bench.registry import CASE_MODULES, load_cases
+from tabletop_gui.bench.runner import Timing
+from tabletop_gui.bench.targets import TARGETS
 from tabletop_gui.geometry import board_geometry
 from tabletop_gui.geometry.board_geometry import BoardGeometry
 
@@ -96,6 +101,70 @@ def test_main_json_on_quick_cases(capsys: pytest.CaptureFixture[str]) -> None:
 def test_unknown_case_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["--case", "nope"]) == 2
     assert "unknown case" in capsys.readouterr().err
+
+
+# -- --markdown: the README's table ------------------------------------------------------
+
+
+def _cells(line: str) -> list[str]:
+    assert line.startswith("| ") and line.endswith(" |"), line
+    return [c.strip() for c in line[2:-2].split(" | ")]
+
+
+def test_markdown_on_one_quick_case(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--markdown", "--quick", "--case", "odds_warcry"]) == 0
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    assert re.fullmatch(r"Benchmark of \d{4}-\d\d-\d\d \d\d:\d\d UTC, `--quick` run .*", lines[0])
+    assert lines[1].startswith("Machine: ") and " cores, " in lines[1]
+    table = [line for line in lines if line.startswith("|")]
+    assert _cells(table[0]) == ["case", "runs", "median", "min", "reference, same run",
+                                "speedup", "target", "result"]
+    assert table[1] == "|" + "---|" * 8
+    (row,) = table[2:]
+    name, runs, median, low, reference, speedup, target, result = _cells(row)
+    assert (name, runs) == ("`odds_warcry`", "50")
+    assert all(re.fullmatch(r"\d+\.\d+ ms", v) for v in (median, low, reference))
+    assert re.fullmatch(r"×[\d.,]+", speedup)
+    assert target == "< 1 ms, faster than icepool"
+    assert result == "met" or result.startswith("missed: ")
+    assert lines[-1] in ("Targets met: 1 of 1.", "Targets met: 0 of 1; missed: odds_warcry.")
+    assert "odds_warcry" in captured.err  # progress goes to stderr
+
+
+def test_markdown_says_what_is_met_and_what_is_missed() -> None:
+    timings = [
+        Timing("pairs_50", (7.0, 7.4, 9.0), (800.0,), True),
+        Timing("pairs_200", (46.2, 46.2, 50.0), (20100.0,), True),
+        Timing("pairs_800", (1380.0,), (2_650_000.0,), True, reference_scale=319.0),
+        Timing("odds_ninth_age", (0.5,), (0.3,), False),
+        Timing("startup", (790.0, 810.0)),
+        Timing("odd_case", (1.0,)),
+    ]
+    text = render(timings, machine="test machine", when=datetime(2026, 12, 1, 9, 30, tzinfo=UTC),
+                  quick=False, all_cases=True)
+    lines = text.splitlines()
+    assert lines[0].startswith("Benchmark of 2026-12-01 09:30 UTC, full run")
+    assert lines[1] == "Machine: test machine."
+    rows = {_cells(line)[0]: _cells(line) for line in lines if line.startswith("| `")}
+    assert rows["`pairs_50`"][2:] == ["7.40 ms", "7.00 ms", "800 ms", "×108",
+                                      "≥ 100× the reference", "met"]
+    assert rows["`pairs_200`"][6:] == ["< 15 ms, ≥ 100× the reference",
+                                       "missed: median 46.2 ms ≥ 15 ms"]
+    assert rows["`pairs_800`"][4] == "2,650 s (estimated: a sample scaled ×319)"
+    assert rows["`pairs_800`"][7] == "missed: median 1.38 s ≥ 150 ms"
+    assert rows["`odds_ninth_age`"][4] == "0.300 ms (answers DIFFER)"
+    assert rows["`odds_ninth_age`"][7] == "missed: ×0.6 icepool"
+    assert rows["`startup`"][4:] == ["–", "–", "< 1 s", "met"]
+    assert rows["`odd_case`"][6:] == ["–", "no target"]
+    assert "Targets met: 2 of 5; missed: pairs_200, pairs_800, odds_ninth_age." in lines
+    (absent,) = [line for line in lines if line.startswith("Not measured")]
+    assert "pairs_2000 (< 1 s, ≥ 100× the reference)" in absent
+    assert "drag_200" in absent and "startup" not in absent
+
+
+def test_every_case_has_a_target() -> None:
+    assert {c.name for c in load_cases()} <= set(TARGETS)
 
 
 def test_ninth_age_inspect_40_is_two_armies_of_20_units_from_a_cold_start() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 
 import icepool
@@ -82,14 +83,15 @@ def test_conditioning_matches_brute_force_for_every_prefix() -> None:
 
 def test_all_dice_known_is_a_point() -> None:
     pools = [DicePool(HAMMER, 2, reduction=1), DicePool(DAGGER, 1, reduction=3)]
-    # the worked example of mordheim-warcry.md: hammer 5,6 -> 5 - 1 = 4; dagger 6 -> 3 - 3 = 0
-    assert as_dict(pool_damage(pools, None, (5, 6, 6))) == {4: 1.0}
+    # the worked example of docs/rulesets/mordheim-warcry.md:
+    # hammer 5,6 -> 5 - 1 = 4; dagger 6 -> 3 - 3 = 0
+    assert as_dict(pool_damage(pools, None, (5, 6, 6))) == pytest.approx({4: 1.0}, abs=1e-12)
     with pytest.raises(ValueError):
         pool_damage(pools, None, (1, 1, 1, 1))
 
 
 def test_zero_dice_and_mixture_helpers() -> None:
-    assert as_dict(pool_damage([DicePool(HAMMER, 0)], 3)) == {0: 1.0}
+    assert as_dict(pool_damage([DicePool(HAMMER, 0)], 3)) == pytest.approx({0: 1.0}, abs=1e-12)
     with pytest.raises(ValueError):
         DicePool(HAMMER, -1)
     d = Dist([0.5, 0.5])
@@ -97,6 +99,19 @@ def test_zero_dice_and_mixture_helpers() -> None:
     assert d.cap(5) is d
     assert d.cap(-2).items() == [(-2, 1.0)]
     assert d.clip(lo=0) is d
+
+
+def test_a_certain_capped_outcome_is_exactly_one_on_every_cpu() -> None:
+    # a fair d7: adding its faces' 1/7 in sequence (numpy's order for a short tail, or a
+    # CPU's wider vector order) gives 0.9999999999999998, not 1
+    d7 = Dist.die(7)
+    assert float(d7.probs[0]) + sum(float(q) for q in d7.probs[1:]) != 1.0  # the trap
+    # exactness is the point here: "always at most 1 damage" is reported as exactly 1.0
+    assert d7.cap(1).items() == [(1, 1.0)]
+    # a folded tail is the correctly rounded sum of what it folds, independent of order
+    folded = d7.cap(2).probs
+    assert folded[1] == math.fsum([1 / 7] * 6)
+    assert folded[0] == 1 / 7
 
 
 def test_probabilities_are_exact_fractions_of_icepool() -> None:
@@ -127,3 +142,31 @@ def test_large_pool_is_a_distribution() -> None:
     assert d.total == pytest.approx(1.0, abs=1e-9)
     assert np.all(d.probs >= 0)
     assert d.mean == pytest.approx(40 * (3 / 6 + 3 / 6), abs=1e-9)
+
+
+def test_large_sums_go_through_the_fft_and_agree_with_the_direct_convolution() -> None:
+    """Above FFT_WORK the convolution is an FFT product: the same probabilities to
+    1e-13 of the largest (rounding noise below that is set to 0), the same total."""
+    from tabletop_gui.rules.dist import FFT_WORK, convolve
+
+    rng = np.random.default_rng(12)
+    a = rng.random(1500)
+    b = rng.random(2500)
+    a /= a.sum()
+    b /= b.sum()
+    assert a.size * b.size > FFT_WORK
+    fast, direct = convolve(a, b), np.convolve(a, b)
+    assert fast.shape == direct.shape
+    assert np.max(np.abs(fast - direct)) <= 1e-13 * direct.max()
+    assert fast.sum() == pytest.approx(1.0, abs=1e-12)
+    assert (fast >= 0).all()
+
+
+def test_thousands_of_dice_sum_exactly_enough() -> None:
+    """10,000 d6 by repeated squaring through the FFT: mean, spread and total as exact."""
+    d = Dist.die(6).repeat(10_000)
+    assert d.total == pytest.approx(1.0, abs=1e-9)
+    assert d.mean == pytest.approx(35_000, rel=1e-12)
+    values = np.arange(d.offset, d.offset + d.probs.size)
+    variance = float(np.dot((values - d.mean) ** 2, d.probs))
+    assert variance == pytest.approx(10_000 * 35 / 12, rel=1e-9)

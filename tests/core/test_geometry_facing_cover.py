@@ -195,5 +195,7 @@ def test_terrain_arrays_equal_the_per_polygon_construction() -> None:
     ts = TerrainSet.build(odd)
     ids = [t.id for t in odd]
     # obstacles on the hill start at its top; the others on the table
-    assert ts.base[ids.index("dup")] == 2.0 and ts.base[ids.index("cw")] == 2.0
-    assert ts.base[ids.index("L")] == 0.0 and ts.top[ids.index("L")] == 2.0
+    assert ts.base[ids.index("dup")] == pytest.approx(2.0, abs=1e-9)
+    assert ts.base[ids.index("cw")] == pytest.approx(2.0, abs=1e-9)
+    assert ts.base[ids.index("L")] == pytest.approx(0.0, abs=1e-9)
+    assert ts.top[ids.index("L")] == pytest.approx(2.0, abs=1e-9)

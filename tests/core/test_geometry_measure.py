@@ -27,13 +27,14 @@ def test_overlapping_bases_have_zero_gap() -> None:
     # centres 0.6 apart, radii 0.5 each: they overlap by 0.4
     g = g_of(disc("a", "r", 0, 0), disc("b", "b", 0.6, 0))
     m = g.measure("a", "b")
-    assert m.horizontal == 0.0 and m.distance == 0.0
+    assert m.horizontal == pytest.approx(0.0, abs=1e-9)
+    assert m.distance == pytest.approx(0.0, abs=1e-9)
     assert m.point_a == pytest.approx(m.point_b)
 
 
 def test_same_centre_is_defined() -> None:
     g = g_of(disc("a", "r", 5, 5), disc("b", "b", 5, 5, 2.0))
-    assert g.measure("a", "b").horizontal == 0.0
+    assert g.measure("a", "b").horizontal == pytest.approx(0.0, abs=1e-9)
 
 
 def test_vertical_and_3d_distance() -> None:

@@ -182,14 +182,18 @@ def shoot_board(*terrain):  # type: ignore[no-untyped-def]
 def test_facing_cover_none_soft_hard() -> None:
     g = BoardGeometry.of(shoot_board())
     fc = g.facing_cover("s", "t")
-    assert fc.kind == "none" and fc.total_fraction == 0.0
+    assert fc.kind == "none" and fc.total_fraction == pytest.approx(0.0, abs=1e-9)
     # a hard wall right in front of the whole front facing: hard cover from every point
     wall = box("w", -3, 1.05, 3, 1.1, 1.0, cover="hard")
     fc = BoardGeometry.of(shoot_board(wall)).facing_cover("s", "t")
-    assert fc.kind == "hard" and fc.hard_fraction == 1.0 and fc.by == ("w",)
+    assert fc.kind == "hard"
+    assert fc.hard_fraction == pytest.approx(1.0, abs=1e-9)
+    assert fc.by == ("w",)
     hedge = box("h", -3, 1.05, 3, 1.1, 1.0, cover="soft")
     fc = BoardGeometry.of(shoot_board(hedge)).facing_cover("s", "t")
-    assert fc.kind == "soft" and fc.hard_fraction == 0.0 and fc.total_fraction == 1.0
+    assert fc.kind == "soft"
+    assert fc.hard_fraction == pytest.approx(0.0, abs=1e-9)
+    assert fc.total_fraction == pytest.approx(1.0, abs=1e-9)
 
 
 def test_facing_cover_exactly_half() -> None:
@@ -197,7 +201,7 @@ def test_facing_cover_exactly_half() -> None:
     wall = box("w", -3, 1.05, 0.0, 1.1, 1.0)
     g = BoardGeometry.of(shoot_board(wall))
     fc = g.facing_cover("s", "t")
-    assert fc.hard_fraction == 0.5 and fc.kind == "none"
+    assert fc.hard_fraction == pytest.approx(0.5, abs=1e-9) and fc.kind == "none"
     assert g.facing_cover("s", "t", threshold="half_or_more").kind == "hard"
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.core.acceptance_helpers import doc, fighter, ok_json, wc_chars, wc_weapon, write
 
 OVAL = {"shape": "oval", "length_mm": 60, "width_mm": 35}
@@ -22,7 +24,7 @@ def test_two_ovals_exactly_one_inch_apart_are_engaged(capsys, tmp_path: Path) ->
         fighter("b", "blue", 10 + OFFSET, 10 + OFFSET, wc_chars(), [wc_weapon()], base=OVAL,
                 facing=0)])
     pair = ok_json(capsys, "inspect", write(tmp_path, d))["pairs"][0]
-    assert pair["distance"] == 1.0
+    assert pair["distance"] == pytest.approx(1.0, abs=1e-9)
     assert pair["engaged"] is True
 
 
@@ -31,7 +33,8 @@ def test_oval_gap_rounds_like_the_exact_gap(capsys, tmp_path: Path) -> None:
     d = doc("warcry", fighters=[
         fighter("a", "red", 10, 10, wc_chars(), [wc_weapon()], base=OVAL, facing=0),
         fighter("b", "blue", 11.5, 11.5, wc_chars(), [wc_weapon()], base=OVAL, facing=0)])
-    assert ok_json(capsys, "inspect", write(tmp_path, d))["pairs"][0]["distance"] == 0.399
+    distance = ok_json(capsys, "inspect", write(tmp_path, d))["pairs"][0]["distance"]
+    assert distance == pytest.approx(0.399, abs=1e-9)
 
 
 def test_refined_gap_matches_a_dense_parametric_minimum() -> None:

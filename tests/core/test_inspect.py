@@ -1,4 +1,4 @@
-"""`tabletop-gui inspect FILE [--json]`: every ordered opposing pair, per cli.md."""
+"""`tabletop-gui inspect FILE [--json]`: every ordered opposing pair, per docs/cli.md."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from tabletop_gui.cli import main
 from tabletop_gui.scenario.load import load_scenario
 from tabletop_gui.scenario.save import save_scenario
 
-DEMOS = Path(__file__).resolve().parents[2] / "tabletop_gui" / "resources" / "demos"
+DEMOS = Path(__file__).resolve().parents[2] / "resources" / "demos"
 RULESETS = ["warcry", "fight-vs-defense", "mordheim-warcry", "ninth-age", "circle-of-realms"]
 FIELDS = ["attacker", "target", "distance", "horizontal_distance", "vertical_distance",
           "engaged", "visible", "cover", "cover_by", "flanked", "arc", "spaces"]

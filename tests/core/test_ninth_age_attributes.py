@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tabletop_gui.rules.base import RulesError
-from tabletop_gui.rules.ninth_age.attributes import parse_attributes
+from tabletop_gui.rules.ninth_age.attributes import AttributeParseError, parse_attributes
 from tabletop_gui.rules.ninth_age.build import build_plan
 from tabletop_gui.rules.ninth_age.engine import plan_distribution
 from tabletop_gui.rules.ninth_age.profile import CANNOT_HIT, HOPELESS
@@ -216,10 +218,26 @@ def test_reload_refused_with_stand_and_shoot() -> None:
     assert not reasons(shoot(unit("a", weapons=(bow("Bow"),)), FOE, stand_and_shoot=True))
 
 
+def test_the_first_and_second_ranks_shoot() -> None:
+    # the page's example: a unit of 10 in two ranks of 5 shoots 10 times
+    two_ranks = shoot(unit("a", models=10, files=5, weapons=(bow("Bow"),)), FOE)
+    assert two_ranks.attacks == 10
+    assert two_ranks.shooting_models == 10
+    shots = next(m for m in two_ranks.modifiers if m.name == "shots")
+    assert shots.why == "the first and second ranks shoot"
+    # a third rank does not shoot; an incomplete second rank shoots what it has
+    assert shoot(unit("a", models=15, files=5, weapons=(bow("Bow"),)), FOE).attacks == 10
+    assert shoot(unit("a", models=7, files=5, weapons=(bow("Bow"),)), FOE).attacks == 7
+    assert shoot(unit("a", models=1, files=1, weapons=(bow("Bow"),)), FOE).attacks == 1
+
+
 def test_shoot_in_extra_rank() -> None:
-    a = unit("a", models=15, files=5, weapons=(bow("Bow", "Shoot in Extra Rank"),))
-    b = unit("a", models=15, files=5, weapons=(bow("Bow"),))
-    assert shoot(a, FOE).attacks == 10 and shoot(b, FOE).attacks == 5
+    a = unit("a", models=20, files=5, weapons=(bow("Bow", "Shoot in Extra Rank"),))
+    b = unit("a", models=20, files=5, weapons=(bow("Bow"),))
+    assert shoot(a, FOE).attacks == 15  # first, second and third ranks
+    assert shoot(b, FOE).attacks == 10
+    shots = next(m for m in shoot(a, FOE).modifiers if m.name == "shots")
+    assert shots.why.startswith("the first 3 ranks shoot")
 
 
 def test_steady_aim() -> None:
@@ -253,8 +271,12 @@ def test_volley_fire() -> None:
     deep = unit("a", models=15, files=5, weapons=(bow("Bow", "Volley Fire"),))
     line2 = unit("a", models=20, files=10, weapons=(bow("Bow", "Volley Fire"),))
     assert shoot(line2, FOE).attacks == 20
-    assert shoot(line2, FOE, moved=True).attacks == 10
-    assert shoot(deep, FOE).attacks == 5
+    assert shoot(line2, FOE, moved=True).attacks == 20  # two ranks shoot anyway
+    # the page's example: 30 archers three deep (line formation), not moved: all 30
+    line3 = unit("a", models=30, files=10, weapons=(bow("Bow", "Volley Fire"),))
+    assert shoot(line3, FOE).attacks == 30
+    assert shoot(line3, FOE, moved=True).attacks == 20
+    assert shoot(deep, FOE).attacks == 10  # 3 ranks of 5: not a line, the first two shoot
     assert shoot(line, FOE, cover="soft", low_units=True).profile.hit_needed == 4
     assert shoot(plain, FOE, cover="soft", low_units=True).profile.hit_needed == 5
     assert shoot(line, FOE, cover="soft").profile.hit_needed == 5
@@ -284,7 +306,7 @@ def test_hopeless_shots_and_cannot_hit() -> None:
     assert plan_distribution(plan, "hits").mean == pytest.approx(1 / 12)
     worse = shoot(a, t, distance=20, moved=True, cover="soft")
     assert worse.profile.hit_needed == CANNOT_HIT and reasons(worse)
-    assert plan_distribution(worse).mean == 0.0
+    assert plan_distribution(worse).mean == pytest.approx(0.0, abs=1e-9)
 
 
 def test_hopeless_shots_with_poison_and_battle_focus() -> None:
@@ -326,3 +348,35 @@ def test_cover_and_stand_and_shoot_penalties() -> None:
     assert shoot(a, FOE, cover="soft").profile.hit_needed == 4
     assert shoot(a, FOE, cover="hard").profile.hit_needed == 5
     assert shoot(a, FOE, stand_and_shoot=True).profile.hit_needed == 4
+
+
+@pytest.mark.parametrize(("attribute", "fragment"), [
+    ("Extra Support (\u0663)", "Extra Support takes a whole number from 1 to 100"),
+    ("Extra Support (0)", "Extra Support takes a whole number from 1 to 100"),
+    ("Area Attack (101x1)", "an Area Attack size takes a whole number from 1 to 100"),
+    ("Area Attack (1x3) [AP \u00b2]", "a bracketed Armour Penetration takes a whole number"),
+    ("Multiple Wounds (20D6)", "Multiple Wounds of at most 100, not up to 120"),
+    ("Devastating Charge (+101 Strength)", "a Devastating Charge change takes a whole number"),
+    ("Devastating Charge (+2 Luck)", "'+2 Luck' is not a change such as +1 Strength"),
+    ("Devastating Charge (Area Attack (1x1) [Multiple Wounds (D0)])", "out of bounds"),
+    ("Multiple Wounds (D3" + " " * 300 + ")", "longer than 200 characters"),
+    ("Devastating Charge (" * 6 + "Poison Attacks" + ")" * 6, "nested more than 4 deep"),
+])
+def test_parameters_are_checked_strictly_also_inside_brackets(
+        attribute: str, fragment: str) -> None:
+    """What the loader accepts the engine reads: numbers in ASCII digits within their
+    bounds, and the attributes inside brackets parsed at once (the engine merges them in
+    later, when charging or for the bracketed hit)."""
+    with pytest.raises(AttributeParseError, match=re.escape(fragment)):
+        parse_attributes([attribute])
+
+
+def test_what_a_charge_gains_parses_again_when_the_engine_merges_it() -> None:
+    names = ("Devastating Charge (+1 Strength, Multiple Wounds (D3))",
+             "Area Attack (1x3) [Strength 7, Multiple Wounds (2)]")
+    attrs = parse_attributes(names)
+    gained = attrs.devastating_charge[0].attributes
+    assert parse_attributes((*names, *gained)).multiple_wounds is not None
+    assert attrs.area_attack is not None and attrs.area_attack.bracketed is not None
+    assert parse_attributes((*names, *attrs.area_attack.bracketed.attributes)).names[-1] == (
+        "Multiple Wounds (2)")

@@ -1,4 +1,4 @@
-"""`tabletop-gui attack` and `inspect` on a Ninth Age file (cli.md)."""
+"""`tabletop-gui attack` and `inspect` on a Ninth Age file (docs/cli.md)."""
 
 from __future__ import annotations
 
@@ -35,8 +35,9 @@ def battle_file(tmp_path: Path) -> Path:
 
 
 def test_attack_json_with_dice(battle_file: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    # 5 shooting models: shots dice first (D3 each), then hit rolls of the 5 shots
-    dice = "1,1,1,1,1,6,6,1,1,1,4,2,3"
+    # 10 shooting models (both ranks of 5): the shots dice first (D3 each, all 1s), then
+    # the hit rolls of the 10 shots, the wound rolls of the hits, the armour saves
+    dice = ",".join(["1"] * 10 + ["6", "6"] + ["1"] * 8 + ["4", "2", "3"])
     code = main(["attack", str(battle_file), "--attacker", "u2", "--target", "u1",
                  "--dice", dice, "--json"])
     out = json.loads(capsys.readouterr().out)

@@ -118,7 +118,7 @@ def test_conditioning_extremes() -> None:
     plan = busy_plan()
     _same(_given(plan, []), plan_distribution(plan))
     faces = [6, 2, 5, 3, 4, 6, 2, 5, 5, 1, 3]
-    assert _given(plan, faces).items() == [(3, 1.0)]
+    assert _given(plan, faces).items() == [(3, pytest.approx(1.0, abs=1e-12))]
 
 
 def test_shots_dice_come_first_and_condition() -> None:
@@ -161,7 +161,8 @@ def test_conditioning_on_random_profiles(seed: int) -> None:
     runner = Runner(plan.profile, lambda s, label: dice.roll(s, label), plan.shots)
     run = runner.run(runner.start(plan.attacks, plan.shots, plan.shooting_models))
     faces = [d.face for d in run.dice]
-    assert _given(plan, faces).items() == [(min(run.hp, plan.remaining), 1.0)]
+    rolled = min(run.hp, plan.remaining)
+    assert _given(plan, faces).items() == [(rolled, pytest.approx(1.0, abs=1e-12))]
     for cut in sorted({0, len(faces) // 3, len(faces) // 2, max(0, len(faces) - 1)}):
         prefix = faces[:cut]
         sides = _next_sides(plan, prefix)
@@ -169,3 +170,37 @@ def test_conditioning_on_random_profiles(seed: int) -> None:
             continue
         parts = [(1 / sides, _given(plan, [*prefix, f])) for f in range(1, sides + 1)]
         _same(_given(plan, prefix), Dist.mixture(parts))
+
+
+@pytest.mark.parametrize("shots", ["D3", "2D6", "D6-2"])
+def test_shots_of_each_model_summed_over_the_models(shots: str) -> None:
+    """The attacks of random shots are computed per model and summed over the models
+    (a loop over each model's few possible shots, not over every total of the unit);
+    it is the mixture over the unit's total shots, each model's count never below 0."""
+    from tabletop_gui.rules.fields import parse_dice
+    from tabletop_gui.rules.ninth_age.odds import Odds, dice_dist
+
+    shooter = unit("a", models=3, files=3, weapons=(bow(shots=shots),))
+    plan = shoot(shooter, TARGET)
+    odds = Odds(plan.profile)
+    spec = parse_dice(shots)
+    per_model = dice_dist(spec).clip(lo=0)
+    by_total = odds.attacks_mixture(per_model.repeat(3), cap=plan.remaining)
+    _same(odds.attacks_from_shots(spec, 3, cap=plan.remaining), by_total)
+
+
+def test_an_area_attack_expands_to_its_hits_by_repeated_squaring() -> None:
+    """A success of an Area Attack is the bracketed (or automatic) first hit plus the
+    plain ones: the same as adding every hit one by one."""
+    from tabletop_gui.rules.ninth_age.odds import Odds
+
+    hitter = unit("a", weapons=(cc("Sweep", "Area Attack (3x3) [Strength 6]",
+                                   "Poison Attacks", "Battle Focus"),))
+    odds = Odds(melee(hitter, unit("t", "blue", models=30, files=10)).profile)
+    for six in (True, False):
+        kinds = odds.p.hit_kinds(six)
+        one_by_one = Dist.point(0)
+        for kind, auto in kinds:
+            one_by_one = one_by_one + (odds.armour(kind, False) if auto else odds.wound(kind))
+        assert len(kinds) > 2
+        _same(odds.expansion(six), one_by_one)

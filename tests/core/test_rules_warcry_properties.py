@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import icepool
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -26,7 +27,6 @@ def check_report(report, left: int) -> None:
     assert d.total == pytest.approx(1.0, abs=1e-9)
     assert (d.probs >= 0).all()
     assert d.offset >= 0 and d.max_value <= max(left, 0)
-    assert report.expected_damage == pytest.approx(d.mean)
     expected_down = d.prob_at_least(left) if left > 0 else 0.0
     assert report.take_down_probability == pytest.approx(expected_down)
     pairs = report.to_json()["distribution"]
@@ -42,8 +42,18 @@ def test_warcry(s: int, t: int, attacks: int, hit: int, crit: int, wounds: int,
                 [wc_weapon(attacks=attacks, strength=s, damage=f"{hit}/{crit}")])
     tg = fighter("t", "blue", 11.5, 10, warcry_chars(t, wounds), [wc_weapon()],
                  state={"damage": damage})
-    check_report(get("warcry").attack(battle("warcry", [a, tg]), req(weapon="Sword")),
-                 wounds - damage)
+    report = get("warcry").attack(battle("warcry", [a, tg]), req(weapon="Sword"))
+    left = wounds - damage
+    check_report(report, left)
+    # an independent reference from the Warcry page's hit table, with icepool: each die
+    # misses below the hit threshold, hits (`hit` damage) up to 5 and crits on a 6
+    threshold = 3 if s > t else 4 if s == t else 5
+    die = icepool.Die([0] * (threshold - 1) + [hit] * (6 - threshold) + [crit])
+    ref = (attacks @ die).map(lambda x: min(x, max(left, 0)))
+    total = ref.denominator()
+    for value, count in ref.items():
+        assert report.distribution.prob(value) == pytest.approx(count / total, abs=1e-12)
+    assert report.expected_damage == pytest.approx(float(ref.mean()), abs=1e-9)
 
 
 @settings(max_examples=40, deadline=None)

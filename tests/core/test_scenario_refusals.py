@@ -1,8 +1,9 @@
-"""Every refusal of scenario-format.md, each reported at its exact place."""
+"""Every refusal of docs/scenario-format.md, each reported at its exact place."""
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -432,3 +433,73 @@ def test_shots_given_as_a_number_in_a_string() -> None:
 
     assert parse_dice("3") == DiceSpec(3, 0)
     assert parse_dice("D3") == DiceSpec(1, 3)
+
+
+@pytest.mark.parametrize("value", ["\u00b2", "D\u00b2", "\u0663", "D3+\u00b2", "+\u00b2"])
+def test_only_ascii_digits_are_numbers(value: str) -> None:
+    """str.isdigit() and regex \\d also take "²" (which int() refuses) and "٣" (which
+    int() reads as 3): every parser takes ASCII digits only, so what the loader accepts
+    never fails later."""
+    from tabletop_gui.rules.fields import FieldError, parse_dice, parse_modifier
+
+    with pytest.raises(FieldError):
+        parse_dice(value)
+    with pytest.raises(FieldError):
+        parse_modifier(value, 3)
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    ("D3+101", 'dice "D3+101" out of bounds (1-20 dice of 2-100 sides, a bonus of at most '
+               "100)"),
+    ("D3+" + "9" * 5000, "out of bounds"),  # no int() of 5,000 digits
+    ("21D6", "out of bounds"),
+    ("D101", "out of bounds"),
+])
+def test_dice_bounds(value: str, message: str) -> None:
+    from tabletop_gui.rules.fields import FieldError, parse_dice
+
+    with pytest.raises(FieldError, match=re.escape(message)):
+        parse_dice(value)
+
+
+def test_modifier_and_damage_bounds() -> None:
+    from tabletop_gui.rules.fields import FieldError, parse_damage, parse_modifier
+
+    assert parse_modifier("+100", 3) == 103
+    for bad in ("+101", "-" + "9" * 5000):
+        with pytest.raises(FieldError, match="take N up to 100"):
+            parse_modifier(bad, 3)
+    with pytest.raises(FieldError, match="is too large"):
+        parse_modifier(1e7, 3)
+    assert parse_damage("100/100", 100).crit == 100
+    with pytest.raises(FieldError, match='"1/101": damage of at most 100 per hit'):
+        parse_damage("1/101", 100)
+
+
+def test_stated_limits_of_the_format_are_refused_at_their_place() -> None:
+    doc = warcry_doc()
+    f0(doc)["weapons"][0]["attacks"] = 101
+    f0(doc)["weapons"][0]["damage"] = "1/101"
+    na = ninth_age_doc()
+    na["units"][0]["weapons"] = [{"name": "Bow", "kind": "shooting", "range": 24, "aim": 4,
+                                  "shots": "20D6"}]
+    assert [str(p) for p in refused(text(doc))] == [
+        "fighters[0].weapons[0].attacks: must be at most 100",
+        'fighters[0].weapons[0].damage: "1/101": damage of at most 100 per hit',
+    ]
+    assert [str(p) for p in refused(text(na))] == [
+        "units[0].weapons[0].shots: at most 100 in total, not up to 120"]
+
+
+def test_options_state_their_range() -> None:
+    from tabletop_gui.rules.circle_of_realms.info import INFO
+    from tabletop_gui.rules.fields import FieldError
+
+    bonus = next(o for o in INFO.situational_options if o.key == "attack_bonus")
+    assert bonus.describe()["minimum"] == -1000 and bonus.describe()["maximum"] == 1000
+    assert bonus.parse_text("-1000") == -1000
+    for text_value, message in (("1001", "attack_bonus must be at most 1000"),
+                                ("1e19", "attack_bonus must be at most 1000"),
+                                ("inf", "attack_bonus takes a finite number")):
+        with pytest.raises(FieldError, match=message):
+            bonus.parse_text(text_value)

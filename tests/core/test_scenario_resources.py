@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -17,12 +18,14 @@ from tabletop_gui.scenario.entities import OvalBase, RectBase, RoundBase
 from tabletop_gui.scenario.problems import ScenarioError
 from tabletop_gui.scenario.resources import (
     FIGHTER_PROFILE_FIELDS,
+    RESOURCES,
     SCHEMA_PATH,
     UNIT_PROFILE_FIELDS,
     demo_path,
     load_demo,
     load_profiles,
     profiles_from_json,
+    profiles_path,
 )
 
 
@@ -101,6 +104,15 @@ def test_a_bad_profile_is_refused_with_its_place() -> None:
 def test_unknown_ruleset_has_no_demo() -> None:
     with pytest.raises(RulesError):
         demo_path("chess")
+
+
+def test_a_checkout_reads_its_top_level_resources_folder() -> None:
+    # the design card's top level: pyproject.toml, README.md, tabletop_gui, resources, tests
+    top = Path(__file__).resolve().parents[2] / "resources"
+    assert RESOURCES == top and SCHEMA_PATH == top / "scenario.schema.json"
+    assert demo_path("warcry") == top / "demos" / "warcry.battle.json"
+    assert profiles_path("warcry") == top / "profiles" / "warcry.json"
+    assert not (top.parent / "tabletop_gui" / "resources").exists()
 
 
 # -- the JSON Schema -----------------------------------------------------------------------

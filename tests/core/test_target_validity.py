@@ -16,7 +16,7 @@ from tabletop_gui.scenario.battle import battle_of
 from tabletop_gui.scenario.entities import Scenario
 from tabletop_gui.scenario.load import load_scenario
 
-DEMOS = Path(__file__).resolve().parents[2] / "tabletop_gui" / "resources" / "demos"
+DEMOS = Path(__file__).resolve().parents[2] / "resources" / "demos"
 
 
 def one_by_one(ruleset: Ruleset, battle: Battle, attacker: str, targets: list[str],

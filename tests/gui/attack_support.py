@@ -24,7 +24,7 @@ from tabletop_gui.scenario.entities import (
 from tabletop_gui.scenario.load import load_scenario
 from tabletop_gui.ui.attack_flow import AttackFlow, install_attack_flow
 
-DEMOS = Path(__file__).resolve().parents[2] / "tabletop_gui" / "resources" / "demos"
+DEMOS = Path(__file__).resolve().parents[2] / "resources" / "demos"
 
 # rulesets whose engines are on main (see the report for any left out)
 RULESETS = ("warcry", "fight-vs-defense", "mordheim-warcry", "ninth-age", "circle-of-realms")
@@ -49,6 +49,24 @@ def make_window(qtbot, scenario: Scenario, tmp_path: Path):  # noqa: ANN001, ANN
         window.show()
         window.activateWindow()
     return window, flow
+
+
+def built_window(qtbot, file: str, ruleset: str):  # noqa: ANN001, ANN201
+    """The main window on ``file``, built and completed as ``run_app`` does (build the
+    window, then the attack flow and the recovery offer); the test points the recovery
+    folder into its own directory first."""
+    from tabletop_gui.app import build_window
+
+    window = build_window(file, ruleset)
+    qtbot.addWidget(window)
+    with qtbot.waitActive(window):
+        window.show()
+        window.activateWindow()
+    window.install_attack_flow()
+    window.offer_recovery()
+    window.view.fit_to_window()
+    window.view.setFocus()
+    return window
 
 
 def first_pair(scenario: Scenario, valid: bool = True) -> tuple[str, str]:

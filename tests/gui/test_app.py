@@ -8,9 +8,11 @@ import os
 import subprocess
 import sys
 
+import pytest
 from PySide6.QtWidgets import QMessageBox
 
 from tabletop_gui.app import PAINT_MARKER, build_window, run_app
+from tabletop_gui.rules.base import RulesError
 from tabletop_gui.scenario.resources import demo_path, load_demo
 from tests.gui.factories import skirmish
 
@@ -27,9 +29,9 @@ def test_the_app_paints_then_exits_and_writes_nothing(tmp_path):
     assert not any(p.is_file() for p in tmp_path.rglob("*"))  # no settings, no recovery
 
 
-def test_unknown_ruleset_is_refused(capsys):
-    assert run_app(None, "chess") == 2
-    assert "unknown ruleset" in capsys.readouterr().err
+def test_run_app_refuses_an_unknown_ruleset_before_qt_starts():
+    with pytest.raises(RulesError, match="chess"):
+        run_app(None, "chess")
 
 
 def test_build_window_on_a_file_and_on_a_bad_file(qtbot, monkeypatch, tmp_path):

@@ -164,3 +164,27 @@ def test_digits_typed_in_the_seed_box_edit_the_seed_not_the_dice(qtbot, tmp_path
     assert flow.state.dice == []
     qtbot.keyClick(box, Qt.Key.Key_R)
     assert flow.state.rolled_seed is None  # R typed into a number box is not a roll
+
+
+def test_a_roll_in_the_window_takes_a_fresh_seed_shown_and_logged(qtbot, tmp_path) -> None:
+    """Two game nights (two windows) do not start with the same dice: each roll draws its
+    seed from the operating system, shows it, and the log keeps it for a replay."""
+    seeds = []
+    for night in ("one", "two"):
+        scenario = demo("warcry")
+        window, flow = make_window(qtbot, scenario, tmp_path / night)
+        attacker, target = first_pair(scenario)
+        select_attacker(flow, attacker)
+        flow.state.set_target(target)
+        box = flow.attack_panel.dice.seed_box
+        assert box.text() == "fresh seed" and flow.state.seed is None
+        flow.attack_panel.dice.roll_button.click()
+        seed = flow.state.rolled_seed
+        assert seed is not None
+        qtbot.waitUntil(lambda s=seed, f=flow: f"Rolled with seed {s}:"
+                        in f.attack_panel.dice.dice_label.text())
+        assert box.text() == "fresh seed"  # the next roll draws again
+        flow.apply()
+        assert f"(rolled, seed {seed})" in flow.log_panel.entries[-1]
+        seeds.append(seed)
+    assert seeds[0] != seeds[1]  # two draws of 2e9 values: equal with odds 5e-10

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tabletop_gui.model.attack_state import AttackState
+from tabletop_gui.geometry.board_geometry import BoardGeometry
+from tabletop_gui.model.attack_state import SEED_LIMIT, AttackState, system_seed
 from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import AttackRequest, GivenDice, SeededDice
 from tabletop_gui.scenario.battle import battle_of
@@ -75,24 +76,30 @@ def test_an_impossible_face_is_refused(ruleset: str) -> None:
 def test_cycle_visits_the_valid_targets_nearest_first() -> None:
     scenario = demo("warcry")
     st = AttackState(scenario)
-    attacker = next(m.id for m in scenario.models if m.side == scenario.models[-1].side)
-    st.set_attacker(attacker)
+    st.set_attacker("r3")  # the demo's archer: three blue fighters in range and in sight
     valid = [s.target for s in st.statuses() if s.valid]
-    distances = [s.facts.distance for s in st.statuses() if s.facts is not None]
-    assert distances == sorted(distances)
+    assert sorted(valid) == ["b3", "b4", "b5"]
+    measured = BoardGeometry(battle_of(scenario).board)
+    assert valid == sorted(valid, key=lambda t: measured.measure("r3", t).distance)
     seen = [st.cycle_target(1) for _ in range(len(valid) + 1)]
-    if valid:
-        assert seen[: len(valid)] == valid
-        assert seen[-1] == valid[0]  # wraps
-        assert st.cycle_target(-1) == valid[-1]
-    else:
-        assert seen == [None] * (len(valid) + 1)
+    assert seen[: len(valid)] == valid
+    assert seen[-1] == valid[0]  # wraps
+    assert st.cycle_target(-1) == valid[-1]
+
+
+def test_cycle_without_a_valid_target_selects_nothing() -> None:
+    st = AttackState(demo("warcry"))
+    st.set_attacker("r4")  # no enemy is a valid target for r4 in the demo
+    assert [s.target for s in st.statuses() if s.valid] == []
+    assert st.cycle_target(1) is None
+    assert st.cycle_target(-1) is None
+    assert st.target is None
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_roll_and_apply_replace_the_state_of_each_combatant(ruleset: str) -> None:
     st, a, t = _state(ruleset)
-    st.set_seed(11)
+    st.set_seed(11)  # a seed fixed by the user: this roll takes it, the next one 12
     res = st.roll()
     assert res is not None and st.rolled_seed == 11 and st.seed == 12
     expected = registry.get(ruleset).resolve(battle_of(st.scenario), AttackRequest(a, t),
@@ -140,11 +147,16 @@ def test_circle_of_realms_asks_for_the_limb_on_a_choosers_face() -> None:
 
 def test_choices_are_not_asked_when_the_dice_do_not_call_for_them() -> None:
     st, _, _ = _state("circle-of-realms")
-    st.set_seed(3)
+    st.set_seed(3)  # seeded dice are the same on every machine: this roll wounds no limb
     st.roll()
     assert st.resolution is not None
-    if not any("dismemberment" in d.label for d in st.resolution.dice):
-        assert st.pending_choices == ()
+    assert not any("dismemberment" in d.label for d in st.resolution.dice)
+    assert st.pending_choices == ()
+    st.set_seed(4)  # this one rolls the chooser's face on the defender's dismemberment die
+    st.roll()
+    assert st.resolution is not None
+    assert any("dismemberment" in d.label for d in st.resolution.dice)
+    assert [c.key for c in st.pending_choices] == ["limb_choice"]
 
 
 def test_off_hand_is_offered_only_where_the_engine_takes_one() -> None:
@@ -164,3 +176,35 @@ def test_off_hand_is_offered_only_where_the_engine_takes_one() -> None:
         battle_of(scenario), AttackRequest("l2", target, "Hammer", "Dagger"))
     assert st.report is not None and st.report.offhand == "Dagger"
     assert st.report.to_json() == engine.to_json()
+
+
+def test_every_roll_takes_a_fresh_seed_unless_one_is_fixed() -> None:
+    drawn = iter([901, 77, 5])
+    scenario = demo("warcry")
+    a, t = first_pair(scenario)
+    st = AttackState(scenario, seed_source=lambda: next(drawn))
+    st.set_attacker(a)
+    st.set_target(t)
+    assert st.seed is None  # the default: no fixed seed
+    first = st.roll()
+    assert first is not None and st.rolled_seed == 901 and st.seed is None
+    engine = registry.get("warcry").resolve(battle_of(scenario), AttackRequest(a, t),
+                                            SeededDice(901))
+    assert st.dice == [d.face for d in engine.dice]  # replayable from the logged seed
+    st.roll()
+    assert st.rolled_seed == 77
+    st.set_seed(40)
+    st.roll()
+    st.roll()
+    assert st.rolled_seed == 41 and st.seed == 42  # fixed: 40, then 41; the source unused
+    st.set_seed(None)
+    st.roll()
+    assert st.rolled_seed == 5
+
+
+def test_the_default_seed_source_is_the_operating_system() -> None:
+    st = AttackState()
+    assert st.seed_source is system_seed
+    seeds = {system_seed() for _ in range(8)}
+    assert len(seeds) >= 7  # 8 draws of 2e9 values: a repeat has odds of about 1e-8
+    assert all(0 <= x <= SEED_LIMIT for x in seeds)

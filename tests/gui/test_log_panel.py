@@ -21,7 +21,8 @@ def test_applied_attack_is_logged_and_saved(qtbot, tmp_path, monkeypatch) -> Non
     flow.attack_panel.apply_button.click()
     entry = flow.log_panel.entries[-1]
     assert "F a (a) attacks F c (c) with Bow (missile)" in entry
-    assert 'distance 7.000"' in entry and "cover cover by wall" in entry
+    assert 'distance 7.000"' in entry
+    assert "in cover, given by Low wall (wall)" in entry
     assert "modifier cover: +1 toughness (line crosses Low wall (wall))" in entry
     assert "dice (entered): 6 (hit roll 1: critical), 4 (hit roll 2: miss)" in entry
     assert f"result: {flow.state.scenario.model('c').state['damage']} damage" in entry
@@ -60,3 +61,15 @@ def test_taken_down_target_is_marked_in_the_document_and_the_log(qtbot, tmp_path
     assert "taken down" in flow.log_panel.entries[-1]
     # a taken-down model is no longer an enemy to mark
     assert flow.overlay.marker("t") is None
+
+
+def test_cover_is_said_in_words_with_the_terrain_names():
+    from tabletop_gui.ui.log_panel import cover_words
+    from tests.gui.factories import skirmish
+
+    scenario = skirmish()
+    assert cover_words("none", (), scenario) == "not in cover"
+    assert cover_words("cover", ("w1",), scenario) == "in cover, given by Ruined wall (w1)"
+    assert cover_words("soft", ("h1", "gone"), scenario) == (
+        "in soft cover, given by Hedge (h1), gone")
+    assert cover_words("hard", (), None) == "in hard cover"

@@ -4,13 +4,15 @@ drags (edits and previews), the View toggle, Ninth Age arcs, Circle of Realms zo
 
 from __future__ import annotations
 
+import pytest
 import shapely
 from PySide6.QtCore import QPointF, Qt
 
 from tabletop_gui.geometry.board_geometry import BoardGeometry
 from tabletop_gui.scenario.battle import battle_of
-from tabletop_gui.ui.canvas.coords import to_scene
+from tabletop_gui.ui.canvas.coords import to_scene, to_table
 from tabletop_gui.ui.canvas_overlays import INVALID, VALID
+from tabletop_gui.ui.overlay_shapes import model_polygon
 from tests.gui.attack_support import archers, demo, first_pair, make_window, moved
 
 
@@ -96,7 +98,7 @@ def test_a_drag_preview_updates_the_marks_before_release(qtbot, tmp_path):
         assert marker is not None and marker.valid
 
     qtbot.waitUntil(flipped, timeout=5000)
-    assert flow.state.scenario.model("far").x == 9.0
+    assert flow.state.scenario.model("far").x == pytest.approx(9.0, abs=1e-9)
     assert window.document.scenario.model("far").x == 27  # the document is untouched
 
 
@@ -160,3 +162,24 @@ def test_ninth_age_arcs_of_the_selected_target(qtbot, tmp_path):
         left = (mid[0] + n.x * eps, mid[1] + n.y * eps)
         right = (mid[0] - n.x * eps, mid[1] - n.y * eps)
         assert g.arc_of_point(target, left) != g.arc_of_point(target, right)
+
+
+def test_each_mark_rings_its_own_enemy(qtbot, tmp_path):
+    """Marks of equal bases share one drawing, moved to each enemy: every ring surrounds
+    its enemy's base, RING_GAP_IN outside it (a glyph sits at its top-left)."""
+    window, flow = _archer_window(qtbot, tmp_path)
+    scenario = flow.state.scenario
+    marked = [s.target for s in flow.state.statuses()]
+    assert len(marked) >= 2
+    for target in marked:
+        marker = flow.overlay.marker(target)
+        assert marker is not None
+        enemy = scenario.model(target)
+        base = model_polygon(enemy).buffer(0.02)
+        ring = model_polygon(enemy).buffer(0.2)
+        rect = marker.path().boundingRect()
+        right_bottom = to_table(rect.bottomRight())
+        minx, miny, maxx, maxy = base.bounds
+        # the ring's right and bottom edges are just outside the base (the glyph is top-left)
+        assert maxx < right_bottom[0] <= ring.bounds[2] + 1e-6
+        assert ring.bounds[1] - 1e-6 <= right_bottom[1] < miny

@@ -157,6 +157,11 @@ def test_mixed_selection_shows_a_note(make_window):
     w = make_window(skirmish())
     w.document.set_selection(["h1", "f2"])
     assert w.inspector.form is None
+    note = w.inspector.note
+    assert note is not None and note.isVisible()
+    assert note.text() == ("2 items selected, not all of them models: select one to edit it.")
+    w.document.set_selection(["f2"])
+    assert w.inspector.note is None and w.inspector.form is not None
 
 
 @pytest.mark.parametrize("key", [Qt.Key.Key_Right])

@@ -3,6 +3,8 @@ removal on a clean exit."""
 
 from __future__ import annotations
 
+import re
+
 from PySide6.QtWidgets import QMessageBox
 
 from tabletop_gui.model.recovery import RECOVERY_NAME
@@ -39,11 +41,17 @@ def test_crash_then_restore_gives_the_exact_document(make_window, qtbot, tmp_pat
     rec.document.changed.disconnect(rec._on_changed)
 
     w2 = make_window(ranked(), recovery_dir=folder)
-    asked: list[str] = []
-    monkeypatch.setattr(QMessageBox, "question",
-                        lambda *a, **k: asked.append(a[1]) or QMessageBox.StandardButton.Yes)
+    asked: list[tuple[str, str]] = []
+    monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: asked.append((a[1], a[2]))
+                        or QMessageBox.StandardButton.Yes)
     assert w2.offer_recovery()
-    assert asked == ["Restore unsaved work?"]
+    assert [title for title, _ in asked] == ["Restore unsaved work?"]
+    text = asked[0][1]
+    # the offer names what it brings back, where it came from and when, and what it replaces
+    assert "\u201cAmbush at the ford\u201d (Warcry)" in text
+    assert f"from the file {origin}" in text
+    assert re.search(r"autosaved \d\d \w+ 20\d\d at \d\d:\d\d", text)
+    assert "open now: an unnamed battlefield (The Ninth Age: Fantasy Battles" in text
     assert w2.document.scenario == lost
     assert w2.document.path == origin and w2.isWindowModified()
     assert set(w2.scene.entity_items()) == {e.id for e in lost.entities}

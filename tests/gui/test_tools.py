@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QInputDialog
@@ -191,11 +193,13 @@ def test_measure_between_bases(win, qtbot):
     drag(win.view.viewport(), vp_point(win, 6, 4.5), vp_point(win, 20, 15))
     m = tool.result
     assert m is not None and m.vertical == pytest.approx(3.0)  # the ogre stands on the tower
-    centres = ((20 - 6) ** 2 + (15 - 4.5) ** 2) ** 0.5
-    gap = centres - 16 / 25.4 - 25 / 25.4  # round base radius; square's half side along x
-    assert m.horizontal < centres and m.horizontal > gap - 0.5
+    # the 32 mm round base at (6, 4.5) to the 50 mm square at (20, 15), square to the
+    # table: the closest point of the square is its corner (20 - h, 15 - h), h = 25 mm
+    h, r = 25 / 25.4, 16 / 25.4
+    gap = math.hypot(14 - h, 10.5 - h) - r
+    assert m.horizontal == pytest.approx(gap, abs=1e-3)  # 15.493"
     assert m.distance == pytest.approx((m.horizontal ** 2 + 9) ** 0.5)
-    assert "vertical 3.00" in tool._label.text()
+    assert "vertical 3.00" in tool.marks.label.text()
     qtbot.keyClick(win.view, Qt.Key.Key_Escape)  # Esc clears it
     assert tool.result is None
 
@@ -218,12 +222,16 @@ def test_snapping_on_a_grid_goes_to_space_centres(make_window):
 def test_space_drag_pans_instead_of_moving(win, qtbot):
     vp = win.view.viewport()
     win.view.zoom_by(3)
+    start = vp_point(win, 6, 4.5)
     qtbot.keyPress(win.view, Qt.Key.Key_Space)
     press(vp, vp_point(win, 6, 4.5))
     move_mouse(vp, vp_point(win, 6, 4.5) + QPoint(40, 0), Qt.MouseButton.LeftButton)
     release(vp, vp_point(win, 6, 4.5) + QPoint(40, 0))
     qtbot.keyRelease(win.view, Qt.Key.Key_Space)
     assert win.document.undo_stack.count() == 0
+    assert win.document.scenario.model("f1").x == 6  # nothing moved on the table
+    # the view moved with the hand: the point under the cursor followed it 40 px right
+    assert vp_point(win, 6, 4.5) == start + QPoint(40, 0)
 
 
 def test_add_a_unit_from_the_shipped_library(make_window):

@@ -4,11 +4,13 @@ file shows its problems and keeps the open battlefield."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 from PySide6.QtWidgets import QMessageBox
 
 from tabletop_gui.rules.registry import RULESET_IDS
+from tabletop_gui.scenario.entities import Battlefield, Grid
 from tabletop_gui.scenario.resources import demo_path, load_demo
 from tabletop_gui.ui.canvas.board_items import TerrainItem
 from tabletop_gui.ui.canvas.model_items import ModelItem
@@ -167,3 +169,47 @@ def test_only_changed_items_are_updated(make_window, monkeypatch):
     others = {i: w.scene.item_for(i).model for i in ("f1", "f3", "f4")}
     doc.edit("Delete", doc.scenario.without_entity("w1"))  # structural
     assert all(w.scene.item_for(i).model is m for i, m in others.items())
+
+
+def test_a_huge_table_with_tiny_spaces_draws_only_what_is_seen(make_window, qtbot):
+    """100,000" square with 0.1" hexes (valid, ~10^12 spaces): the window opens and
+    paints at once; zoomed out no space is outlined, zoomed in the visible ones are."""
+    import time
+
+    from PySide6.QtCore import QRectF
+
+    from tabletop_gui.ui.canvas.board_items import MAX_SPACES_DRAWN, SPACES, grid_path
+    from tabletop_gui.ui.canvas.coords import to_scene, to_table
+
+    huge = replace(hexes(), battlefield=Battlefield(100_000, 100_000, Grid("hex", 0.1)))
+    started = time.perf_counter()
+    w = make_window(huge)
+    image = w.view.viewport().grab().toImage()
+    assert time.perf_counter() - started < 5.0  # it used to never come back
+    assert not image.isNull()
+    # the whole table would be ~10^12 spaces: refused, not built
+    assert grid_path(huge.battlefield).isEmpty()
+    # a small area of it: just its spaces (0.5" x 0.5" meets about 6 x 7 hexes)
+    few = grid_path(huge.battlefield, QRectF(500.0, 500.0, 0.5, 0.5))
+    assert 0 < few.elementCount() <= 7 * MAX_SPACES_DRAWN
+    # zoomed in on a corner of the table, the spaces are drawn in their colour
+    w.view.resetTransform()
+    w.view.scale(4.0, 4.0)  # a 0.1" space is 16 px wide (40 scene units per inch)
+    w.view.centerOn(to_scene(1.0, 1.0))
+    image = w.view.viewport().grab().toImage()
+
+    def near_spaces(x: int, y: int) -> bool:  # antialiased: within 40 of each channel
+        c = image.pixelColor(x, y)
+        return all(abs(a - b) <= 40 for a, b in ((c.red(), SPACES.red()),
+                                                 (c.green(), SPACES.green()),
+                                                 (c.blue(), SPACES.blue())))
+
+    def on_table(x: int, y: int) -> bool:  # away from the edge labels and the bases
+        tx, ty = to_table(w.view.mapToScene(x, y))
+        return 0.05 < tx < 3.0 and 1.5 < ty < 99_000 and not 0.1 < tx < 1.6
+
+    table = [(x, y) for x in range(0, image.width(), 2) for y in range(0, image.height(), 2)
+             if on_table(x, y)]
+    assert len(table) > 1000
+    outlined = sum(1 for x, y in table if near_spaces(x, y))
+    assert outlined > 0.1 * len(table)  # every 0.1" space outlined: many grey pixels

@@ -17,6 +17,7 @@ from tabletop_gui.rules.base import (
     AttackRequest,
     Battle,
     Check,
+    DiceError,
     DiceShortage,
     DiceSource,
     GivenDice,
@@ -26,6 +27,7 @@ from tabletop_gui.rules.base import (
     RulesError,
     Ruleset,
     StateChange,
+    Terms,
 )
 from tabletop_gui.rules.circle_of_realms.dismemberment import cuts, parse_faces
 from tabletop_gui.rules.circle_of_realms.info import INFO
@@ -85,6 +87,9 @@ class CircleOfRealms(Ruleset):
             visible=geo.sight(attacker, target).visible, cover="none", spaces=spaces,
         )
 
+    def terms(self, battle: Battle) -> Terms:
+        return Terms("adjacent")  # range and engagement in spaces, sight as the others
+
     # -- reading a request ----------------------------------------------------------
     def _plan(self, battle: Battle, request: AttackRequest) -> Planned:
         opts = self.options(battle)
@@ -112,8 +117,11 @@ class CircleOfRealms(Ruleset):
         attack_type = rolled.attack_type if rolled is not None else UNARMED_TYPE
 
         d_name = str(sit.get("defender_weapon") or "")
-        d_weapon = dfn.weapon(d_name) if d_name else next(
-            (w for w in dfn.weapons if dfn.can_use(w)), None)
+        try:
+            d_weapon = dfn.weapon(d_name) if d_name else next(
+                (w for w in dfn.weapons if dfn.can_use(w)), None)
+        except RulesError as e:
+            raise RulesError(f"--set defender_weapon={d_name}: {e}") from None
         defender_type = d_weapon.attack_type if d_weapon and dfn.can_use(d_weapon) else None
 
         setup = Setup(
@@ -230,7 +238,7 @@ class CircleOfRealms(Ruleset):
             return Dist.point(rolled.target_wounds)
         for i, face in enumerate(known):
             if not 1 <= face <= sizes[i]:
-                raise RulesError(f"die {i + 1} shows {face}, but a d{sizes[i]} shows 1 to "
+                raise DiceError(f"die {i + 1} shows {face}, but a d{sizes[i]} shows 1 to "
                                  f"{sizes[i]}")
         return odds_of(setup, tuple(known)).target
 
@@ -240,7 +248,7 @@ class CircleOfRealms(Ruleset):
         rule = str(self.options(battle)["zoc_exit"])
         _, grid, size = self._grid(battle)
         if who.taken_down:
-            raise RulesError(f"{mover} is taken down and cannot move")
+            raise RulesError(f"--fighter: {mover} is taken down and cannot move")
         enemies = [
             (FighterProfile.of(c), self._space(battle, grid, cid))
             for cid, c in battle.combatants.items() if cid != mover and c.side != who.side

@@ -1,7 +1,9 @@
-"""What `circle-of-realms` reads and which options it takes (rules/circle-of-realms.md)."""
+"""What `circle-of-realms` reads and which options it takes (docs/rulesets/circle-of-realms.md)."""
 
 from tabletop_gui.rules.fields import Declaration, FieldSpec, OptionSpec, RulesetInfo
 
+#: Largest pre-rolled bonus (either way) added to an attack total.
+MAX_ATTACK_BONUS = 1000
 ATTACK_TYPES = ("slashing", "hacking", "shredding", "piercing", "blunt", "siege")
 
 INFO = RulesetInfo(
@@ -36,7 +38,8 @@ INFO = RulesetInfo(
     attack_types=("melee", "ranged"),
     situational_options=(
         OptionSpec("night", "bool", False, "the night turn"),
-        OptionSpec("attack_bonus", "int", 0, "pre-rolled bonuses added to the attack"),
+        OptionSpec("attack_bonus", "int", 0, "pre-rolled bonuses added to the attack",
+                   minimum=-MAX_ATTACK_BONUS, maximum=MAX_ATTACK_BONUS),
         OptionSpec("limb_choice", "enum", "", "limb taken on a chooser's face (default: main hand)",
                    choices=("", "RH", "LH", "RL", "LL")),
         OptionSpec("defender_weapon", "str", "",

@@ -1,4 +1,4 @@
-"""One Circle of Realms attack: the arithmetic of rules/circle-of-realms.md, exact and rolled.
+"""One Circle of Realms attack, exact and rolled (docs/rulesets/circle-of-realms.md).
 
 Attack total A = base attack die + weapon die (when a usable weapon is rolled) + the
 pre-rolled ``attack_bonus``. A critical hit when the attacker's precision is above 0 and

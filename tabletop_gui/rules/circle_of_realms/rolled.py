@@ -1,6 +1,6 @@
 """One Circle of Realms attack resolved with dice, step by step.
 
-Dice order (rules/circle-of-realms.md): base attack die, weapon die (when one is rolled),
+Dice order (docs/rulesets/circle-of-realms.md): base attack die, weapon die (when one is rolled),
 defense die, then the attacker's Dismemberment Die and the defender's, when rolled.
 """
 

@@ -55,11 +55,11 @@ def path_spaces(grid: GridLike, size: float, start: Space,
         space = _space(grid.space_at(x, y))
         cx, cy = (float(v) for v in grid.centre(space))
         if abs(cx - x) > CENTRE_TOLERANCE * size or abs(cy - y) > CENTRE_TOLERANCE * size:
-            problems.append(f"path point {i} ({x:g}, {y:g}) is not on a space centre "
+            problems.append(f"--path point {i} ({x:g}, {y:g}) is not on a space centre "
                             f"(nearest centre ({cx:g}, {cy:g}))")
         spaces.append(space)
     if not spaces:
-        problems.append("the path is empty")
+        problems.append("--path: the path is empty")
     if problems:
         raise RulesError("\n".join(problems))
     if spaces[0] != start:
@@ -68,8 +68,9 @@ def path_spaces(grid: GridLike, size: float, start: Space,
         a, b = spaces[i - 1], spaces[i]
         if grid.distance(a, b) != 1:
             cx, cy = (float(v) for v in grid.centre(b))
-            problems.append(f"step {i} to ({cx:g}, {cy:g}) is {grid.distance(a, b)} spaces "
-                            "from the space before it: each step must go to a neighbouring space")
+            problems.append(f"--path step {i} to ({cx:g}, {cy:g}) is {grid.distance(a, b)} "
+                            "spaces from the space before it: each step must go to a "
+                            "neighbouring space")
     if problems:
         raise RulesError("\n".join(problems))
     return spaces

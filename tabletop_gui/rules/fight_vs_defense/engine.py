@@ -1,4 +1,4 @@
-"""The `fight-vs-defense` engine (shared/rules/fight-vs-defense.md).
+"""The `fight-vs-defense` engine (docs/rulesets/fight-vs-defense.md).
 
 Fight (melee) or Shoot (ranged) against Defense on the five-row table; panicked,
 Piercing, cover and flanking modify the two sides. The weapon's ``kind`` decides the

@@ -1,12 +1,13 @@
-"""What `fight-vs-defense` reads and which options it takes (rules/fight-vs-defense.md)."""
+"""What `fight-vs-defense` reads and which options it takes (docs/rulesets/fight-vs-defense.md)."""
 
 from tabletop_gui.rules.fields import Declaration, FieldSpec, OptionSpec, RulesetInfo
+from tabletop_gui.rules.warcry_family.fields import ATTACKS, DAMAGE
 
 FVD_WEAPON_FIELDS = (
     FieldSpec("kind", "enum", required=True, choices=("melee", "ranged")),
     FieldSpec("range", "range", required=True, help='maximum, or "min-max"'),
-    FieldSpec("attacks", "int", required=True, minimum=1),
-    FieldSpec("damage", "damage", required=True, help='"hit/crit"'),
+    ATTACKS,
+    DAMAGE,
     FieldSpec("piercing", "int", default=0, minimum=0),
 )
 

@@ -1,4 +1,4 @@
-"""The `mordheim-warcry` engine (shared/rules/mordheim-warcry.md).
+"""The `mordheim-warcry` engine (docs/rulesets/mordheim-warcry.md).
 
 Melee: Fight against Fight (diving charge, flanking, shield, parry). Ranged: Shoot
 against a difficulty rating of 3 (platform, long range, closest viable target, cover,
@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from tabletop_gui.geometry.cover import CoverRule
 from tabletop_gui.geometry.facts import Cover
 from tabletop_gui.rules.base import (
     AttackRequest,
@@ -36,6 +37,7 @@ from tabletop_gui.rules.warcry_family.ruleset import (
 from tabletop_gui.rules.warcry_family.tables import face_table, five_row
 from tabletop_gui.rules.warcry_family.targeting import Targeting, inches
 from tabletop_gui.rules.warcry_family.variants import (
+    COVER_PLATFORM_HEIGHT,
     flank_of,
     flank_why,
     kind_of,
@@ -69,6 +71,9 @@ def armour_of(target: Combatant, prof: Profile) -> tuple[int, str]:
 
 class MordheimWarcryRuleset(WarcryFamilyRuleset):
     info = INFO
+
+    def inspect_cover_rule(self, options: Mapping[str, Any]) -> CoverRule:
+        return CoverRule(False, COVER_PLATFORM_HEIGHT, True)  # as a ranged attack sees it
 
     def inspect_cover(self, tg: Targeting, options: Mapping[str, Any], attacker: str,
                       target: str) -> Cover:

@@ -1,4 +1,4 @@
-"""What `mordheim-warcry` reads and which options it takes (rules/mordheim-warcry.md)."""
+"""What `mordheim-warcry` reads and which options it takes (docs/rulesets/mordheim-warcry.md)."""
 
 from tabletop_gui.rules.fields import Declaration, FieldSpec, OptionSpec, RulesetInfo
 from tabletop_gui.rules.fight_vs_defense.info import FVD_WEAPON_FIELDS, PLATFORM_COVER_IN_MELEE

@@ -14,6 +14,14 @@ Choices where the page leaves the data form open (documented for players):
 - ``Great Weapon`` and ``Parry`` are weapon rules read by Lightning Reflexes and by the
   to-hit of a defender; they are accepted alongside the 28 attributes.
 - An unknown name is kept in ``unknown`` and reported as a modifier that was ignored.
+
+Numbers are ASCII digits (``"Extra Support (²)"`` is refused, not read as 2), from 1 to
+``MAX_NUMBER`` (Area Attack sizes, Extra Support), 0 to ``MAX_NUMBER`` (bracketed
+Strength and AP) or up to ``MAX_NUMBER`` either way (Devastating Charge changes);
+Multiple Wounds takes the dice of ``rules.fields.parse_dice``. An attribute is at most
+``MAX_LENGTH`` characters, and attributes inside brackets (an Area Attack's bracketed
+hit, what a Devastating Charge gives) are parsed too, at most ``MAX_NESTING`` deep: an
+attribute list that parses once parses again wherever the engine merges it.
 """
 
 from __future__ import annotations
@@ -22,7 +30,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from tabletop_gui.rules.fields import DiceSpec, FieldError, parse_dice
+from tabletop_gui.rules.fields import DiceSpec, FieldError, parse_dice, whole_number
 
 FLAGS: dict[str, str] = {
     "accurate": "accurate",
@@ -65,10 +73,14 @@ CHARACTERISTIC_NAMES: dict[str, str] = {
     "agility": "agi", "agi": "agi",
 }
 
-_CALL = re.compile(r"^\s*([^()\[\]]+?)\s*(?:\((.*?)\))?\s*(?:\[(.*)\])?\s*$")
-_SIZE = re.compile(r"^\s*(\d+)\s*[x×X*]\s*(\d+)\s*$")
-_CHANGE = re.compile(r"^\s*([+-]\d+)\s+(.+?)\s*$")
-_SET = re.compile(r"^\s*(.+?)\s+(\d+)\s*$")
+_CALL = re.compile(r"^\s*([^()\[\]]+?)\s*(?:\((.*?)\))?\s*(?:\[(.*)\])?\s*$", re.ASCII)
+_SIZE = re.compile(r"^\s*(\d+)\s*[x×X*]\s*(\d+)\s*$", re.ASCII)
+_CHANGE = re.compile(r"^\s*([+-])\s*(\d+)\s+(.+?)\s*$", re.ASCII)
+_SET = re.compile(r"^\s*(.+?)\s+(\S+)\s*$", re.ASCII)
+#: Largest number an attribute takes; longest attribute; deepest brackets in brackets.
+MAX_NUMBER = 100
+MAX_LENGTH = 200
+MAX_NESTING = 4
 
 
 class AttributeParseError(ValueError):
@@ -146,12 +158,8 @@ class Attributes:
     names: tuple[str, ...] = ()
     unknown: tuple[str, ...] = field(default=())
 
-    def merged(self, names: Iterable[str]) -> Attributes:
-        """These attributes with more names added (Devastating Charge, bracketed hits)."""
-        return parse_attributes([*self.names, *names])
 
-
-def _split(text: str) -> list[str]:
+def split_attributes(text: str) -> list[str]:
     """Split on commas that are not inside brackets."""
     parts: list[str] = []
     depth = 0
@@ -172,31 +180,76 @@ def _split(text: str) -> list[str]:
 
 
 def _dice(text: str, where: str) -> DiceSpec:
-    t = text.strip()
     try:
-        return parse_dice(int(t) if t.isdigit() else t)
+        return parse_dice(text.strip())
     except FieldError as e:
         raise AttributeParseError(f"{where}: {e}") from None
 
 
-def _bracketed(text: str, where: str) -> Bracketed:
+def _number(text: str, where: str, what: str, least: int) -> int:
+    """A whole number in ASCII digits from ``least`` to MAX_NUMBER, else the error."""
+    n = whole_number(text)
+    if n is None or not least <= n <= MAX_NUMBER:
+        raise AttributeParseError(f"{where}: {what} takes a whole number from {least} to "
+                                  f"{MAX_NUMBER}, not {text.strip()!r}")
+    return n
+
+
+def _bracketed(text: str, where: str, depth: int) -> Bracketed:
     strength: int | None = None
     ap: int | None = None
     attrs: list[str] = []
-    for item in _split(text):
+    for item in split_attributes(text):
         m = _SET.match(item)
         key = CHARACTERISTIC_NAMES.get(m.group(1).strip().lower()) if m else None
         if m and key == "str":
-            strength = int(m.group(2))
+            strength = _number(m.group(2), where, "a bracketed Strength", 0)
         elif m and key == "ap":
-            ap = int(m.group(2))
+            ap = _number(m.group(2), where, "a bracketed Armour Penetration", 0)
         else:
             attrs.append(item)
+    _parse(attrs, depth + 1)  # what the engine merges in later must parse now
     return Bracketed(strength, ap, tuple(attrs))
 
 
+def _devastating(param: str, where: str, depth: int) -> DevastatingCharge:
+    changes: list[tuple[str, int]] = []
+    gained: list[str] = []
+    for item in split_attributes(param):
+        c = _CHANGE.match(item)
+        key = CHARACTERISTIC_NAMES.get(c.group(3).lower()) if c else None
+        if c and key:
+            n = _number(c.group(2), where, "a Devastating Charge change", 0)
+            changes.append((key, -n if c.group(1) == "-" else n))
+        elif item.lstrip()[:1] in ("+", "-"):
+            raise AttributeParseError(f"{where}: {item!r} is not a change such as "
+                                      "+1 Strength (Strength, Armour Penetration, Offensive "
+                                      "Skill, Attack Value or Agility)")
+        else:
+            gained.append(item)
+    _parse(gained, depth + 1)  # the attributes gained when charging must parse now
+    return DevastatingCharge(tuple(changes), tuple(gained))
+
+
 def parse_attributes(names: Iterable[str]) -> Attributes:
-    """Parse a weapon's attribute names; raises AttributeParseError on bad parameters."""
+    """Parse a weapon's attribute names; raises AttributeParseError on bad parameters
+    (also of the attributes inside brackets)."""
+    return _parse(names, 0)
+
+
+def check_attributes(value: object) -> None:
+    """The loader's reading of a weapon's ``attributes``: exactly the engine's, each
+    item on its own, so that a refusal names the item (FieldError with ``at``)."""
+    if not isinstance(value, list):
+        return
+    for i, raw in enumerate(value):
+        try:
+            parse_attributes([raw])
+        except AttributeParseError as e:
+            raise FieldError(str(e), at=f"[{i}]") from None
+
+
+def _parse(names: Iterable[str], depth: int) -> Attributes:
     values: dict[str, object] = {}
     counts = {"fight_in_extra_rank": 0, "shoot_in_extra_rank": 0}
     dev: list[DevastatingCharge] = []
@@ -204,42 +257,42 @@ def parse_attributes(names: Iterable[str]) -> Attributes:
     kept: list[str] = []
     for raw in names:
         kept.append(raw)
+        where = f"attribute {raw!r}" if len(raw) <= 60 else f"attribute {raw[:60]!r}..."
+        if len(raw) > MAX_LENGTH:
+            raise AttributeParseError(f"{where}: longer than {MAX_LENGTH} characters")
+        if depth > MAX_NESTING:
+            raise AttributeParseError(f"{where}: attributes nested more than {MAX_NESTING} "
+                                      "deep")
         m = _CALL.match(raw)
         if not m:
             unknown.append(raw)
             continue
         name = m.group(1).strip().lower()
         param = m.group(2)
-        where = f"attribute {raw!r}"
         if name in FLAGS and param is None:
             values[FLAGS[name]] = True
         elif name in COUNTED:
             counts[COUNTED[name]] += 1
         elif name == "extra support" and param is not None:
-            if not param.strip().isdigit():
-                raise AttributeParseError(f"{where}: needs a whole number, as in Extra Support (2)")
-            values["extra_support"] = int(param)
+            values["extra_support"] = _number(param, where, "Extra Support", 1)
         elif name == "area attack" and param is not None:
             size = _SIZE.match(param)
             if not size:
                 raise AttributeParseError(f"{where}: needs a size such as (3x3)")
-            br = _bracketed(m.group(3), where) if m.group(3) else None
-            values["area_attack"] = AreaAttack(int(size.group(1)), int(size.group(2)), br)
+            per_rank = _number(size.group(1), where, "an Area Attack size", 1)
+            ranks = _number(size.group(2), where, "an Area Attack size", 1)
+            br = _bracketed(m.group(3), where, depth) if m.group(3) else None
+            values["area_attack"] = AreaAttack(per_rank, ranks, br)
         elif name == "multiple wounds" and param is not None:
             parts = [p.strip() for p in param.split(",")]
             clipped = any(p.lower() == "clipped wings" for p in parts[1:])
-            values["multiple_wounds"] = MultipleWounds(_dice(parts[0], where), clipped)
+            wounds = _dice(parts[0], where)
+            if wounds.largest > MAX_NUMBER:
+                raise AttributeParseError(f"{where}: Multiple Wounds of at most {MAX_NUMBER}, "
+                                          f"not up to {wounds.largest}")
+            values["multiple_wounds"] = MultipleWounds(wounds, clipped)
         elif name == "devastating charge" and param is not None:
-            changes: list[tuple[str, int]] = []
-            gained: list[str] = []
-            for item in _split(param):
-                c = _CHANGE.match(item)
-                key = CHARACTERISTIC_NAMES.get(c.group(2).lower()) if c else None
-                if c and key:
-                    changes.append((key, int(c.group(1))))
-                else:
-                    gained.append(item)
-            dev.append(DevastatingCharge(tuple(changes), tuple(gained)))
+            dev.append(_devastating(param, where, depth))
         else:
             unknown.append(raw)
     return Attributes(

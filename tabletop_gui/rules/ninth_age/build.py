@@ -42,6 +42,7 @@ from tabletop_gui.rules.ninth_age.tohit import ToHit, close_combat_to_hit, shoot
 from tabletop_gui.rules.ninth_age.units import HAND_WEAPON, Situation, UnitView, WeaponView
 
 CRUSH = "Crush Attack"
+NORMAL_SHOOTING_RANKS = 2  # the first and second ranks shoot (docs/rulesets/ninth-age.md)
 
 
 @dataclass(frozen=True)
@@ -195,7 +196,7 @@ def build_plan(attacker: UnitView, target: UnitView, weapon_name: str | None,
                 elif key == "att":
                     att += n
             gained.extend(dc.attributes)
-        attrs = attrs.merged(gained)
+        attrs = _attrs((*attrs.names, *gained))
         mods.append(Modifier("devastating charge", ", ".join(
             [f"{n:+d} {k}" for dc in attrs.devastating_charge for k, n in dc.changes]
             + gained) or "no change", "charging"))
@@ -254,7 +255,7 @@ def build_plan(attacker: UnitView, target: UnitView, weapon_name: str | None,
                              f"({position.replace('_', ' ')})"))
         br = aa.bracketed
         if br is not None:
-            b_attrs = attrs.merged(br.attributes)
+            b_attrs = _attrs((*attrs.names, *br.attributes))
             b_str = br.strength if br.strength is not None else strength
             b_ap = br.ap if br.ap is not None else ap
             bracketed = hit_profile(b_attrs, b_str, b_ap, target, not shooting)
@@ -335,7 +336,7 @@ def _shooting(attacker: UnitView, target: UnitView, weapon: WeaponView, attrs: A
                         d, rng, rng - d))
     checks.append(Check("visible", situation.visible, "visible" if situation.visible
                         else "the target is not in line of sight"))
-    ranks = 1 + attrs.shoot_in_extra_rank
+    ranks = NORMAL_SHOOTING_RANKS + attrs.shoot_in_extra_rank
     if (attrs.volley_fire and not sas and not moved and not marched
             and counts.line_formation(attacker.alive, attacker.files)):
         ranks += 1
@@ -346,13 +347,23 @@ def _shooting(attacker: UnitView, target: UnitView, weapon: WeaponView, attrs: A
     models = 0 if unable else counts.shooting_models(
         attacker.alive, attacker.files, ranks, int(situational.get("attacking_models", -1)))
     mods.append(Modifier("shots", f"{models} models x {_dice_text(shots)}",
-                         f"{ranks} rank(s) shooting"))
+                         _shooting_ranks_text(ranks)))
     hit = shooting_to_hit(attacker, target, attrs, aim, rng, situation, situational)
     if hit.needed >= 8:
         checks.append(Check("to_hit", False, "cannot hit: the needed roll is 8 or more"))
     if shots.fixed:
         return hit, models * (shots.count + shots.bonus), None, models
     return hit, 0, shots, models
+
+
+def _shooting_ranks_text(ranks: int) -> str:
+    """Which ranks shoot, in words: the first and second normally; each Shoot in Extra
+    Rank (or Volley Fire) adds the next one."""
+    if ranks <= NORMAL_SHOOTING_RANKS:
+        return "the first and second ranks shoot"
+    extra = ranks - NORMAL_SHOOTING_RANKS
+    return (f"the first {ranks} ranks shoot (first and second, and {extra} more from "
+            f"Shoot in Extra Rank or Volley Fire)")
 
 
 def _dice_text(d: DiceSpec) -> str:

@@ -101,7 +101,8 @@ def close_combat_count(
 
 
 def shooting_models(alive: int, files: int, ranks_shooting: int, override: int = -1) -> int:
-    """Models in the front rank plus one more rank per instance of Shoot in Extra Rank."""
+    """Models in the first ``ranks_shooting`` ranks (normally the first and second, plus
+    one more per instance of Shoot in Extra Rank), or ``override`` when given (>= 0)."""
     if override >= 0:
         return override
     return sum(rank_counts(alive, files)[:max(1, ranks_shooting)])

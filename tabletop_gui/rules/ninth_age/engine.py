@@ -1,4 +1,4 @@
-"""The `ninth-age` ruleset on the rules interface (rules/ninth-age.md).
+"""The `ninth-age` ruleset on the rules interface (docs/rulesets/ninth-age.md).
 
 Geometry comes from ``BoardGeometry`` (distance between unit boundaries in 2D, contact,
 engaged facing, arc, contact models, sight, facing cover); ``build.py`` turns it into a
@@ -20,10 +20,12 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from tabletop_gui.geometry.board import Terrain
 from tabletop_gui.geometry.facts import FacingCover
+from tabletop_gui.geometry.ninth_age import CONTACT
 from tabletop_gui.rules.base import (
     AttackReport,
     AttackRequest,
     Battle,
+    DiceError,
     DiceShortage,
     DiceSource,
     PairFacts,
@@ -31,10 +33,11 @@ from tabletop_gui.rules.base import (
     RulesError,
     Ruleset,
     StateChange,
+    Terms,
 )
 from tabletop_gui.rules.dist import Dist
 from tabletop_gui.rules.ninth_age.build import Plan, build_plan
-from tabletop_gui.rules.ninth_age.info import INFO
+from tabletop_gui.rules.ninth_age.info import INFO, MAX_HITS, MAX_HP
 from tabletop_gui.rules.ninth_age.odds import Measure, Odds, capped
 from tabletop_gui.rules.ninth_age.sequence import Runner, conditioned, dice_waiting
 from tabletop_gui.rules.ninth_age.units import HAND_WEAPON, Situation, UnitView, WeaponView
@@ -185,6 +188,29 @@ def summary(d: Dist) -> dict[str, Any]:
     return {"expected": round(d.mean, 3), "distribution": d.pairs()}
 
 
+def check_size(plan: Plan, attacker: str) -> None:
+    """Refuse (RulesError naming the numbers) an attack larger than MAX_HITS / MAX_HP."""
+    p = plan.profile
+    each = p.hits_per_success + (1 if p.battle_focus else 0)
+    rolls = plan.attacks
+    if plan.shots is not None:
+        rolls += plan.shooting_models * max(0, plan.shots.largest)
+    hits = rolls * each
+    most = max(min(h.hp_cap, max(1, h.wounds.largest))
+               for h in (p.normal, p.bracketed) if h is not None)
+    what = f"{attacker} with {plan.weapon}: {rolls:,} attack{'s' * (rolls != 1)}" + (
+        f" of up to {each} hits each" if each > 1 else "")
+    lower = ("lower the unit's attacks, or the models with --set attacking_models=N "
+             "(and supporting_models)")
+    if hits > MAX_HITS:
+        raise RulesError(f"{what} make up to {hits:,} hits: more than the {MAX_HITS:,} one "
+                         f"attack is computed for; {lower}")
+    if hits * most > MAX_HP:
+        raise RulesError(f"{what} can take up to {hits * most:,} Health Points ({hits:,} hits "
+                         f"of up to {most} each): more than the {MAX_HP:,} one attack is "
+                         f"computed for; {lower}")
+
+
 def plan_distribution(plan: Plan, measure: Measure = "hp") -> Dist:
     """Exact distribution of the whole attack (HP lost capped at what the target has)."""
     odds = Odds(plan.profile, measure)
@@ -210,6 +236,15 @@ class NinthAgeRuleset(Ruleset):
     def pair_facts(self, battle: Battle, attacker: str, target: str) -> PairFacts:
         return facts_of(attacker, target, self.situation(battle, attacker, target))
 
+    def weapon_choices(self, battle: Battle, attacker: str) -> list[str]:
+        """Its weapons and the Hand Weapon every unit has (``choose_weapon``)."""
+        names = super().weapon_choices(battle, attacker)
+        return names if HAND_WEAPON in names else [*names, HAND_WEAPON]
+
+    def terms(self, battle: Battle) -> Terms:
+        return Terms("contact", CONTACT, facing_cover=str(self.options(battle)["cover_threshold"]),
+                     arcs=True)
+
     # -- plans ---------------------------------------------------------------------------
     def plan(self, battle: Battle, request: AttackRequest,
              situation: Situation | None = None) -> tuple[Plan, Situation]:
@@ -222,12 +257,15 @@ class NinthAgeRuleset(Ruleset):
         s = situation if situation is not None else self.situation(
             battle, request.attacker, request.target)
         if request.weapon is not None or situ.get("crush_attack"):
-            return build_plan(a, t, request.weapon, s, situ), s
-        names = [w.name for w in a.weapons]
-        if not a.close_combat_weapons() and a.weapon(HAND_WEAPON) is None:
-            names.append(HAND_WEAPON)  # every unit can fight with its hand weapon
-        plans = [build_plan(a, t, n, s, situ) for n in names]
-        return next((p for p in plans if p.valid), plans[0]), s
+            plan = build_plan(a, t, request.weapon, s, situ)
+        else:
+            names = [w.name for w in a.weapons]
+            if not a.close_combat_weapons() and a.weapon(HAND_WEAPON) is None:
+                names.append(HAND_WEAPON)  # every unit can fight with its hand weapon
+            plans = [build_plan(a, t, n, s, situ) for n in names]
+            plan = next((p for p in plans if p.valid), plans[0])
+        check_size(plan, request.attacker)
+        return plan, s
 
     def attack(self, battle: Battle, request: AttackRequest,
                situation: Situation | None = None) -> AttackReport:
@@ -290,7 +328,7 @@ class NinthAgeRuleset(Ruleset):
         d, used = conditioned(plan.profile, plan.attacks, plan.shots, plan.shooting_models,
                               plan.remaining, list(known))
         if used < len(known):
-            raise RulesError(f"too many dice: this attack needs {used}, {len(known)} were given")
+            raise DiceError(f"too many dice: this attack needs {used}, {len(known)} were given")
         return d
 
 

@@ -63,10 +63,14 @@ class Odds:
             kinds = self.p.hit_kinds(six)
             if self.measure == "hits":
                 return Dist.point(len(kinds))
-            total = ZERO
-            for kind, auto in kinds:
-                total = total + (self.armour(kind, False) if auto else self.wound(kind))
-            return total
+            if not kinds:
+                return ZERO
+            # the first hit may be the bracketed one or wound automatically (Poison);
+            # every later hit is a plain one: one sum of equal parts, by repeated squaring
+            kind, auto = kinds[0]
+            first = self.armour(kind, False) if auto else self.wound(kind)
+            assert all(k == ("normal", False) for k in kinds[1:])
+            return first + self.wound("normal").repeat(len(kinds) - 1)
         return self._memo(("expansion", six), make)
 
     # -- to hit ------------------------------------------------------------------------------
@@ -171,12 +175,15 @@ class Odds:
 
     def attacks_from_shots(self, per_model: DiceSpec, models: int, cap: int | None = None
                            ) -> Dist:
-        """Attacks whose number is ``models`` rolls of ``per_model`` shots."""
-        shots = dice_dist(per_model).repeat(models)
-        return self.attacks_mixture(shots, cap)
+        """Attacks whose number is ``models`` rolls of ``per_model`` shots: each model's
+        shots and their attacks are independent of the others', so this is the attacks
+        of one model's roll, summed over the models (by repeated squaring)."""
+        one_model = self.attacks_mixture(dice_dist(per_model), cap)
+        return repeat_capped(one_model, models, cap)
 
     def attacks_mixture(self, counts: Dist, cap: int | None = None) -> Dist:
-        """Attacks whose number is itself random (``counts``)."""
+        """Attacks whose number is itself random (``counts``; a count below 0 is none)."""
+        counts = counts.clip(lo=0)
         parts: list[tuple[float, Dist]] = []
         power = ZERO
         one = self.attack() if cap is None else self.attack().clip(lo=0, hi=cap)

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from tabletop_gui.rules.base import DieRoll, RulesError
+from tabletop_gui.rules.base import DiceError, DieRoll
 from tabletop_gui.rules.dist import Dist
 from tabletop_gui.rules.fields import DiceSpec
 from tabletop_gui.rules.ninth_age.odds import Odds, capped, dice_dist, repeat_capped
@@ -313,7 +313,7 @@ def conditioned(profile: AttackProfile, attacks: int, shots: DiceSpec | None,
             return None
         face = known[pos]
         if not 1 <= face <= sides:
-            raise RulesError(f"die {pos + 1} ({label}) shows {face}, but a d{sides} shows "
+            raise DiceError(f"die {pos + 1} ({label}) shows {face}, but a d{sides} shows "
                              f"1 to {sides}")
         pos += 1
         return face

@@ -1,4 +1,4 @@
-"""The `warcry` engine (shared/rules/warcry.md): Strength against Toughness.
+"""The `warcry` engine (docs/rulesets/warcry.md): Strength against Toughness.
 
 Target rules: an enemy not taken down, visible, in range (minimum excluded), the 1"
 forced target, and the missile friendly-fire rule with its 3" exception. Cover (+1
@@ -49,6 +49,9 @@ class WarcryRuleset(WarcryFamilyRuleset):
     def _cover(self, tg: Targeting, attacker: str, target: str) -> Cover:
         return tg.cover(attacker, target, gate_1in=True,
                                  platform_threshold=COVER_PLATFORM_HEIGHT)
+
+    def inspect_cover_rule(self, options: Mapping[str, Any]) -> CoverRule | None:
+        return None if options["cover"] == "none" else self.table_rule()
 
     def inspect_cover(self, tg: Targeting, options: Mapping[str, Any], attacker: str,
                       target: str) -> Cover:

@@ -1,6 +1,7 @@
-"""What `warcry` reads from a scenario and which options it takes (shared/rules/warcry.md)."""
+"""What `warcry` reads from a scenario and which options it takes (docs/rulesets/warcry.md)."""
 
 from tabletop_gui.rules.fields import Declaration, FieldSpec, OptionSpec, RulesetInfo
+from tabletop_gui.rules.warcry_family.fields import ATTACKS, DAMAGE
 
 WARCRY_STATE = (
     FieldSpec("damage", "int", default=0, minimum=0, help="damage points allocated so far"),
@@ -20,9 +21,9 @@ INFO = RulesetInfo(
         ),
         weapon_fields=(
             FieldSpec("range", "range", required=True, help='maximum, or "min-max"'),
-            FieldSpec("attacks", "int", required=True, minimum=1),
+            ATTACKS,
             FieldSpec("strength", "int", required=True, minimum=1),
-            FieldSpec("damage", "damage", required=True, help='"hit/crit"'),
+            DAMAGE,
         ),
         traits=("fly",),
         state=WARCRY_STATE,

@@ -21,6 +21,7 @@ from tabletop_gui.rules.base import (
     Battle,
     Check,
     Combatant,
+    DiceError,
     DiceShortage,
     DiceSource,
     DieRoll,
@@ -30,6 +31,7 @@ from tabletop_gui.rules.base import (
     RulesError,
     Ruleset,
     StateChange,
+    Terms,
 )
 from tabletop_gui.rules.dist import DicePool, Dist, dice_needed, pool_damage
 from tabletop_gui.rules.fields import RangeSpec
@@ -225,6 +227,13 @@ class WarcryFamilyRuleset(Ruleset):
         asks most, so the table also serves the attacks)."""
         return None
 
+    def inspect_cover_rule(self, options: Mapping[str, Any]) -> CoverRule | None:
+        """The rule behind ``inspect_cover`` (None: no cover at all), for a ruling."""
+        return self.table_rule()
+
+    def terms(self, battle: Battle) -> Terms:
+        return Terms("within", ENGAGE, True, self.inspect_cover_rule(self.options(battle)))
+
     def target_validity(self, battle: Battle, attacker: str, targets: Sequence[str],
                         weapon: str | None = None, offhand: str | None = None,
                         situational: Mapping[str, Any] | None = None,
@@ -265,10 +274,10 @@ class WarcryFamilyRuleset(Ruleset):
         p = self.plan(battle, request)
         need = dice_needed(p.pools)
         if len(known) > need:
-            raise RulesError(f"too many dice: this attack rolls {need}, {len(known)} were given")
+            raise DiceError(f"too many dice: this attack rolls {need}, {len(known)} were given")
         for i, face in enumerate(known):
             if not 1 <= face <= 6:
-                raise RulesError(f"die {i + 1} shows {face}, but a d6 shows 1 to 6")
+                raise DiceError(f"die {i + 1} shows {face}, but a d6 shows 1 to 6")
         return pool_damage(p.pools, p.wounds_left, known)
 
     def dice_text(self, p: Plan) -> str:

@@ -13,6 +13,7 @@ from tabletop_gui.rules.fields import (
     parse_damage,
     parse_range,
 )
+from tabletop_gui.rules.warcry_family.fields import MAX_ATTACKS, MAX_DAMAGE
 
 
 @dataclass(frozen=True)
@@ -44,9 +45,12 @@ def profile_of(weapon: Any, owner: str) -> Profile:
     where = f"{owner} weapon {weapon.name!r}"
     try:
         rng = parse_range(values.get("range"))
-        dmg = parse_damage(values.get("damage"))
+        dmg = parse_damage(values.get("damage"), MAX_DAMAGE)
     except FieldError as e:
         raise RulesError(f"{where}: {e}") from None
+    attacks = _int(values, "attacks", None, where)
+    if attacks > MAX_ATTACKS:
+        raise RulesError(f"{where}: attacks must be at most {MAX_ATTACKS}")
     kind = values.get("kind", "")
     if not isinstance(kind, str):
         raise RulesError(f"{where}: kind must be a string")
@@ -54,7 +58,7 @@ def profile_of(weapon: Any, owner: str) -> Profile:
     return Profile(
         name=str(weapon.name),
         range=rng,
-        attacks=_int(values, "attacks", None, where),
+        attacks=attacks,
         damage=dmg,
         strength=_int(values, "strength", 0, where),
         kind=kind,

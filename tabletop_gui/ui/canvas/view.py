@@ -5,8 +5,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QPoint, QRectF, Qt, Signal
-from PySide6.QtGui import QKeyEvent, QMouseEvent, QPainter, QResizeEvent, QWheelEvent
+from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import (
+    QContextMenuEvent,
+    QKeyEvent,
+    QMouseEvent,
+    QPainter,
+    QResizeEvent,
+    QWheelEvent,
+)
 from PySide6.QtWidgets import QGraphicsView, QWidget
 
 from tabletop_gui.ui.canvas.scene import BattlefieldScene
@@ -23,6 +30,7 @@ class BattlefieldView(QGraphicsView):
 
     zoom_changed = Signal(float)
     status_message = Signal(str)
+    context_menu_requested = Signal(QPointF, QPoint)  # scene point, global screen point
 
     def __init__(self, scene: BattlefieldScene, parent: QWidget | None = None) -> None:
         super().__init__(scene, parent)
@@ -107,6 +115,16 @@ class BattlefieldView(QGraphicsView):
         self.verticalScrollBar().setValue(self.verticalScrollBar().value() - delta.y())
 
     # -- events ----------------------------------------------------------------------
+    def event(self, event: QEvent) -> bool:
+        """A key the active tool uses now (Enter closing a polygon, Esc cancelling) is
+        claimed before Qt matches it against the window's shortcuts: accepting the
+        ShortcutOverride makes Qt deliver it to ``keyPressEvent`` instead."""
+        if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent) \
+                and self._tool is not None and self._tool.claims_key(event):
+            event.accept()
+            return True
+        return super().event(event)
+
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
         if event.button() == Qt.MouseButton.MiddleButton or (
             event.button() == Qt.MouseButton.LeftButton and self._space_down
@@ -151,6 +169,10 @@ class BattlefieldView(QGraphicsView):
             event.accept()
             return
         super().mouseDoubleClickEvent(event)
+
+    def contextMenuEvent(self, event: QContextMenuEvent) -> None:  # noqa: N802
+        self.context_menu_requested.emit(self.mapToScene(event.pos()), event.globalPos())
+        event.accept()
 
     def keyPressEvent(self, event: QKeyEvent) -> None:  # noqa: N802
         if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():

@@ -76,6 +76,11 @@ class Tool(QObject):
     def mouse_double_click(self, event: QMouseEvent, scene_pos: QPointF) -> bool:
         return False
 
+    def claims_key(self, event: QKeyEvent) -> bool:
+        """True when this key belongs to the tool now: the view takes it before any window
+        shortcut that uses the same key (Qt's ShortcutOverride). Esc cancels the tool."""
+        return event.key() == Qt.Key.Key_Escape
+
     def key_press(self, event: QKeyEvent) -> bool:
         if event.key() == Qt.Key.Key_Escape:
             self.cancel()

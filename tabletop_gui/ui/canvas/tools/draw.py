@@ -15,6 +15,7 @@ from tabletop_gui.ui.canvas.tools.base import Tool
 
 DRAG_PIXELS = 6.0
 OBSTACLE_HEIGHT = 2.0
+DRAW_KEYS = (Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Backspace, Qt.Key.Key_Escape)
 
 
 class DrawTerrainTool(Tool):
@@ -104,6 +105,9 @@ class DrawTerrainTool(Tool):
             return False
         self.close_polygon()
         return True
+
+    def claims_key(self, event: QKeyEvent) -> bool:
+        return event.key() in DRAW_KEYS
 
     def key_press(self, event: QKeyEvent) -> bool:
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):

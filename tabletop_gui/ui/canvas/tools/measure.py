@@ -1,15 +1,16 @@
 """Measure: drag from a base to a base (or any point); shows the ruleset's distance with
-its horizontal and vertical parts, live. The result stays until the next drag or Esc."""
+its horizontal and vertical parts, live, on the segment between the two closest points
+(drawn by ``segment_marks``, as the Ruling mode draws it). The result stays until the next
+drag or Esc."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QPointF, Qt
-from PySide6.QtGui import QColor, QFont, QMouseEvent, QPen
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsLineItem, QGraphicsSimpleTextItem
+from PySide6.QtGui import QMouseEvent
 
 from tabletop_gui.model.measuring import End, Measurement, measure
-from tabletop_gui.ui.canvas.coords import to_scene
 from tabletop_gui.ui.canvas.model_items import ModelItem
+from tabletop_gui.ui.canvas.segment_marks import SegmentMarks
 from tabletop_gui.ui.canvas.tools.base import Tool
 
 
@@ -22,8 +23,7 @@ class MeasureTool(Tool):
     def __init__(self, *args: object, **kw: object) -> None:
         super().__init__(*args, **kw)  # type: ignore[arg-type]
         self._start: End | None = None
-        self._line: QGraphicsLineItem | None = None
-        self._label: QGraphicsSimpleTextItem | None = None
+        self.marks: SegmentMarks | None = None
         self.result: Measurement | None = None
 
     def _end_at(self, scene_pos: QPointF) -> End:
@@ -54,31 +54,14 @@ class MeasureTool(Tool):
 
     def _show(self, m: Measurement) -> None:
         self.result = m
-        if self._line is None:
-            self._line = QGraphicsLineItem()
-            pen = QPen(QColor("#d35400"), 2.5)
-            pen.setCosmetic(True)
-            self._line.setPen(pen)
-            self._line.setParentItem(self.scene.tool_layer)
-            self._label = QGraphicsSimpleTextItem()
-            font = QFont()
-            font.setPointSizeF(11)
-            font.setBold(True)
-            self._label.setFont(font)
-            self._label.setBrush(QColor("#7e2d00"))
-            self._label.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
-            self._label.setParentItem(self.scene.tool_layer)
-        a, b = to_scene(*m.start), to_scene(*m.end)
-        self._line.setLine(a.x(), a.y(), b.x(), b.y())
-        assert self._label is not None
-        self._label.setText(m.text())
-        self._label.setPos((a + b) / 2)
+        if self.marks is None:
+            self.marks = SegmentMarks(self.scene.tool_layer)
+        self.marks.show(m.start, m.end, m.text())
         self.view.status_message.emit(f"Measure: {m.text()}")
 
     def cancel(self) -> None:
         self._start = None
         self.result = None
-        for item in (self._line, self._label):
-            if item is not None:
-                self.scene.removeItem(item)
-        self._line = self._label = None
+        if self.marks is not None:
+            self.marks.remove()
+        self.marks = None

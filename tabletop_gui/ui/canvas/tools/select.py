@@ -157,6 +157,11 @@ class SelectTool(Tool):
         return True
 
     # -- keys ------------------------------------------------------------------------
+    def claims_key(self, event: QKeyEvent) -> bool:
+        """Esc only cancels a drag in progress; otherwise it is the window's (the attack
+        flow clears the attack with it)."""
+        return self._mode is not None and super().claims_key(event)
+
     def key_press(self, event: QKeyEvent) -> bool:
         key = event.key()
         sel = self.document.selection
