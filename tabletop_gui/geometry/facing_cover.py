@@ -363,18 +363,19 @@ def _candidates(g: BoardGeometry, obs: Obstructions, pairs: list[tuple[int, int]
                 ends: FloatArray) -> tuple[IntArray, IntArray]:
     """(pair, obstruction) of the obstructions that may hide some sample of each pair, by
     pair then obstruction: every sample line lies in the convex hull of both facings, so
-    an obstruction whose box misses the hull's box, or lies beyond one of its edges, cannot
-    hide any sample; the shooter and the target never hide, nor does a platform either
-    stands on."""
+    an obstruction whose box misses the boxes of the hull's slabs (``_slab_boxes``), or
+    lies beyond one of its edges, cannot hide any sample; the shooter and the target never
+    hide, nor does a platform either stands on."""
     ba = g.bodies
     ts = obs.ts
-    lo, hi = ends.min(axis=1), ends.max(axis=1)
-    pe, oe = obs.tree.query(shapely.box(lo[:, 0], lo[:, 1], hi[:, 0], hi[:, 1]))
-    pe, oe = pe.astype(np.intp), oe.astype(np.intp)
+    boxes = _slab_boxes(ends).reshape(-1, 4)
+    live = np.flatnonzero(boxes[:, 0] <= boxes[:, 2])
+    at, oe = obs.tree.query(shapely.box(*boxes[live].T))
+    keys = np.sort((live[at] // _SLABS) * len(ts) + oe)  # by pair, then obstruction
+    keys = keys[np.r_[True, keys[1:] != keys[:-1]]] if len(keys) else keys
+    pe, oe = (keys // len(ts)).astype(np.intp), (keys % len(ts)).astype(np.intp)
     near = ~_outside_hull(ends, pe, ts.bounds[oe])
     pe, oe = pe[near], oe[near]
-    order = np.argsort(pe * len(ts) + oe, kind="stable")
-    pe, oe = pe[order], oe[order]
     own = np.array(pairs, dtype=np.intp).reshape(-1, 2)
     mine = (oe == obs.owner[own[pe, 0]]) | (oe == obs.owner[own[pe, 1]])
     # a platform the shooter or the target stands on (its centre inside) hides nothing
@@ -391,6 +392,57 @@ def _candidates(g: BoardGeometry, obs: Obstructions, pairs: list[tuple[int, int]
 
 def _over(fraction: float, threshold: str) -> bool:
     return fraction >= 0.5 if threshold == "half_or_more" else fraction > 0.5
+
+
+_SLABS = 4  # slabs across the line between the facings, each with its own box
+
+
+def _slab_boxes(ends: FloatArray) -> FloatArray:
+    """(pairs, _SLABS, 4): boxes holding the convex hull of each pair's four points cut in
+    slabs across the line between the middles of the two facings (a long pair at an angle
+    has a much smaller box per slab than for the whole hull). Each slab of the hull is the
+    hull of the four points in it and of where the lines between them cross its limits
+    (those lines lie in the hull), so its box is theirs, widened by far more than rounding;
+    a slab holding none is empty (min > max: inf, -inf)."""
+    n_p = len(ends)
+    axis = 0.5 * (ends[:, 2] + ends[:, 3]) - 0.5 * (ends[:, 0] + ends[:, 1])
+    start = 0.5 * (ends[:, 0] + ends[:, 1])
+    size = np.einsum("pc,pc->p", axis, axis)
+    flat = size <= 0
+    size = np.where(flat, 1.0, size)
+    tau = np.einsum("pmc,pc->pm", ends - start[:, None, :], axis) / size[:, None]  # (p, 4)
+    tau[flat] = 0.0
+    cuts = np.linspace(tau.min(axis=1), tau.max(axis=1), _SLABS + 1, axis=1)  # (p, S+1)
+    # the points: the four ends and the crossings of the 6 lines with each cut
+    pts, taus = [ends], [tau]
+    for a, b in ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)):
+        ta, tb = tau[:, a][:, None], tau[:, b][:, None]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            w = (cuts - ta) / (tb - ta)  # (p, S+1)
+        ok = (w >= 0) & (w <= 1) & (ta != tb)
+        x = ends[:, a, None, :] + np.where(ok, w, 0.0)[:, :, None] * (
+            ends[:, b, None, :] - ends[:, a, None, :])
+        pts.append(np.where(ok[:, :, None], x, np.nan))
+        taus.append(np.where(ok, cuts, np.nan))
+    p = np.concatenate(pts, axis=1)  # (pairs, m, 2)
+    t = np.concatenate(taus, axis=1)  # (pairs, m)
+    scale = 1.0 + np.abs(ends).max(axis=(1, 2))
+    tol = 1e-9 * (1.0 + np.abs(tau).max(axis=1))
+    out = np.empty((n_p, _SLABS, 4))
+    for k in range(_SLABS):
+        lo_t = np.where(k == 0, -np.inf, cuts[:, k] - tol)[:, None]
+        hi_t = np.where(k == _SLABS - 1, np.inf, cuts[:, k + 1] + tol)[:, None]
+        with np.errstate(invalid="ignore"):
+            inside = (t >= lo_t) & (t <= hi_t)  # False for the NaN of no crossing
+        x, y = p[:, :, 0], p[:, :, 1]
+        out[:, k] = np.column_stack([np.where(inside, x, np.inf).min(axis=1),
+                                     np.where(inside, y, np.inf).min(axis=1),
+                                     np.where(inside, x, -np.inf).max(axis=1),
+                                     np.where(inside, y, -np.inf).max(axis=1)])
+    margin = 1e-9 * scale[:, None, None]
+    out[:, :, :2] -= margin
+    out[:, :, 2:] += margin
+    return out
 
 
 def _outside_hull(ends: FloatArray, pe: IntArray, boxes: FloatArray) -> NDArray[np.bool_]:
