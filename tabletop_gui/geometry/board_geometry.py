@@ -275,9 +275,9 @@ class BoardGeometry:
         facing-cover table when the pair is in it: the same arithmetic)."""
         obs = self.facing_obstructions
         if obs is not None and obs.known:
-            found = obs.known.get((self.index(observer_id), self.index(target_id)))
-            if found is not None:
-                return found[0].arcs[found[1]]
+            row = obs.known.get((self.index(observer_id), self.index(target_id)))
+            if row is not None:
+                return obs.scanned[0].arcs[row]
         return ninth_age.arc_of_point(self.body(target_id),
                                       ninth_age.reference_point(self.body(observer_id)))
 
@@ -319,6 +319,16 @@ class BoardGeometry:
         from tabletop_gui.geometry.facing_cover import facing_covers
 
         return facing_covers(self, threshold)
+
+    def facing_choices(self, threshold: Literal["more_than_half", "half_or_more"]
+                       = "more_than_half"
+                       ) -> tuple[list[tuple[int, int]], list[Literal["none", "soft", "hard"]],
+                                  list[float], list[float], list[tuple[str, ...]]]:
+        """``facing_covers`` as lists of their fields (pairs, kinds, hard and total
+        fractions, by): no objects made per pair."""
+        from tabletop_gui.geometry.facing_cover import facing_choices
+
+        return facing_choices(self, threshold)
 
     def sight_matrix(self) -> NDArray[np.bool_]:
         """visible[a, t] of every pair of active bodies on different sides (the pair table:

@@ -20,15 +20,16 @@ smallest hidden fraction. ``by`` names what hides part of the facing from that p
 
 Computing (same answers, only faster): the obstructions are prepared once per geometry
 (``obstructions``: one TerrainSet, an STRtree, convex pieces covering each obstruction).
-A pair's candidates are the obstructions whose box meets the box of both facings and
-does not lie beyond one of the two longest edges of their convex hull (every sample line
-lies in that hull). For each candidate and shooter point, ``fan.masks`` tells from the
-pieces' geometry which of the 64 lines it certainly hides and which it may hide; only the
-lines in between (near an outline's silhouette, a piece around the shooter point) are
-tested one by one (``segments.blocked``), and not even those where the answer is already
-settled. After ``TABLE_AFTER`` single questions on one geometry (a whole-battlefield scan
-such as `inspect`) every opposing pair is computed in one go (``hidden_many``) and later
-questions are answered from it; ``facing_covers`` chooses for all pairs at once.
+A pair's candidates are the obstructions whose box meets the box of a slab of the convex
+hull of both facings and does not lie beyond one of the hull's two longest edges (every
+sample line lies in that hull). For each candidate and shooter point, ``fan.masks`` tells
+from the pieces' geometry which of the 64 lines it certainly hides and which it may hide;
+only the lines in between (near an outline's silhouette, a piece around the shooter
+point) are tested one by one (``segments.blocked``), and not even those where the answer
+is already settled. After ``TABLE_AFTER`` single questions on one geometry (a
+whole-battlefield scan such as `inspect`) every opposing pair is computed in one go
+(``hidden_many``) and later questions are answered from it; ``facing_covers`` chooses
+for all pairs at once.
 """
 
 from __future__ import annotations
@@ -85,8 +86,8 @@ class Obstructions:
     """Everything that can hide a sample, prepared once per geometry: the board's terrain
     then every active body's outline (soft, 32 segments for round ones), as one TerrainSet
     with a spatial index and convex pieces (``fan.Pieces``); ``owner[b]`` is body b's index
-    in it (-1: inactive). ``known`` keeps what hides each pair's samples (its table and
-    row) once every opposing pair has been computed."""
+    in it (-1: inactive). Once every opposing pair has been computed, ``scanned`` holds
+    their table and ``known`` each pair's row in it."""
 
     ts: TerrainSet
     owner: IntArray
@@ -94,7 +95,7 @@ class Obstructions:
     pieces: fan.Pieces
     ids: NDArray[np.object_]  # the id of each obstruction
     bodies: _BodyFrames
-    known: dict[tuple[int, int], tuple[Hidden, int]] = field(default_factory=dict)
+    known: dict[tuple[int, int], int] = field(default_factory=dict)
     asked: list[int] = field(default_factory=lambda: [0])
     scanned: list[Hidden] = field(default_factory=list)  # the table of every pair, once
 
@@ -178,16 +179,16 @@ def facing_cover(g: BoardGeometry, shooter: int, target: int,
                  threshold: Literal["more_than_half", "half_or_more"] = "more_than_half"
                  ) -> FacingCover:
     obs = obstructions(g)
-    found = obs.known.get((shooter, target))
-    if found is None:
+    row = obs.known.get((shooter, target))
+    if row is None:
         obs.asked[0] += 1
         if obs.asked[0] > TABLE_AFTER and not obs.known:
             # a whole-battlefield scan (inspect): every opposing pair in one go
             _scan(g, obs)
-            found = obs.known.get((shooter, target))
-        if found is None:
-            found = (hidden_many(g, [(shooter, target)]), 0)
-    return _choose(*found, obs.ids, threshold)
+            row = obs.known.get((shooter, target))
+        if row is None:
+            return _choose(hidden_many(g, [(shooter, target)]), 0, obs.ids, threshold)
+    return _choose(obs.scanned[0], row, obs.ids, threshold)
 
 
 def _scan(g: BoardGeometry, obs: Obstructions) -> tuple[list[tuple[int, int]], Hidden]:
@@ -200,16 +201,25 @@ def _scan(g: BoardGeometry, obs: Obstructions) -> tuple[list[tuple[int, int]], H
     if obs.scanned:
         return pairs, obs.scanned[0]
     table = hidden_many(g, pairs)
-    obs.known.update((pair, (table, n)) for n, pair in enumerate(pairs))
+    obs.known.update(zip(pairs, range(len(pairs)), strict=True))
     obs.scanned.append(table)
     return pairs, table
 
 
 def facing_covers(g: BoardGeometry, threshold: Literal["more_than_half", "half_or_more"]
                   ) -> dict[tuple[int, int], FacingCover]:
-    """``facing_cover`` of every ordered pair of active bodies on different sides: the
-    choice of ``_choose`` made for all pairs in numpy (fractions are multiples of 1/64, so
-    the key (kind, total, hard) orders as kind * 10^6 + 64000 total + 64 hard)."""
+    """``facing_cover`` of every ordered pair of active bodies on different sides."""
+    pairs, kinds, hard, total, by = facing_choices(g, threshold)
+    return {pair: FacingCover(kinds[n], hard[n], total[n], by[n])
+            for n, pair in enumerate(pairs)}
+
+
+def facing_choices(g: BoardGeometry, threshold: Literal["more_than_half", "half_or_more"]
+                   ) -> tuple[list[tuple[int, int]], list[Literal["none", "soft", "hard"]],
+                              list[float], list[float], list[tuple[str, ...]]]:
+    """The fields of ``facing_covers`` (pairs, kinds, hard and total fractions, by) as
+    lists: the choice of ``_choose`` made for all pairs in numpy (fractions are multiples
+    of 1/64, so the key (kind, total, hard) orders as kind * 10^6 + 64000 total + 64 hard)."""
     obs = obstructions(g)
     pairs, table = _scan(g, obs)
     hard, total = table.hard, table.total
@@ -224,12 +234,10 @@ def facing_covers(g: BoardGeometry, threshold: Literal["more_than_half", "half_o
     ids = obs.ids[table.cand[chosen]].tolist()
     ends = np.concatenate([[0], np.cumsum(np.bincount(pair_of[chosen], minlength=len(pairs)))])
     at = np.arange(len(pairs))
-    chosen_kind = kind[at, best].tolist()
-    chosen_hard, chosen_total = hard[at, best].tolist(), total[at, best].tolist()
     ends_l = ends.tolist()
-    return {pair: FacingCover(_KINDS[chosen_kind[n]], chosen_hard[n], chosen_total[n],
-                              tuple(ids[ends_l[n]:ends_l[n + 1]]))
-            for n, pair in enumerate(pairs)}
+    return (pairs, [_KINDS[k] for k in kind[at, best].tolist()], hard[at, best].tolist(),
+            total[at, best].tolist(),
+            [tuple(ids[ends_l[n]:ends_l[n + 1]]) for n in range(len(pairs))])
 
 
 def _choose(hid: Hidden, n: int, ids: NDArray[np.object_], threshold: str) -> FacingCover:
@@ -388,10 +396,6 @@ def _candidates(g: BoardGeometry, obs: Obstructions, pairs: list[tuple[int, int]
             k = own[pe[plat], end]
             mine[plat] |= shapely.intersects_xy(polys, ba.x[k], ba.y[k])
     return pe[~mine], oe[~mine]
-
-
-def _over(fraction: float, threshold: str) -> bool:
-    return fraction >= 0.5 if threshold == "half_or_more" else fraction > 0.5
 
 
 _SLABS = 4  # slabs across the line between the facings, each with its own box

@@ -45,7 +45,7 @@ DELTA = 1e-6  # inches P is shrunk by for certainly hidden lines (far above EPS_
 MARGIN = 1e-7  # relative widening (narrowing) of u-ranges, far above rounding
 _PREFIX = np.array([(1 << k) - 1 for k in range(N)] + [(1 << N) - 1], dtype=np.uint64)
 ALL = _PREFIX[N]
-_ROWS = 1 << 17  # (piece, point) rows computed together
+_ROWS = 1 << 15  # (piece, point) rows computed together
 
 
 @dataclass(frozen=True, eq=False)

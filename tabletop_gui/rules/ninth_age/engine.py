@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from tabletop_gui.geometry.board import Terrain
-from tabletop_gui.geometry.facts import FacingCover
 from tabletop_gui.geometry.ninth_age import CONTACT
 from tabletop_gui.rules.base import (
     AttackReport,
@@ -69,9 +68,10 @@ def situation_of(battle: Battle, attacker: str, target: str, threshold: str) -> 
     from tabletop_gui.geometry.board_geometry import BoardGeometry
 
     g = BoardGeometry.of(battle.board)
+    cover = g.facing_cover(attacker, target, threshold=_threshold(threshold))
     return _situation(battle, g, attacker, target, g.measure(attacker, target).horizontal,
-                      g.facing_cover(attacker, target, threshold=_threshold(threshold)),
-                      g.arc_of(target, attacker), g.sight(attacker, target).visible)
+                      cover.kind, cover.by, g.arc_of(target, attacker),
+                      g.sight(attacker, target).visible)
 
 
 def _threshold(threshold: str) -> Literal["more_than_half", "half_or_more"]:
@@ -79,21 +79,22 @@ def _threshold(threshold: str) -> Literal["more_than_half", "half_or_more"]:
 
 
 def _situation(battle: Battle, g: BoardGeometry, attacker: str, target: str,
-               horizontal: float, cover: FacingCover, arc: str, visible: bool) -> Situation:
-    """The Situation of a pair from its horizontal gap, facing cover, arc and sight."""
+               horizontal: float, kind: str, by: tuple[str, ...], arc: str, visible: bool
+               ) -> Situation:
+    """The Situation of a pair from its horizontal gap, facing cover (kind and what gives
+    it), arc and sight."""
     engaged = g.touching(horizontal)
     facing = g.engaged_facing(target, attacker) if engaged else None
     shooter_h = g.body(attacker).height
     index = g.bodies.index
-    low = bool(cover.by) and all(
-        i in index and g.body(i).height <= shooter_h + 1e-9 for i in cover.by)
+    low = bool(by) and all(i in index and g.body(i).height <= shooter_h + 1e-9 for i in by)
     # what gives the cover: nothing without cover; hard cover comes from hard terrain
     given_by: tuple[str, ...] = ()
-    if cover.kind == "soft":
-        given_by = cover.by
-    elif cover.kind == "hard":
+    if kind == "soft":
+        given_by = by
+    elif kind == "hard":
         hard = _hard_terrain(battle.board.terrains)
-        given_by = tuple(i for i in cover.by if i in hard)
+        given_by = tuple(i for i in by if i in hard)
     return Situation(
         distance=horizontal,
         engaged=engaged,
@@ -101,7 +102,7 @@ def _situation(battle: Battle, g: BoardGeometry, attacker: str, target: str,
         arc=arc,
         contact_models=g.contact_models(attacker, target) if engaged else 0,
         visible=visible,
-        cover=cover.kind,
+        cover=kind,
         cover_by=given_by,
         cover_only_low_units=low,
     )
@@ -149,13 +150,13 @@ def scan_situations(battle: Battle, threshold: str) -> dict[tuple[str, str], Sit
 
     g = BoardGeometry.of(battle.board)
     ids = [b.id for b in g.bodies.bodies]
-    covers = g.facing_covers(_threshold(threshold))
+    pairs, kinds, _, _, by = g.facing_choices(_threshold(threshold))
     visible = g.sight_matrix().tolist()
     gaps = g.horizontal_gaps()
     out = {}
-    for (i, j), cover in covers.items():
+    for n, (i, j) in enumerate(pairs):
         a, t = ids[i], ids[j]
-        out[(a, t)] = _situation(battle, g, a, t, gaps[i][j], cover, g.arc_of(t, a),
+        out[(a, t)] = _situation(battle, g, a, t, gaps[i][j], kinds[n], by[n], g.arc_of(t, a),
                                  visible[i][j])
     return out
 
