@@ -108,7 +108,7 @@ def _situation(battle: Battle, g: BoardGeometry, attacker: str, target: str,
     )
 
 
-SCAN_AFTER = 32  # situations asked of one battle before every pair's is computed at once
+SCAN_AFTER = 8  # situations asked of one battle before every pair's is computed at once
 
 
 @dataclass(frozen=True)
