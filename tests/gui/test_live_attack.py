@@ -11,22 +11,26 @@ from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import AttackRequest
 from tabletop_gui.scenario.battle import battle_of
 from tabletop_gui.ui.canvas.coords import to_scene
-from tests.gui.attack_support import make_window
+from tests.gui.attack_support import make_window, select_attacker, settle
 
 
 def test_a_drag_step_re_marks_every_enemy_live(qtbot, tmp_path) -> None:
     scenario = crowd_scenario()
     window, flow = make_window(qtbot, scenario, tmp_path)
     attacker = "m90"
-    with qtbot.waitSignal(flow.scan_finished, timeout=20000):
-        flow.document.set_selection([attacker])
+    select_attacker(qtbot, flow, attacker)
     before = {m.key: m for m in flow.overlay.of_kind("target")}
     m = scenario.model(attacker)
     assert m is not None
     window.scene.preview_moved.emit({attacker: (m.x + 6.0, m.y + 3.0)})
     flow._apply_preview()
+    flow._scan_timer.stop()  # the drag goes on: the full reports keep waiting
     preview = flow.state.scenario
     assert preview is not flow.document.scenario
+    # every enemy re-judged on the worker, every mark redrawn, nothing more computed
+    qtbot.waitUntil(lambda: flow.state.scan.plan.scenario is preview
+                    and flow.state.scan.verdicts_known and not flow.state.busy
+                    and not flow._draw_timer.isActive(), timeout=20000)
     ruleset = registry.get("warcry")
     battle = battle_of(preview)
     statuses = flow.state.statuses(complete=False)
@@ -44,7 +48,8 @@ def test_a_drag_step_re_marks_every_enemy_live(qtbot, tmp_path) -> None:
             flips += 1
     assert flips > 0
     with qtbot.waitSignal(flow.scan_finished, timeout=20000):
-        pass
+        flow._scan_timer.start()  # the drag rests: the full reports follow
+    settle(qtbot, flow)
     assert not any(s.stale for s in flow.state.statuses(complete=False))
     # the zones moved with the attacker; the target list caught up once the drag rested
     (band,) = flow.overlay.of_kind("range")
