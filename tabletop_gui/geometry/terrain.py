@@ -11,6 +11,7 @@ normals) so that segment tests run in numpy; other polygons fall back to shapely
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -59,12 +60,14 @@ class TerrainSet:
     def of(terrains: tuple[Terrain, ...]) -> TerrainSet:
         """The TerrainSet of these terrain values, kept for equal tuples (a document edit that
         moves a fighter rebuilds its Board with equal terrain: no need to prepare it again)."""
-        for known, ts in _CACHE:
-            if known is terrains or known == terrains:
-                return ts
+        with _CACHE_LOCK:  # shared by the GUI thread and the GUI's worker thread
+            for known, ts in _CACHE:
+                if known is terrains or known == terrains:
+                    return ts
         ts = TerrainSet.build(terrains)
-        _CACHE.insert(0, (terrains, ts))
-        del _CACHE[_CACHE_SIZE:]
+        with _CACHE_LOCK:
+            _CACHE.insert(0, (terrains, ts))
+            del _CACHE[_CACHE_SIZE:]
         return ts
 
     @staticmethod
@@ -152,6 +155,7 @@ class TerrainSet:
 
 _CACHE: list[tuple[tuple[Terrain, ...], TerrainSet]] = []
 _CACHE_SIZE = 4
+_CACHE_LOCK = threading.Lock()
 
 
 def _valid_polygons(terrains: tuple[Terrain, ...]) -> NDArray[np.object_]:

@@ -112,6 +112,7 @@ class AttackState:
         self._generation = 0  # of the answers wanted; older deliveries are dropped
         self._tickets: dict[str, Ticket] = {}  # the job in flight of each kind
         self._typed: list[tuple[int, Refused | None]] = []  # faces typed while judging
+        self._judging: tuple[int, Refused | None] | None = None  # the face being judged
         self._models: dict[str, Model] = {}
         self._models_of: Scenario | None = None
         self._enemies_cache: tuple[object, list[str]] = (None, [])
@@ -223,7 +224,7 @@ class AttackState:
         known = {s.key for s in self.option_specs}
         self.options = {k: v for k, v in self.options.items() if k in known}
         self._fix_weapon()
-        self._recompute(keep_dice=True, live=live)
+        self._recompute(keep_dice=True, live=live, keep_typed=True)
 
     def set_attacker(self, attacker: str | None) -> None:
         if attacker == self.attacker:
@@ -341,7 +342,7 @@ class AttackState:
         if q is None or q.request is None:
             self._typed.clear()
             return None
-        face, refused = self._typed.pop(0)
+        face, refused = self._judging = self._typed.pop(0)
         trial = (*self.dice, face) if self.rolled_seed is None else (face,)
         result: list[bool] = []
         self._submit("dice", partial(answers_of.enter, q, self._battles, trial),
@@ -350,6 +351,7 @@ class AttackState:
 
     def _entered(self, refused: Refused | None, result: list[bool],
                  entered: Entered) -> None:
+        self._judging = None
         if entered.reading is None:
             self.message = entered.refusal
             result.append(False)
@@ -389,6 +391,7 @@ class AttackState:
         if self.seed is not None:
             self.seed = seed + 1 if seed < SEED_LIMIT else 0
         self._typed.clear()
+        self._judging = None
         ticket = self._tickets.pop("dice", None)
         if ticket is not None:
             ticket.cancel()
@@ -472,11 +475,18 @@ class AttackState:
         return Question(self.scenario.ruleset, self.scenario, self.request(), tuple(self.dice),
                         self.option_specs, tuple(self.weapon_names()))
 
-    def _recompute(self, keep_dice: bool = False, live: bool = False) -> None:
+    def _recompute(self, keep_dice: bool = False, live: bool = False,
+                   keep_typed: bool = False) -> None:
+        """Answer the choices anew; ``keep_typed``: the faces typed and not judged yet
+        are judged on the new answers (the battlefield changed, not the attack)."""
         if not keep_dice:
             self.dice = []
             self.rolled_seed = None
-        self._typed.clear()
+        if keep_typed and self._judging is not None:
+            self._typed.insert(0, self._judging)  # its answer is dropped: judged again
+        elif not keep_typed:
+            self._typed.clear()
+        self._judging = None
         for kind in ("answers", "dice"):
             ticket = self._tickets.pop(kind, None)
             if ticket is not None:
@@ -563,6 +573,7 @@ class AttackState:
             ticket.cancel()
         self._tickets.clear()
         self._typed.clear()
+        self._judging = None
         self.pending = False
         self._generation += 1
 

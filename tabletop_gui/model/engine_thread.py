@@ -2,7 +2,9 @@
 event loop never waits for them (``model.jobs`` says what a job is).
 
 Jobs run one at a time in the order submitted; their outcomes come back through a queued
-signal and are handed to ``done`` on the thread that owns this object (the GUI thread).
+signal and are handed to ``done`` on the thread that owns this object (the GUI thread),
+one per turn of its event loop: outcomes that arrive together do not add up into one
+long turn.
 One thread, not a pool: the engine's caches of one document revision (the battle, its
 geometry and pair tables, which a drag updates in place) are then only ever touched by
 one thread, and two cores gain nothing from two Python threads anyway.
@@ -16,10 +18,11 @@ from __future__ import annotations
 
 import queue
 import threading
+from collections import deque
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from tabletop_gui.model.jobs import Outcome, Ticket, run_job
 
@@ -40,7 +43,12 @@ class EngineThread(QObject):
         self._lock = threading.Lock()
         self._closed = False
         self._outstanding = 0
-        self._delivered.connect(self._deliver)  # queued: emitted from the worker thread
+        self._inbox: deque[Any] = deque()
+        self._pump = QTimer(self)  # one outcome per turn of the event loop
+        self._pump.setSingleShot(True)
+        self._pump.setInterval(0)
+        self._pump.timeout.connect(self._deliver_next)
+        self._delivered.connect(self._arrived)  # queued: emitted from the worker thread
         self._thread = threading.Thread(target=self._work, name=name, daemon=True)
         self._thread.start()
 
@@ -68,6 +76,8 @@ class EngineThread(QObject):
                 return
             self._closed = True
         self._queue.put(_STOP)
+        self._inbox.clear()
+        self._pump.stop()
         if self._outstanding:
             self._outstanding = 0
             self.busy_changed.emit(False)
@@ -86,6 +96,18 @@ class EngineThread(QObject):
                 self._delivered.emit((ticket, outcome, done))
 
     # -- the owner's thread --------------------------------------------------------------
+    def _arrived(self, item: Any) -> None:
+        self._inbox.append(item)
+        if not self._pump.isActive():
+            self._pump.start()
+
+    def _deliver_next(self) -> None:
+        if self._inbox:
+            item = self._inbox.popleft()
+            if self._inbox:
+                self._pump.start()
+            self._deliver(item)
+
     def _deliver(self, item: tuple[Ticket, Outcome[Any] | None, Callable[[Outcome[Any]],
                                                                         None]]) -> None:
         if self._closed:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
+import shiboken6
 from PySide6.QtCore import QEvent, QKeyCombination, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
@@ -130,8 +131,14 @@ class AttackFlow(QObject):
             errors.guarded("Applying the attack", self.reset)(self.apply))
         self.attack_panel.attacker_combo.activated.connect(self._select_attacker_on_canvas)
         document.replaced.connect(self.reset)
-        document.changed.connect(
-            errors.guarded("Following the battlefield", self.reset)(self._document_changed))
+        # an edit is followed on the next turn: the canvas, the roster and the inspector
+        # take it in this one (two thousand models: neither turn is long)
+        self._document_timer = QTimer(self)
+        self._document_timer.setSingleShot(True)
+        self._document_timer.setInterval(0)
+        self._document_timer.timeout.connect(
+            errors.guarded("Following the battlefield", self.reset)(self._follow_document))
+        document.changed.connect(self._document_changed)
         document.selection_changed.connect(
             errors.guarded("Following the selection", self.reset)(self._selection_changed))
         scene.preview_moved.connect(self._preview_moved)
@@ -234,6 +241,7 @@ class AttackFlow(QObject):
         st = self.state
         return not st.busy and not self._draw_timer.isActive() \
             and not self._scan_timer.isActive() and not self._preview_timer.isActive() \
+            and not self._document_timer.isActive() \
             and (st.attacker is None or st.scan.complete)
 
     def reset(self) -> None:
@@ -242,6 +250,7 @@ class AttackFlow(QObject):
         self._scan_timer.stop()
         self._draw_timer.stop()
         self._preview_timer.stop()
+        self._document_timer.stop()
         self.state.hold_reports = False
         self._pending_preview = None
         self._told, self._told_for = set(), None
@@ -250,11 +259,18 @@ class AttackFlow(QObject):
 
     def _document_changed(self, change: Change) -> None:
         self._pending_preview = None
-        self.state.set_scenario(self.document.scenario)
+        self._document_timer.start()
+
+    def _follow_document(self) -> None:
+        self._document_timer.stop()
+        if self.state.scenario is not self.document.scenario:
+            self.state.set_scenario(self.document.scenario)
 
     def _selection_changed(self) -> None:
         """One model selected: an enemy of the attacker becomes the target, else the
         attacker; nothing selected clears the attack."""
+        if self._document_timer.isActive():
+            self._follow_document()  # a model added and selected in one go
         sel = [i for i in self.document.selection
                if isinstance(self.document.scenario.entity(i), Fighter | Unit)]
         st = self.state
@@ -278,8 +294,8 @@ class AttackFlow(QObject):
         pushed moves the index as well: only steps back and forth are undo and redo)."""
         stack = self.document.undo_stack
         before, self._undo_index = self._undo_index, index
-        if self._pushing or abs(index - before) != 1:
-            return
+        if self._pushing or abs(index - before) != 1 or not shiboken6.isValid(stack):
+            return  # (the stack clears itself as it is destroyed, at exit)
         cmd = stack.command(min(index, before))
         if cmd is not None and cmd.text().startswith(APPLY_PREFIX):
             verb = "undone" if index < before else "redone"

@@ -143,6 +143,10 @@ class AttackPanel(QWidget):
         self._targets_timer.setInterval(TARGETS_REFRESH_MS)
         self._targets_timer.timeout.connect(self.refresh_targets)
         self._targets_shown: tuple[object, bool] = (None, False)  # (scan plan, verdicts)
+        self._targets_for: tuple[object, ...] = ()  # (attacker, target, choice) listed
+        # the target list's rows and tooltips, and the scan state they were made from
+        self._target_rows: tuple[object, list[tuple[str, str | None]], dict[str, str]] = (
+            None, [], {})
         state.subscribe_scan(self._scan_progressed)
         self.refresh()
 
@@ -227,7 +231,15 @@ class AttackPanel(QWidget):
         self._fill(self.offhand_combo, [(NO_OFFHAND, None)] + [(w, w) for w in offhands],
                    st.offhand)
         if not self._live:
-            self.refresh_targets()
+            if self._targets_for != self._target_choice():
+                self.refresh_targets()  # another attacker, target or weapon: now
+            elif not self._targets_timer.isActive():
+                self._targets_timer.start()  # the same list, maybe re-judged: soon
+
+    def _target_choice(self) -> tuple[object, ...]:
+        st = self.state
+        plan = st.scan.plan
+        return (st.attacker, st.target, plan.key if plan is not None else None)
 
     def _attackers(self) -> list[tuple[str, str | None]]:
         """Every model on the table, once per scenario value (thousands of rows)."""
@@ -241,20 +253,25 @@ class AttackPanel(QWidget):
     def refresh_targets(self) -> None:
         """The target list with ✔/✖ per enemy (those scanned so far)."""
         st = self.state
-        statuses = st.statuses(complete=False)
         self._targets_shown = (st.scan.plan, st.scan.verdicts_known)
-        items: list[tuple[str, str | None]] = [(NO_TARGET, None)]
-        tips: dict[str, str] = {}
-        full = st.scan.complete  # tooltips once every report is in (not per drag step)
-        for s in statuses:
-            m = st.model(s.target)
-            mark = "✔" if s.valid else "✖"
-            items.append((f"{mark} {m.name if m else s.target} ({s.target})", s.target))
-            if full:
-                tips[s.target] = s.tooltip
-        if st.target is not None and st.target not in tips:
+        self._targets_for = self._target_choice()
+        known = (st.scan, st.scan.plan, st.scan.version, st.attacker)
+        if self._target_rows[0] != known:  # the rows change with the statuses only
+            statuses = st.statuses(complete=False)
+            rows: list[tuple[str, str | None]] = [(NO_TARGET, None)]
+            tips: dict[str, str] = {}
+            full = st.scan.complete  # tooltips once every report is in (not per drag step)
+            for s in statuses:
+                m = st.model(s.target)
+                mark = "✔" if s.valid else "✖"
+                rows.append((f"{mark} {m.name if m else s.target} ({s.target})", s.target))
+                if full:
+                    tips[s.target] = s.tooltip
+            self._target_rows = (known, rows, tips)
+        _, items, tips = self._target_rows
+        if st.target is not None and all(data != st.target for _, data in items):
             m = st.model(st.target)
-            items.append((f"{m.name if m else st.target} ({st.target})", st.target))
+            items = [*items, (f"{m.name if m else st.target} ({st.target})", st.target)]
         self._fill(self.target_combo, items, st.target, tips)
         self.target_combo.setEnabled(st.attacker is not None)
 

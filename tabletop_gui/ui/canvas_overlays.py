@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import time
 from collections.abc import Callable
+from typing import Any
 
 import shapely
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -166,9 +167,12 @@ class AttackOverlay:
         # "attacker", "grid", "arcs", ("target", enemy id), ("sight", enemy id)
         self._groups: dict[object, tuple[object, list[OverlayItem]]] = {}
         # per enemy, what its marks were drawn for: (status, enemy, is the target,
-        # geometry, has a sight line); an enemy whose values are the very same is skipped
-        self._seen: dict[str, tuple[TargetStatus, Model | None, bool, object, bool]] = {}
+        # geometry, has a sight line, its marker); an enemy whose values are the very same
+        # is skipped, one judged again with the same verdict keeps its mark
+        self._seen: dict[str, tuple[TargetStatus, Model | None, bool, object, bool,
+                                    TargetMarker | None]] = {}
         self._context: tuple[object, ...] | None = None  # what the last update showed
+        self._target_shown: str | None = None
         self._version = 0  # of the scan the last update showed
         self._left: set[str] = set()  # enemies the last update left to draw
         self._geometry: BoardGeometry | None = None
@@ -301,14 +305,18 @@ class AttackOverlay:
             shift = to_scene(attacker.x - self._zones_at[0], attacker.y - self._zones_at[1])
             for item in self._groups["attacker"][1]:
                 item.setPos(shift)
+        if complete:
+            state.statuses(complete=True)  # a synchronous runner finishes the scan first
         # only the enemies whose statuses changed since the last update, when nothing
-        # else did (the scan's next piece); else every enemy
-        context = (scan, scan.plan, attacker, weapon, rng, state.target, geometry,
-                   complete)
+        # else did (the scan's next piece, another target); else every enemy
+        context = (scan, scan.plan, attacker, weapon, rng, geometry)
         changed = scan.changed_since(self._version) if context == self._context else None
+        if changed is not None and state.target != self._target_shown:
+            changed |= {t for t in (state.target, self._target_shown) if t is not None}
         self._context, self._version = context, scan.version
+        self._target_shown = state.target
         if changed is None or grid is not None:
-            self._every_enemy(state, state.statuses(complete=complete), attacker, geometry,
+            self._every_enemy(state, state.statuses(complete=False), attacker, geometry,
                               rng, grid is not None)
         else:
             todo, self._left = changed | self._left, set()
@@ -319,11 +327,16 @@ class AttackOverlay:
                 if self._past_deadline() or not self._enemy(state, status, attacker,
                                                             geometry):
                     self._left.add(t)
+        if state.target is not None and geometry is not None:
+            self._group("arcs", (state.model(state.target), geometry),
+                        lambda: self._arcs(geometry, str(state.target)))
+        elif "arcs" in self._groups:
+            self._drop("arcs")
 
     def _every_enemy(self, state: AttackState, statuses: list[TargetStatus],
                      attacker: Model, geometry: BoardGeometry | None,
                      rng: RangeSpec | int | None, grid: bool) -> None:
-        wanted: set[object] = {"attacker"}
+        wanted: set[object] = {"attacker", "arcs"}
         scenario = state.scenario
         assert scenario is not None
         if grid and geometry is not None:
@@ -343,16 +356,25 @@ class AttackOverlay:
             if before is not None and before[0] is status and before[1] is enemy \
                     and before[2] == chosen and (before[3] is geometry or not before[4]):
                 self._seen[t] = before  # nothing changed since it was drawn
-            elif self._past_deadline() or not self._enemy(state, status, attacker, geometry):
+            elif not self._again(before, status, enemy, chosen, geometry) and (
+                    self._past_deadline()
+                    or not self._enemy(state, status, attacker, geometry)):
                 self._left.add(t)  # for the next update
             if t in self._seen and self._seen[t][4]:
                 wanted.add(("sight", t))
-        if state.target is not None and geometry is not None:
-            wanted.add("arcs")
-            self._group("arcs", (state.model(state.target), geometry),
-                        lambda: self._arcs(geometry, str(state.target)))
         for name in [n for n in self._groups if n not in wanted]:
             self._drop(name)
+
+    def _again(self, before: tuple[Any, ...] | None, status: TargetStatus,
+               enemy: Model | None, chosen: bool, geometry: object) -> bool:
+        """A verdict again, the same as the one drawn (a new scenario value, the enemy
+        where it was, no sight line either way): the mark stays, it takes the status."""
+        if before is None or before[1] is not enemy or before[2] != chosen or before[4] \
+                or before[5] is None or not status.stale or before[0].valid != status.valid:
+            return False
+        before[5].show(status)
+        self._seen[status.target] = (status, enemy, chosen, geometry, False, before[5])
+        return True
 
     def _enemy(self, state: AttackState, status: TargetStatus, attacker: Model,
                geometry: BoardGeometry | None) -> bool:
@@ -360,6 +382,8 @@ class AttackOverlay:
         t = status.target
         enemy = state.model(t)
         chosen = t == state.target
+        if self._again(self._seen.get(t), status, enemy, chosen, geometry):
+            return True
         drawn = True
         if not self._group(("target", t), (status.valid, enemy, chosen),
                            lambda: self._target(state, status)):
@@ -378,7 +402,9 @@ class AttackOverlay:
         elif ("sight", t) in self._groups:
             self._drop(("sight", t))
         if drawn:
-            self._seen[t] = (status, enemy, chosen, geometry, sight)
+            marker = next((i for i in self._groups[("target", t)][1]
+                           if isinstance(i, TargetMarker)), None)
+            self._seen[t] = (status, enemy, chosen, geometry, sight, marker)
         else:
             self._seen.pop(t, None)
         return drawn

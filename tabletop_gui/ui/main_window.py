@@ -48,7 +48,8 @@ PANEL_AREAS: dict[str, Qt.DockWidgetArea] = {
 }
 # panels shown as tabs of an earlier one (the rest of an area is split top to bottom)
 TABBED_WITH = {"Library": "Roster", "Odds": "Attack"}
-SETTLE_MS = 300  # quiet time after work before the heap is settled (``model.heap``)
+SETTLE_MS = 100  # quiet time after work before the heap is settled (``model.heap``)
+SETTLE_BUSY_MS = 1000  # and how often while the worker runs (a long target scan)
 
 
 def _std(key: QKeySequence.StandardKey) -> QKeySequence:
@@ -96,9 +97,11 @@ class MainWindow(QMainWindow):
         self._settle.setSingleShot(True)
         self._settle.setInterval(SETTLE_MS)
         self._settle.timeout.connect(self._settle_heap)
-        self.worker.busy_changed.connect(lambda busy: self._settle.start() if not busy
-                                         else None)
-        self.scene.built.connect(self._settle.start)
+        self._settle_busy = QTimer(self)
+        self._settle_busy.setInterval(SETTLE_BUSY_MS)
+        self._settle_busy.timeout.connect(self._settle_heap)
+        self.worker.busy_changed.connect(self._worker_busy)
+        self.scene.built.connect(self._settle_heap)  # a file opened: all of it long-lived
         self._settle.start()
         document.undo_stack.cleanChanged.connect(self._on_clean_changed)
         document.path_changed.connect(self._update_title)
@@ -232,8 +235,15 @@ class MainWindow(QMainWindow):
             event.acceptProposedAction()
             self.imports.drop(paths)
 
+    def _worker_busy(self, busy: bool) -> None:
+        if busy:
+            self._settle_busy.start()
+        else:
+            self._settle_busy.stop()
+            self._settle.start()
+
     def _settle_heap(self) -> None:
-        if self.worker.busy or self.scene.building:
+        if self.scene.building:
             self._settle.start()
         else:
             heap.settle()
@@ -322,5 +332,6 @@ class MainWindow(QMainWindow):
         self.files.closed_cleanly()
         self.worker.close()
         self._settle.stop()
+        self._settle_busy.stop()
         heap.release()
         event.accept()

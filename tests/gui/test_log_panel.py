@@ -20,6 +20,7 @@ def test_applied_attack_is_logged_and_saved(qtbot, tmp_path, monkeypatch) -> Non
     settle(qtbot, flow)
     assert flow.state.dice == [6, 4] and flow.state.resolution is not None
     flow.attack_panel.apply_button.click()
+    settle(qtbot, flow)  # the attack follows the edited battlefield
     entry = flow.log_panel.entries[-1]
     assert "F a (a) attacks F c (c) with Bow (missile)" in entry
     assert 'distance 7.000"' in entry

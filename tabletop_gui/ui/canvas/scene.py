@@ -29,7 +29,8 @@ from tabletop_gui.ui.canvas.coords import INCH, Z_OVERLAY, Z_TOOL, board_rect
 from tabletop_gui.ui.canvas.model_items import ModelItem
 
 EntityItem = ModelItem | TerrainItem
-BUILD_SLICE_S = 0.015  # items made per event-loop turn when a battlefield is mirrored
+BUILD_SLICE_S = 0.008  # items made per event-loop turn (each is painted after its turn)
+BUILD_AT_ONCE = 100  # a battlefield of up to this many entities is mirrored at once
 
 
 class LayerItem(QGraphicsItem):
@@ -181,7 +182,10 @@ class BattlefieldScene(QGraphicsScene):
                 self.removeItem(self._items.pop(gone))
             # side colours may have changed: set_model is cheap when nothing did
             self._todo = [e.id for e in reversed(scenario.entities)]
-            self._build_more()
+            if len(self._todo) <= BUILD_AT_ONCE:
+                self._build_more(budget_s=None)
+            else:  # another large battlefield: its items from the next turn on
+                self._build_timer.start()
             return
         for entity_id in change.ids:
             found = scenario.entity(entity_id)
