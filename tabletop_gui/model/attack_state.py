@@ -436,7 +436,7 @@ class AttackState:
         job = self.scan.next_job(reports)
         if job is None:
             return False
-        job = replace(job, budget_s=budget_s)
+        job = replace(job, budget_s=budget_s, explain=not self.hold_reports)
         battles = self._battles
         self._submit("scan", lambda: compute_piece(job, battles.of(job.plan.scenario)),
                      self._scanned, "Judging the targets")

@@ -145,6 +145,8 @@ class PieceJob:
     reports_for: tuple[str, ...]
     chunk: int = FIRST_CHUNK
     budget_s: float = PIECE_S
+    explain: bool = True  # the reasons of invalid verdicts (False: a drag under way, whose
+    # reasons come with the full reports once it rests; they are most of a verdict's cost)
 
 
 @dataclass(frozen=True)
@@ -188,7 +190,8 @@ def compute_piece(job: PieceJob, battle: Battle) -> ScanPiece:
         began = time.perf_counter()
         try:
             verdicts.update(plan.ruleset.target_validity(
-                battle, plan.attacker, part, plan.weapon, plan.offhand, dict(plan.options)))
+                battle, plan.attacker, part, plan.weapon, plan.offhand, dict(plan.options),
+                explain=job.explain))
         except Exception as e:  # noqa: BLE001 - every enemy left marked with it, and told
             reason = str(e) if isinstance(e, RulesError) else engine_failed(e)
             verdicts.update({t: (False, (reason,)) for t in verdicts_for[done:]})
@@ -274,6 +277,8 @@ class TargetScan:
     def start(self, plan: ScanPlan) -> None:
         """Scan ``plan`` from the start; the statuses of the same choice stay, stale."""
         same_choice = self.plan is not None and self.plan.key == plan.key
+        if not same_choice:
+            self._chunk = FIRST_CHUNK  # else the batch size learnt goes on (a drag)
         enemies = set(plan.enemies)
         self._done = {t: _stale(s) for t, s in self._done.items() if t in enemies} \
             if same_choice else {}
@@ -286,7 +291,6 @@ class TargetScan:
         self._distance = {}
         self._verdicts_left = list(plan.enemies)
         self._reports_left = []
-        self._chunk = FIRST_CHUNK
         self._failed = None
 
     def changed_since(self, version: int) -> set[str] | None:

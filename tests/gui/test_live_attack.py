@@ -1,6 +1,7 @@
 """A drag with the attack overlays on: every enemy re-marked live from the batch verdicts
-(the same as ``attack``), marks reused when their validity holds, the panels refreshed
-once per event-loop turn, and the attack keys listed under Help."""
+(the same as ``attack``; their reasons come with the reports once the drag rests), marks
+reused when their validity holds, the panels refreshed once per event-loop turn, and the
+attack keys listed under Help."""
 
 from __future__ import annotations
 
@@ -36,9 +37,10 @@ def test_a_drag_step_re_marks_every_enemy_live(qtbot, tmp_path) -> None:
     statuses = flow.state.statuses(complete=False)
     assert len(statuses) == 100 and all(s.stale for s in statuses)
     flips = 0
+    reports = {s.target: ruleset.attack(battle, AttackRequest(attacker, s.target))
+               for s in statuses}
     for s in statuses:
-        report = ruleset.attack(battle, AttackRequest(attacker, s.target))
-        assert (s.valid, s.reasons) == (report.valid, tuple(report.reasons))
+        assert s.valid == reports[s.target].valid  # the verdicts only, while it drags
         marker = flow.overlay.marker(s.target)
         assert marker is not None and marker.valid == s.valid
         assert marker.reasons == s.reasons and marker.toolTip() == s.tooltip
@@ -48,9 +50,15 @@ def test_a_drag_step_re_marks_every_enemy_live(qtbot, tmp_path) -> None:
             flips += 1
     assert flips > 0
     with qtbot.waitSignal(flow.scan_finished, timeout=20000):
-        flow._scan_timer.start()  # the drag rests: the full reports follow
+        flow._scan_timer.start()  # the drag rests: the full reports follow, with reasons
     settle(qtbot, flow)
-    assert not any(s.stale for s in flow.state.statuses(complete=False))
+    for s in flow.state.statuses(complete=False):
+        assert not s.stale
+        assert (s.valid, s.reasons) == (reports[s.target].valid,
+                                        tuple(reports[s.target].reasons))
+        marker = flow.overlay.marker(s.target)
+        assert marker is not None and marker.reasons == s.reasons
+        assert marker.toolTip() == s.tooltip
     # the zones moved with the attacker; the target list caught up once the drag rested
     (band,) = flow.overlay.of_kind("range")
     area = band.mapToScene(band.path())  # the Sword's 1" from the base edge

@@ -17,8 +17,9 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog
 
+from tabletop_gui.bench.cases_gui import crowd_scenario
 from tabletop_gui.ui.canvas.coords import to_scene
-from tests.gui.attack_support import demo, make_window, settle
+from tests.gui.attack_support import DEMOS, demo, make_window, select_attacker, settle
 from tests.gui.events import click, move_mouse, press, release
 from tests.gui.large_files import ninth_age_host, warcry_crowd
 
@@ -115,3 +116,76 @@ def test_a_ninth_age_battlefield_of_156_units(qtbot, tmp_path, monkeypatch, watc
                         timeout=120000)
     assert window.document.undo_stack.undoText().startswith("Move ")
     _check(watchdog)
+
+
+def test_the_open_battlefield_stays_until_the_next_one_is_read(qtbot, tmp_path):
+    """File > Open returns at once; the battlefield open now stays, and takes edits,
+    until the new file is read and checked; a second Open supersedes the first."""
+    big = warcry_crowd(tmp_path / "crowd.battle.json", 2000)
+    small = tmp_path / "small.battle.json"
+    small.write_text((DEMOS / "ninth-age.battle.json").read_text())
+    window, flow = make_window(qtbot, demo("warcry"), tmp_path)
+    shown: list[tuple[str, bool]] = []
+    window.files.opened.connect(lambda path, ok: shown.append((path, ok)))
+    assert window.files.open(str(big))
+    assert window.files.opening == str(big) and window.document.path is None
+    f = window.document.scenario.models[0]
+    window.document.edit("Move", window.document.scenario.with_entity(f.moved_to(1, 1)))
+    assert window.document.scenario.models[0].x == 1  # the window works meanwhile
+    with qtbot.waitSignal(window.files.opened, timeout=60000):
+        assert window.files.open(str(small))
+    assert shown == [(str(small), True)]  # the first Open never replaced anything
+    assert window.document.path == small and window.document.scenario.ruleset == "ninth-age"
+    assert window.files.opening is None
+
+
+def test_a_large_battlefield_is_mirrored_in_slices(qtbot, tmp_path):
+    window, _ = make_window(qtbot, demo("warcry"), tmp_path)
+    crowd = crowd_scenario(2000)
+    with qtbot.waitSignal(window.scene.built, timeout=60000):
+        window.document.replace(crowd)
+        assert window.scene.building and len(window.scene.model_items()) == 0
+    assert {i.entity_id for i in window.scene.model_items()} == {m.id for m in crowd.models}
+
+
+def test_marks_are_drawn_in_slices_within_a_budget(qtbot, tmp_path):
+    window, flow = make_window(qtbot, crowd_scenario(400), tmp_path)
+    select_attacker(qtbot, flow, "m90")
+    enemies = len(flow.state.enemies())
+    flow.overlay.clear()
+    calls = 0
+    while not flow.overlay.update(flow.state, budget_s=0.002):
+        calls += 1
+        drawn, wanted = flow.overlay.progress
+        assert drawn < wanted
+    assert calls > 1 and len(flow.overlay.of_kind("target")) == enemies
+
+
+def test_the_status_bar_shows_long_work_only(qtbot):
+    from tabletop_gui.ui.busy import SHOW_AFTER_MS, BusyIndicator
+
+    busy = BusyIndicator()
+    qtbot.addWidget(busy)
+    busy.report("quick", "Opening a small file")
+    busy.finish("quick")
+    with qtbot.assertNotEmitted(busy.bar.valueChanged, wait=SHOW_AFTER_MS + 100):
+        pass
+    assert not busy.isVisible()
+    busy.report("long", "Judging the targets of Archer", 3, 78)
+    qtbot.waitUntil(busy.isVisible)
+    assert busy.label.text() == "Judging the targets of Archer 3/78"
+    assert (busy.bar.value(), busy.bar.maximum()) == (3, 78)
+    busy.finish("long")
+    assert not busy.isVisible()
+
+
+def test_the_window_freezes_its_long_lived_objects_and_releases_them(qtbot, tmp_path):
+    """After work the survivors are frozen out of the collector's walks (model/heap.py);
+    a closed window gives them back."""
+    import gc
+
+    gc.unfreeze()
+    window, flow = make_window(qtbot, demo("warcry"), tmp_path)
+    qtbot.waitUntil(lambda: gc.get_freeze_count() > 0, timeout=5000)
+    window.close()
+    assert gc.get_freeze_count() == 0
