@@ -41,6 +41,7 @@ from tabletop_gui.model.target_scan import TargetStatus
 from tabletop_gui.rules.fields import RangeSpec
 from tabletop_gui.scenario.battle import body_of
 from tabletop_gui.scenario.entities import Model
+from tabletop_gui.ui import mark_sprites
 from tabletop_gui.ui.canvas.coords import INCH, to_scene
 from tabletop_gui.ui.overlay_shapes import (
     RangeProblem,
@@ -68,6 +69,7 @@ ENGAGEMENT_IN = 1.0
 RING_GAP_IN = 0.12
 HALO_MARGIN = 0.5 * INCH  # cosmetic halo pens stay inside the repainted area
 MARK_CACHE = 4000  # marker paths kept (per base shape, size, facing and validity)
+CACHED_MARKS = 300  # up to this many enemies, each mark keeps a device cache
 
 
 def _cosmetic(color: QColor, width: float, style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> QPen:
@@ -96,19 +98,24 @@ class OverlayItem(QGraphicsPathItem):
 class TargetMarker(OverlayItem):
     """An enemy marked valid (solid ring + check) or invalid (dashed ring + cross).
 
-    Its path never changes (a new mark is a new item), so the item is drawn once into a
-    device-coordinate pixmap cache and repaints are blits; the tooltip and reasons follow
-    the status in place (``show``)."""
+    Its path never changes (a new mark is a new item). Marks of the same base shape and
+    validity are one picture (``mark_sprites``), blitted where each goes. A mark of a few
+    (``cached``) also keeps its drawing in a device cache, so a repaint is a blit made by
+    Qt; hundreds of marks do not: filling a cache costs 0.4 ms per mark, again at every
+    zoom. The tooltip and reasons follow the status in place (``show``)."""
 
-    def __init__(self, status: TargetStatus, path: QPainterPath,
-                 parent: QGraphicsItem | None = None) -> None:
+    def __init__(self, status: TargetStatus, shape: tuple[object, QPainterPath],
+                 at: QPointF, cached: bool = True, parent: QGraphicsItem | None = None
+                 ) -> None:
         color = VALID if status.valid else INVALID
         style = Qt.PenStyle.SolidLine if status.valid else Qt.PenStyle.DashLine
-        super().__init__("target", status.target, path, _cosmetic(color, 3.0, style),
-                         parent=parent)
+        super().__init__("target", status.target, shape[1].translated(at),
+                         _cosmetic(color, 3.0, style), parent=parent)
+        self._shape, self._at = shape, at  # (key, path around the origin), where it goes
         m = HALO_MARGIN
-        self._bounds = super().boundingRect().adjusted(-m, -m, m, m)
-        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self._bounds = self.path().boundingRect().adjusted(-m, -m, m, m)
+        if cached:
+            self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setAcceptHoverEvents(True)
         self.valid = status.valid
         self.status = status
@@ -143,15 +150,9 @@ class TargetMarker(OverlayItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,  # noqa: D102
               widget: QWidget | None = None) -> None:
-        # a white halo under the mark keeps it readable on bases of any colour
-        halo = QPen(self.pen())
-        halo.setColor(QColor("white"))
-        halo.setWidthF(self.pen().widthF() + 3.0)
-        halo.setStyle(Qt.PenStyle.SolidLine)
-        painter.setPen(halo)
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        painter.drawPath(self.path())
-        super().paint(painter, option, widget)
+        key, path = self._shape
+        if widget is None or not mark_sprites.draw(painter, key, path, self._at, self.pen()):
+            mark_sprites.draw_lines(painter, self.path(), self.pen())  # an export
 
 
 class AttackOverlay:
@@ -173,6 +174,7 @@ class AttackOverlay:
                                     TargetMarker | None]] = {}
         self._context: tuple[object, ...] | None = None  # what the last update showed
         self._target_shown: str | None = None
+        self._cache_marks = True  # few enemies: each mark keeps a device cache
         self._version = 0  # of the scan the last update showed
         self._left: set[str] = set()  # enemies the last update left to draw
         self._geometry: BoardGeometry | None = None
@@ -292,6 +294,7 @@ class AttackOverlay:
             rng = None
             self.problems = [Notice(str(e))]
         scan = state.scan
+        self._cache_marks = len(state.enemies()) <= CACHED_MARKS
         geometry = scan.geometry  # of the scanned scenario (the worker built it)
         self._geometry = geometry
         grid = geometry.grid if geometry is not None else None
@@ -464,7 +467,9 @@ class AttackOverlay:
         else:
             if spare is not None:
                 self._remove(spare[1])
-            marker = TargetMarker(status, self._mark_path(enemy, status.valid),
+            marker = TargetMarker(status, self._mark_shape(enemy, status.valid),
+                                  to_scene(enemy.x, enemy.y),
+                                  cached=self._cache_marks,
                                   parent=self.layer)
             marker.model = enemy
             self._add(marker)
@@ -476,10 +481,10 @@ class AttackOverlay:
                               tooltip="the target", parent=self.layer)
             self._add(sel)
 
-    def _mark_path(self, enemy: Model, valid: bool) -> QPainterPath:
+    def _mark_shape(self, enemy: Model, valid: bool) -> tuple[object, QPainterPath]:
         """Ring and glyph around an enemy's base: drawn once per base shape, size, facing
         and validity around the origin, then moved to the enemy (a board of 2,000 models
-        has a handful of different bases)."""
+        has a handful of different bases); with the key they are known by."""
         footprint = body_of(enemy).footprint
         key = (dataclasses.replace(footprint, x=0.0, y=0.0), valid)
         path = self._marks.get(key)
@@ -493,7 +498,7 @@ class AttackOverlay:
             if len(self._marks) > MARK_CACHE:
                 self._marks.clear()
             self._marks[key] = path
-        return path.translated(to_scene(footprint.x, footprint.y))
+        return key, path
 
     def _sight_line(self, state: AttackState, status: TargetStatus) -> None:
         attacker = state.model(state.attacker)

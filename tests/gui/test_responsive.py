@@ -73,20 +73,20 @@ def test_a_warcry_battlefield_of_2000_fighters(qtbot, tmp_path, monkeypatch, wat
     assert len(window.scene.model_items()) == 2000
 
     with watchdog.watching("select"):
-        click(window.view.viewport(), _at(window, "m90"))  # a red fighter, front rank
-        assert flow.state.attacker == "m90"
+        click(window.view.viewport(), _at(window, "m975"))  # red, mid front rank
+        assert flow.state.attacker == "m975"
         settle(qtbot, flow, timeout=120000)
     blue = [m for m in window.document.scenario.models if m.side == "blue"]
-    assert len(flow.overlay.of_kind("target")) == len(blue) == 1900  # every enemy marked
+    assert len(flow.overlay.of_kind("target")) == len(blue) == 1000  # every enemy marked
     assert flow.state.scan.complete
 
     with watchdog.watching("move"):
-        _drag(qtbot, window, flow, "m110", 3.0)  # a blue fighter facing it
+        _drag(qtbot, window, flow, "m1025", 3.0)  # the blue fighter facing it
         settle(qtbot, flow, timeout=120000)
     assert window.document.undo_stack.undoText().startswith("Move ")
-    moved = window.document.scenario.model("m110")
+    moved = window.document.scenario.model("m1025")
     assert flow.state.scenario is window.document.scenario
-    assert flow.overlay.marker("m110").model is moved  # redrawn where it stands now
+    assert flow.overlay.marker("m1025").model is moved  # redrawn where it stands now
     _check(watchdog)
 
 
