@@ -3,7 +3,7 @@
 - ``gui_frame_200``: the real canvas offscreen with 200 models and the attack overlays
   on (an attacker chosen, its targets marked): one drag step of a model, that is a mouse
   move on the view's viewport with the button held, the events processed (the live
-  overlays included) and the view repainted.
+  overlays included, as the worker's verdicts come in) and the view repainted.
 - ``startup``: ``tabletop-gui`` in a child process (offscreen) until it reports the first
   paint of its window (``TABLETOP_GUI_EXIT_AFTER_PAINT=1``).
 
@@ -16,6 +16,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -77,9 +78,12 @@ def _setup_frame() -> dict[str, Any]:
     app.processEvents()
     window.view.fit_to_window()
     dragged = "m90"  # a red model in the front rank, facing the blue lines
-    window.attack_flow.state.set_attacker(dragged)
-    for _ in range(50):  # let the target scan mark every enemy
+    flow = window.attack_flow
+    flow.state.set_attacker(dragged)
+    deadline = time.perf_counter() + 60.0
+    while not flow.idle and time.perf_counter() < deadline:  # every enemy marked (worker)
         app.processEvents()
+        time.sleep(0.001)
     vp = window.view.viewport()
     start = window.view.mapFromScene(to_scene(*_xy(window, dragged)))
     left, none = Qt.MouseButton.LeftButton, Qt.MouseButton.NoButton

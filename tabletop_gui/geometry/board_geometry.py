@@ -17,6 +17,7 @@ floats, are still measured one by one).
 from __future__ import annotations
 
 import math
+import threading
 from typing import TYPE_CHECKING, ClassVar, Literal, cast
 
 import numpy as np
@@ -41,6 +42,7 @@ IntArray = NDArray[np.intp]
 ENGAGE = 1.0
 TABLE_AFTER = 64  # single-pair questions before the whole table is built
 _CACHE_SIZE = 8
+_CACHE_LOCK = threading.Lock()
 
 
 class BoardGeometry:
@@ -67,12 +69,18 @@ class BoardGeometry:
 
     @classmethod
     def of(cls, board: Board) -> BoardGeometry:
-        """The geometry of ``board``, built once per Board object (a small identity cache)."""
-        for b, g in cls._cache:
-            if b is board:
-                return g
+        """The geometry of ``board``, built once per Board object (a small identity cache,
+        shared by the threads that ask: one geometry per board)."""
+        with _CACHE_LOCK:
+            for b, g in cls._cache:
+                if b is board:
+                    return g
         g = cls(board)
-        cls._remember(board, g)
+        with _CACHE_LOCK:
+            for b, other in cls._cache:
+                if b is board:
+                    return other  # built meanwhile on another thread
+            cls._remember(board, g)
         return g
 
     # -- look-ups ---------------------------------------------------------------------
@@ -400,7 +408,8 @@ class BoardGeometry:
                      for rule, t in self._tables.items()}
         if handover:
             self._tables = {}
-        type(self)._remember(board, g)
+        with _CACHE_LOCK:
+            type(self)._remember(board, g)
         return g
 
     @classmethod

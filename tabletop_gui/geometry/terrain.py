@@ -14,6 +14,7 @@ chains (``rings.RingIndex``), so that a segment meets only the edges near it; th
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -70,12 +71,14 @@ class TerrainSet:
     def of(terrains: tuple[Terrain, ...]) -> TerrainSet:
         """The TerrainSet of these terrain values, kept for equal tuples (a document edit that
         moves a fighter rebuilds its Board with equal terrain: no need to prepare it again)."""
-        for known, ts in _CACHE:
-            if known is terrains or known == terrains:
-                return ts
+        with _CACHE_LOCK:  # shared by the GUI thread and the GUI's worker thread
+            for known, ts in _CACHE:
+                if known is terrains or known == terrains:
+                    return ts
         ts = TerrainSet.build(terrains)
-        _CACHE.insert(0, (terrains, ts))
-        del _CACHE[_CACHE_SIZE:]
+        with _CACHE_LOCK:
+            _CACHE.insert(0, (terrains, ts))
+            del _CACHE[_CACHE_SIZE:]
         return ts
 
     @staticmethod
@@ -173,6 +176,7 @@ class TerrainSet:
 
 _CACHE: list[tuple[tuple[Terrain, ...], TerrainSet]] = []
 _CACHE_SIZE = 4
+_CACHE_LOCK = threading.Lock()
 
 
 def _valid_polygons(terrains: tuple[Terrain, ...]) -> NDArray[np.object_]:

@@ -2,100 +2,71 @@
 
 ``AttackState`` holds the attacker, weapon, off-hand, target, situational option values,
 the dice entered or rolled, the seed, and what the ruleset answered for them: the last
-``AttackReport``, the odds conditioned on the dice so far, and the ``Resolution`` once
-the dice are complete. Every change recomputes through the ``Ruleset`` interface and
-calls the listeners; nothing here branches on a ruleset's name or imports Qt.
+``AttackReport``, the odds conditioned on the dice so far, the ``Resolution`` once the
+dice are complete, and the target scan (every enemy valid or not, ``model.target_scan``).
+Nothing here branches on a ruleset's name or imports Qt.
+
+The answers are computed by jobs handed to a runner (``model.jobs``): with the default
+``InlineRunner`` every change is answered before the call returns; the window gives the
+state a worker thread (``model.engine_thread``), and then a change returns at once, the
+answers follow on a later event-loop turn, and the listeners are called again. A job
+superseded by a newer change is cancelled and its answer dropped (a generation counter),
+so what is shown is always the answer to the latest choices. While answers are being
+computed, ``pending`` is True and the attack cannot be applied.
+
+With a worker the target scan keeps itself going (``keep_scanning``): each piece is asked
+for as soon as the previous one arrives, before the listeners draw it, so the worker
+computes while the window draws; ``hold_reports`` pauses it after the verdicts (a drag
+under way). Scan progress goes to the scan listeners (``subscribe_scan``), the other
+changes to the listeners (``subscribe``).
 """
 
 from __future__ import annotations
 
-import functools
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, TypeVar
+from functools import partial
+from typing import Any
 
-from tabletop_gui.geometry.board_geometry import BoardGeometry
-from tabletop_gui.model.dice_probe import (
-    EnteredDie,
-    choices_called_for,
-    first_die,
-    read_dice,
+from tabletop_gui.model import attack_answers as answers_of
+from tabletop_gui.model.attack_answers import (
+    Answers,
+    Battles,
+    EngineFailure,
+    Entered,
+    Question,
+    Rolled,
 )
+from tabletop_gui.model.dice_probe import EnteredDie
+from tabletop_gui.model.jobs import InlineRunner, Outcome, Runner, Ticket
 from tabletop_gui.model.notices import Notice
-from tabletop_gui.model.target_scan import TargetScan, TargetStatus
+from tabletop_gui.model.target_scan import (
+    PIECE_S,
+    ScanPiece,
+    TargetScan,
+    TargetStatus,
+    compute_piece,
+    plan_of,
+)
 from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import (
     AttackReport,
     AttackRequest,
-    Battle,
     Resolution,
     RulesError,
     Ruleset,
-    SeededDice,
 )
 from tabletop_gui.rules.dist import Dist
 from tabletop_gui.rules.fields import OptionSpec, RulesetInfo
-from tabletop_gui.scenario.battle import battle_of
 from tabletop_gui.scenario.entities import Model, Scenario
 
 Listener = Callable[[], None]
 FailureHandler = Callable[[str, Exception], None]
+Refused = Callable[[str], None]
 DOWN_CACHE = 20_000
-T = TypeVar("T")
-
-
-def _none() -> None:
-    return None
-
-
-def _guarded(where: str, fallback: Callable[[], Any] = _none) -> Callable[[T], T]:
-    """An engine call that may fail in a way the rules did not foresee (a bug, a hostile
-    file): with a failure handler set, the state starts over (``reset``: nothing stale
-    stays on show) and the handler is told ``where`` it failed; ``fallback()`` is returned.
-    A ``RulesError`` is the rules' answer, not a failure: it passes. Without a handler
-    (the state alone, in tests) the exception passes too."""
-    def wrap(method: T) -> T:
-        @functools.wraps(method)  # type: ignore[arg-type]
-        def run(self: AttackState, *args: Any, **kwargs: Any) -> Any:
-            if self._guarding or self.on_failure is None:
-                return method(self, *args, **kwargs)  # type: ignore[operator]
-            self._guarding = True
-            try:
-                return method(self, *args, **kwargs)  # type: ignore[operator]
-            except RulesError:
-                raise
-            except Exception as e:  # noqa: BLE001 - handed to on_failure (the window)
-                self.on_failure(where, e)
-                self.reset()
-                return fallback()
-            finally:
-                self._guarding = False
-        return run  # type: ignore[return-value]
-    return wrap
-
-
-def carry_geometry(before: Scenario, after: Scenario) -> None:
-    """Derive the geometry of ``after`` from that of ``before`` when exactly one model
-    changed (same models otherwise, the very same objects): one row and column of the
-    pair tables are recomputed instead of every pair."""
-    old, new = before.models, after.models
-    if len(old) != len(new) or before.obstacles is not after.obstacles \
-            or before.platforms is not after.platforms:
-        return
-    changed = [i for i, (a, b) in enumerate(zip(old, new, strict=True)) if a is not b]
-    if len(changed) != 1 or old[changed[0]].id != new[changed[0]].id:
-        return
-    moved_id = new[changed[0]].id
-    old_board = battle_of(before).board
-    new_board = battle_of(after).board
-    try:
-        BoardGeometry.of(old_board).moved(new_board, moved_id, handover=True)
-    except KeyError:
-        return
-
-
 SEED_LIMIT = 2_000_000_000  # seeds are 0 .. SEED_LIMIT (what the seed box can show)
+NO_ATTACK = "choose an attacker and a target first"
 
 
 def system_seed() -> int:
@@ -108,8 +79,13 @@ class AttackState:
     """Attacker, weapon, target, options and dice of one attack, and the rules' answers."""
 
     def __init__(self, scenario: Scenario | None = None,
-                 seed_source: Callable[[], int] = system_seed) -> None:
+                 seed_source: Callable[[], int] = system_seed,
+                 runner: Runner | None = None) -> None:
         self._listeners: list[Listener] = []
+        self._scan_listeners: list[Listener] = []
+        self.runner: Runner = runner if runner is not None else InlineRunner()
+        self.keep_scanning = not self.runner.synchronous  # scan on, piece after piece
+        self.hold_reports = False  # the scan stops after the verdicts (a drag under way)
         self.scenario: Scenario | None = None
         self.attacker: str | None = None
         self.weapon: str | None = None
@@ -128,14 +104,21 @@ class AttackState:
         self.message = ""  # the last refusal, in the rules' words
         self.pending_choices: tuple[OptionSpec, ...] = ()  # choices these dice call for
         self.scan = TargetScan()
+        self.pending = False  # answers for the current choices are being computed
+        self._offhands: tuple[str, ...] = ()
+        self._answered_for: AttackRequest | None = None  # the request the answers are for
+        self._answered_dice: tuple[int, ...] = ()  # and the dice
+        self._battles = Battles()
+        self._generation = 0  # of the answers wanted; older deliveries are dropped
+        self._tickets: dict[str, Ticket] = {}  # the job in flight of each kind
+        self._typed: list[tuple[int, Refused | None]] = []  # faces typed while judging
+        self._judging: tuple[int, Refused | None] | None = None  # the face being judged
         self._models: dict[str, Model] = {}
         self._models_of: Scenario | None = None
-        self._offhand_cache: tuple[object, list[str]] = (None, [])
         self._enemies_cache: tuple[object, list[str]] = (None, [])
         self._down: dict[int, tuple[Model, bool]] = {}
         self.live = False  # the change being notified is a drag preview (see set_scenario)
         self.on_failure: FailureHandler | None = None  # told when an engine call fails
-        self._guarding = False
         if scenario is not None:
             self.set_scenario(scenario)
 
@@ -147,9 +130,17 @@ class AttackState:
         if listener in self._listeners:
             self._listeners.remove(listener)
 
-    def _notify(self) -> None:
-        for listener in list(self._listeners):
-            listener()
+    def subscribe_scan(self, listener: Listener) -> None:
+        """``listener`` is called when more target statuses are known."""
+        self._scan_listeners.append(listener)
+
+    def _notify(self, live: bool = False) -> None:
+        self.live = live
+        try:
+            for listener in list(self._listeners):
+                listener()
+        finally:
+            self.live = False
 
     # -- what the rules are ------------------------------------------------------------
     @property
@@ -165,8 +156,10 @@ class AttackState:
         info = self.info
         return info.situational_options if info is not None else ()
 
-    def battle(self) -> Battle | None:
-        return battle_of(self.scenario) if self.scenario is not None else None
+    @property
+    def busy(self) -> bool:
+        """Answers or target statuses are being computed."""
+        return bool(self._tickets)
 
     def model(self, model_id: str | None) -> Model | None:
         if self.scenario is None or model_id is None:
@@ -180,29 +173,10 @@ class AttackState:
         m = self.model(self.attacker)
         return [w.name for w in m.weapons] if m is not None else []
 
-    @_guarded("Listing the off-hand weapons", list)
     def offhand_choices(self) -> list[str]:
         """The attacker's other weapons the ruleset accepts in the off hand against this
-        target with this weapon (asked of the engine; empty where nobody dual-wields)."""
-        request, battle, ruleset = self.request(), self.battle(), self.ruleset
-        if request is None or battle is None or ruleset is None:
-            return []
-        key = (self.scenario, request.attacker, request.target, request.weapon,
-               repr(sorted(request.situational.items())))
-        if self._offhand_cache[0] == key:
-            return self._offhand_cache[1]
-        out = []
-        for name in self.weapon_names():
-            if name == self.weapon:
-                continue
-            try:
-                report = ruleset.attack(battle, replace(request, offhand=name))
-            except RulesError:
-                continue
-            if report.offhand == name and report.weapon != name:
-                out.append(name)
-        self._offhand_cache = (key, out)
-        return out
+        target with this weapon (asked of the engine with the other answers)."""
+        return list(self._offhands)
 
     def enemies(self) -> list[str]:
         """Ids of the attacker's enemies on the table (not taken down)."""
@@ -238,15 +212,11 @@ class AttackState:
     def set_scenario(self, scenario: Scenario, live: bool = False) -> None:
         """A new version of the document: keep the choices that still make sense.
 
-        When it differs from the current one in a single model (a drag step, or its
-        release), the geometry of the new battle is derived from the current one
-        (``BoardGeometry.moved``: the pair tables updated in one row and column).
-        ``live``: a drag preview; listeners may wait for the end of the event-loop turn."""
-        previous = self.scenario
+        When it differs from the previous one in a single model (a drag step, or its
+        release), the jobs derive the geometry of the new battle from the previous one
+        (``attack_answers.Battles``). ``live``: a drag preview; listeners may wait for
+        the end of the event-loop turn."""
         self.scenario = scenario
-        if previous is not None and previous is not scenario:
-            carry_geometry(previous, scenario)
-        self.live = live
         if self.model(self.attacker) is None:
             self.attacker = self.target = None
         if self.model(self.target) is None:
@@ -254,7 +224,7 @@ class AttackState:
         known = {s.key for s in self.option_specs}
         self.options = {k: v for k, v in self.options.items() if k in known}
         self._fix_weapon()
-        self._recompute(keep_dice=True)
+        self._recompute(keep_dice=True, live=live, keep_typed=True)
 
     def set_attacker(self, attacker: str | None) -> None:
         if attacker == self.attacker:
@@ -311,12 +281,12 @@ class AttackState:
             self.scenario = scenario
         self.attacker = self.target = self.weapon = self.offhand = None
         self.options = {}
+        self._cancel()
         self.scan = TargetScan()
+        self._battles = Battles()
         self._models, self._models_of = {}, None
-        self._offhand_cache = (None, [])
         self._enemies_cache = (None, [])
         self._down.clear()
-        self.live = False
         self._recompute()
 
     def problems(self) -> list[Notice]:
@@ -330,7 +300,8 @@ class AttackState:
         self._recompute()
 
     def cycle_target(self, step: int = 1) -> str | None:
-        """Make the next valid target (nearest first) the target; None when there is none."""
+        """Make the next valid target (nearest first) the target; None when there is none
+        (or none is known yet: the verdicts are still being computed)."""
         valid = [s.target for s in self.statuses() if s.valid]
         if not valid:
             return None
@@ -349,28 +320,52 @@ class AttackState:
             self.offhand = None
 
     # -- dice ------------------------------------------------------------------------
-    @_guarded("Reading the die entered", lambda: False)
-    def enter_die(self, face: int) -> bool:
-        """Add one physical die; refused (False, with ``message``) when the rules refuse it."""
-        request = self.request()
-        battle = self.battle()
-        ruleset = self.ruleset
-        if request is None or battle is None or ruleset is None:
-            self.message = "choose an attacker and a target first"
+    def enter_die(self, face: int, refused: Refused | None = None) -> bool | None:
+        """Add one physical die. True or False once the rules accepted or refused it
+        (refused: ``message`` says why, and ``refused`` is called with it); None while
+        it is being judged (a worker): faces typed meanwhile are judged in turn."""
+        if self.request() is None or self.scenario is None:
+            self.message = NO_ATTACK
             self._notify()
+            if refused is not None:
+                refused(self.message)
             return False
-        trial = [*self.dice, face] if self.rolled_seed is None else [face]
-        try:
-            self._resolve_given(ruleset, battle, request, trial)
-        except RulesError as e:
-            self.message = str(e)
+        self._typed.append((face, refused))
+        if "answers" in self._tickets or "dice" in self._tickets:
+            return None
+        return self._enter_next()
+
+    def _enter_next(self) -> bool | None:
+        if not self._typed:
+            return None
+        q = self._question()
+        if q is None or q.request is None:
+            self._typed.clear()
+            return None
+        face, refused = self._judging = self._typed.pop(0)
+        trial = (*self.dice, face) if self.rolled_seed is None else (face,)
+        result: list[bool] = []
+        self._submit("dice", partial(answers_of.enter, q, self._battles, trial),
+                     partial(self._entered, refused, result), "Reading the die entered")
+        return result[0] if result else None
+
+    def _entered(self, refused: Refused | None, result: list[bool],
+                 entered: Entered) -> None:
+        self._judging = None
+        if entered.reading is None:
+            self.message = entered.refusal
+            result.append(False)
             self._notify()
-            return False
-        self.dice = trial
-        self.rolled_seed = None
-        self.message = ""
-        self._notify()
-        return True
+            if refused is not None:
+                refused(entered.refusal)
+        else:
+            self.dice = list(entered.dice)
+            self.rolled_seed = None
+            self._take(self._current().with_reading(entered.reading, entered.dice),
+                       self._answered_for)
+            result.append(True)
+            self._notify()
+        self._enter_next()
 
     def remove_last_die(self) -> None:
         if self.dice:
@@ -383,111 +378,227 @@ class AttackState:
         self.rolled_seed = None
         self._recompute(keep_dice=True)
 
-    @_guarded("Rolling the dice")
     def roll(self) -> Resolution | None:
         """Roll digital dice: with a fresh seed from ``seed_source``, or with the seed the
-        user fixed (which then moves on by one, so that the next roll differs)."""
-        request, battle, ruleset = self.request(), self.battle(), self.ruleset
-        if request is None or battle is None or ruleset is None:
-            self.message = "choose an attacker and a target first"
+        user fixed (which then moves on by one, so that the next roll differs). The
+        resolution, once known (None while a worker computes it)."""
+        q = self._question()
+        if q is None or q.request is None:
+            self.message = NO_ATTACK
             self._notify()
             return None
         seed = self.seed if self.seed is not None else self.seed_source()
-        try:
-            res = ruleset.resolve(battle, request, SeededDice(seed))
-        except RulesError as e:
-            self.message = str(e)
-            self._notify()
-            return None
-        self.rolled_seed = seed
         if self.seed is not None:
             self.seed = seed + 1 if seed < SEED_LIMIT else 0
-        self.dice = [d.face for d in res.dice]
-        self.message = ""
-        self._recompute(keep_dice=True)
-        return self.resolution
+        self._typed.clear()
+        self._judging = None
+        ticket = self._tickets.pop("dice", None)
+        if ticket is not None:
+            ticket.cancel()
+        self._generation += 1
+        self._submit("answers", partial(answers_of.roll, q, self._battles, seed),
+                     partial(self._rolled, q.request), "Rolling the dice")
+        if self.pending:
+            self._notify()
+        return self.resolution if not self.pending else None
 
-    def _resolve_given(self, ruleset: Ruleset, battle: Battle, request: AttackRequest,
-                       faces: Sequence[int]) -> None:
-        """Set resolution/odds/entered for the given faces; RulesError when refused."""
-        reading = read_dice(ruleset, battle, request, faces)
-        self.resolution = reading.resolution
-        self.odds = reading.odds
-        self.next_die = reading.next_die
-        self.entered = reading.entered
-        self.pending_choices = () if reading.resolution is None else choices_called_for(
-            self.option_specs, ruleset, battle, request, faces)
+    def _rolled(self, request: AttackRequest, rolled: Rolled) -> None:
+        if rolled.answers is None:
+            self.message = rolled.refusal
+        else:
+            self.rolled_seed = rolled.seed
+            self.dice = list(rolled.answers.dice)
+            self._take(rolled.answers, request)
+        self._notify()
 
-    # -- recomputation -----------------------------------------------------------------
-    @_guarded("Judging the targets", list)
+    # -- the target scan -----------------------------------------------------------------
     def statuses(self, complete: bool = True) -> list[TargetStatus]:
-        """Every enemy of the attacker, valid or not with reasons, nearest first; with
-        ``complete=False`` only those scanned so far (see ``scan_step``)."""
-        if not self._prepare_scan():
+        """Every enemy of the attacker known so far, valid or not with reasons, nearest
+        first. ``complete``: finish the scan first, when the runner is synchronous (a
+        worker's scan is never waited for: its statuses come as they are computed)."""
+        if self.attacker is None or self.scan.plan is None \
+                or self.scan.plan.attacker != self.attacker:
             return []
-        if complete:
-            self.scan.finish()
+        if complete and self.runner.synchronous:
+            while self.advance_scan():
+                pass
         return self.scan.statuses()
-
-    @_guarded("Judging the targets", lambda: True)
-    def scan_step(self, budget_s: float) -> bool:
-        """Scan more enemies for ``budget_s`` seconds; True when every enemy is scanned."""
-        if not self._prepare_scan():
-            return True
-        return self.scan.step(budget_s)
-
-    def _prepare_scan(self) -> bool:
-        ruleset = self.ruleset
-        if self.scenario is None or self.attacker is None or ruleset is None:
-            return False
-        self.scan.prepare(ruleset, self.scenario, self.attacker, self.weapon, self.offhand,
-                          self.options, self.enemies(), first=self.target)
-        return True
 
     def status(self, target: str) -> TargetStatus | None:
         return next((s for s in self.statuses() if s.target == target), None)
 
-    @_guarded("Preparing the attack")
-    def _recompute(self, keep_dice: bool = False) -> None:
+    def advance_scan(self, reports: bool = True, budget_s: float = PIECE_S) -> bool:
+        """Compute the next piece of the target scan (``reports``: the full reports too,
+        not only the verdicts); False when none was started (nothing left, or a piece is
+        already under way)."""
+        if "scan" in self._tickets:
+            return False
+        job = self.scan.next_job(reports)
+        if job is None:
+            return False
+        job = replace(job, budget_s=budget_s, explain=not self.hold_reports)
+        battles = self._battles
+        self._submit("scan", lambda: compute_piece(job, battles.of(job.plan.scenario)),
+                     self._scanned, "Judging the targets")
+        return True
+
+    def release_reports(self) -> None:
+        """Go on with the full reports (the drag rested)."""
+        self.hold_reports = False
+        self._continue_scan()
+
+    def _continue_scan(self) -> None:
+        if self.keep_scanning and self.attacker is not None:
+            self.advance_scan(reports=not self.hold_reports)
+
+    def _scanned(self, piece: ScanPiece) -> None:
+        if self.scan.merge(piece):
+            self._continue_scan()  # the worker computes the next piece while this is drawn
+            for listener in list(self._scan_listeners):
+                listener()
+
+    def _plan_scan(self) -> None:
+        if self.scenario is None or self.attacker is None:
+            return
+        plan = plan_of(self.scenario, self.attacker, self.weapon, self.offhand,
+                       self.options, self.enemies(), self.target)
+        if self.scan.wants(plan):
+            ticket = self._tickets.pop("scan", None)
+            if ticket is not None:
+                ticket.cancel()
+            self.scan.start(plan)
+
+    # -- recomputation -----------------------------------------------------------------
+    def _question(self) -> Question | None:
+        if self.scenario is None:
+            return None
+        return Question(self.scenario.ruleset, self.scenario, self.request(), tuple(self.dice),
+                        self.option_specs, tuple(self.weapon_names()))
+
+    def _recompute(self, keep_dice: bool = False, live: bool = False,
+                   keep_typed: bool = False) -> None:
+        """Answer the choices anew; ``keep_typed``: the faces typed and not judged yet
+        are judged on the new answers (the battlefield changed, not the attack)."""
         if not keep_dice:
             self.dice = []
             self.rolled_seed = None
-        self.report = None
-        self.odds = None
-        self.resolution = None
-        self.entered = ()
-        self.next_die = None
-        self.pending_choices = ()
-        self.message = ""
-        request, battle, ruleset = self.request(), self.battle(), self.ruleset
-        if request is not None and battle is not None and ruleset is not None:
+        if keep_typed and self._judging is not None:
+            self._typed.insert(0, self._judging)  # its answer is dropped: judged again
+        elif not keep_typed:
+            self._typed.clear()
+        self._judging = None
+        for kind in ("answers", "dice"):
+            ticket = self._tickets.pop(kind, None)
+            if ticket is not None:
+                ticket.cancel()
+        self._generation += 1
+        self._plan_scan()
+        q = self._question()
+        if q is None or q.request is None:
+            self._take(Answers(dice=tuple(self.dice)), None)
+            self.pending = False
+            self._continue_scan()
+            self._notify(live)
+            return
+        if q.request != self._answered_for:
+            self._take(Answers(dice=tuple(self.dice)), None)  # another attack: nothing stale
+        elif q.dice != self._answered_dice:  # other dice: only the report still holds
+            self._take(Answers(self.report, self.report.distribution if self.report else None,
+                               dice=q.dice, offhands=self._offhands), q.request)
+        self._submit("answers", partial(answers_of.answer, q, self._battles),
+                     partial(self._answered, q, live), "Preparing the attack")
+        self._continue_scan()  # after the answers: the user waits for those first
+        if self.pending:
+            self._notify(live)
+
+    def _answered(self, q: Question, live: bool, answers: Answers) -> None:
+        self.dice = list(answers.dice)
+        if answers.dice_dropped:
+            self.rolled_seed = None
+        self._take(answers, q.request)
+        if answers.status is not None:
+            self.scan.put(answers.status, q.scenario)
+        self._notify(live)
+        self._enter_next()  # faces typed while the answers were computed
+
+    def _submit(self, kind: str, work: Callable[[], Any], done: Callable[[Any], None],
+                where: str) -> None:
+        """Hand ``work`` to the runner; ``done`` gets its value unless a newer change
+        superseded it. The answers kinds ("answers", "dice") make the state ``pending``."""
+        generation = self._generation
+        ticket: list[Ticket] = []
+
+        def deliver(outcome: Outcome[Any]) -> None:
+            if ticket and self._tickets.get(kind) is not ticket[0]:
+                return  # superseded (or the state was reset)
+            if kind != "scan" and generation != self._generation:
+                return
+            self._tickets.pop(kind, None)
+            if kind != "scan":
+                self.pending = False
             try:
-                self.report = ruleset.attack(battle, request)
-                self.odds = self.report.distribution
-                if self._prepare_scan() and request.target in self.enemies():
-                    r = self.report
-                    self.scan.put(TargetStatus(r.target, r.valid, tuple(r.reasons), r.facts, r))
-            except RulesError as e:
-                self.message = str(e)
-            if self.report is not None and self.dice:
-                try:
-                    self._resolve_given(ruleset, battle, request, self.dice)
-                except RulesError as e:
-                    self.message = f"dice dropped: {e}"
-                    self.dice = []
-                    self.rolled_seed = None
-                    self.odds = self.report.distribution
-            if self.report is not None and self.next_die is None and self.resolution is None:
-                self.next_die = first_die(ruleset, battle, request)
-        try:
-            self._notify()
-        finally:
-            self.live = False
+                value = outcome.get()
+            except EngineFailure as e:
+                self._fail(e.where, e.error)
+                return
+            except Exception as e:  # noqa: BLE001 - the job's own failure, not the rules'
+                self._fail(where, e)
+                return
+            done(value)
+
+        if kind != "scan":
+            self.pending = True
+        old = self._tickets.get(kind)
+        if old is not None:
+            old.cancel()
+        placeholder = Ticket()
+        self._tickets[kind] = placeholder
+        ticket.append(placeholder)
+        submitted = self.runner.submit(work, deliver)
+        if self._tickets.get(kind) is placeholder:  # still wanted: cancel the real one
+            self._tickets[kind] = submitted
+            ticket[0] = submitted
+
+    def _fail(self, where: str, error: Exception) -> None:
+        """An engine call failed in a way the rules did not foresee (a bug, a hostile
+        file): with a failure handler, it is told ``where`` and the state starts over
+        (nothing stale stays on show); without one (the state alone), it is raised."""
+        if self.on_failure is None:
+            raise error
+        self.on_failure(where, error)
+        self.reset()
+
+    def _cancel(self) -> None:
+        for ticket in self._tickets.values():
+            ticket.cancel()
+        self._tickets.clear()
+        self._typed.clear()
+        self._judging = None
+        self.pending = False
+        self._generation += 1
+
+    def _current(self) -> Answers:
+        return Answers(self.report, self.odds, self.resolution, self.entered, self.next_die,
+                       self.pending_choices, self.message, tuple(self.dice),
+                       offhands=self._offhands)
+
+    def _take(self, answers: Answers, request: AttackRequest | None) -> None:
+        self._answered_for = request
+        self._answered_dice = answers.dice
+        self.report = answers.report
+        self.odds = answers.odds
+        self.resolution = answers.resolution
+        self.entered = answers.entered
+        self.next_die = answers.next_die
+        self.pending_choices = answers.pending_choices
+        self.message = answers.message
+        self._offhands = answers.offhands
 
     # -- applying --------------------------------------------------------------------
     @property
     def can_apply(self) -> bool:
-        return (self.report is not None and self.report.valid and self.resolution is not None)
+        return (not self.pending and self.report is not None and self.report.valid
+                and self.resolution is not None)
 
     def applied_scenario(self) -> Scenario:
         """The scenario with the resolution's state changes (dataclasses.replace on state)."""

@@ -58,7 +58,9 @@ class Profiles:
 
 
 def profiles_for(scenario: Scenario) -> Profiles:
-    """Library profiles, then those on the battlefield not already in it (by name)."""
+    """Library profiles, then those on the battlefield not already in it (by name), as
+    they are (``fresh`` makes a template of the one picked: a battlefield of thousands
+    of models is listed without copying each)."""
     from tabletop_gui.scenario.problems import ScenarioError
 
     problem = None
@@ -75,7 +77,7 @@ def profiles_for(scenario: Scenario) -> Profiles:
     for m in [*library, *scenario.models]:
         if m.name not in names:
             names.add(m.name)
-            out.append(fresh(m))
+            out.append(m)
     return Profiles(out, problem)
 
 

@@ -1,31 +1,47 @@
-"""Which enemies the selected attacker may attack, and why not: one report per enemy.
+"""Which enemies the selected attacker may attack, and why not: one status per enemy.
 
-The scan asks the ruleset (``Ruleset.attack``) about every enemy of the attacker, so the
-canvas can mark each valid or invalid with the rules' own reasons. Results are cached per
-scenario value (a new value per document revision) and attack choice, so repainting,
-hovering and Tab cycling cost nothing.
+The scan asks the ruleset about every enemy of the attacker, so the canvas can mark each
+valid or invalid with the rules' own reasons. It runs in pieces (``ScanPiece``), each a
+job of bounded length that a runner may compute on a worker thread (``model.jobs``):
 
-Every enemy's verdict (valid, and the reasons when not) comes at once from
-``Ruleset.target_validity``, which rulesets answer in one batch from the pair table: a
-drag step re-marks every enemy live. The full reports (facts, every check, modifiers)
-then follow in slices (``step(budget)``), nearest enemies first, as the geometry library
-orders them, so a drag among hundreds of models never blocks a frame; until its report
-comes, a status holds the verdict only, flagged ``stale``.
+1. the enemies nearest first, as the geometry library orders them, and every enemy's
+   verdict (valid, and the reasons when not) from ``Ruleset.target_validity``, which
+   rulesets answer in batches from the pair table (asked in chunks that grow while they
+   stay cheap, so a ruleset that answers one pair at a time is still cut in pieces);
+2. then the full reports (facts, every check, modifiers), nearest enemies first; until its
+   report comes, a status holds the verdict only, flagged ``stale``.
+
+``TargetScan`` (on the caller's thread) holds what is known for one attacker and attack
+choice on one scenario value, says which piece comes next and merges the pieces as they
+arrive. A new scenario value (a drag step, an edit) starts a new scan; the statuses of
+the same choice on the earlier value stay on show, flagged stale, until they are judged
+again, so marks never blink. Statuses are cached per scenario value and choice, so
+repainting, hovering and Tab cycling cost nothing.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from functools import cached_property, partial
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from tabletop_gui.geometry.board_geometry import BoardGeometry
 from tabletop_gui.model.notices import Notice, exception_text, traceback_text
-from tabletop_gui.rules.base import AttackReport, AttackRequest, PairFacts, RulesError, Ruleset
-from tabletop_gui.scenario.battle import battle_of
+from tabletop_gui.rules import registry
+from tabletop_gui.rules.base import (
+    AttackReport,
+    AttackRequest,
+    Battle,
+    PairFacts,
+    RulesError,
+    Ruleset,
+)
 from tabletop_gui.scenario.entities import Scenario
+
+PIECE_S = 0.05  # work per piece: how soon a superseded scan stops, how often it reports
+FIRST_CHUNK = 1  # targets in the first verdict batch of a scan (then doubled while cheap)
 
 
 @dataclass(frozen=True)
@@ -34,22 +50,12 @@ class TargetStatus:
 
     target: str
     valid: bool
-    given_reasons: tuple[str, ...]
+    reasons: tuple[str, ...]
     facts: PairFacts | None
     report: AttackReport | None
     stale: bool = False  # the verdict only (``Ruleset.target_validity``), report pending
     distance: float | None = None  # the 3D distance when ``facts`` are not known yet
-    # writes the reasons of an invalid verdict when first asked (hover, list, tests): a
-    # drag step re-judges every enemy but only the one under the pointer is explained
-    explain: Callable[[], tuple[str, ...]] | None = field(default=None, compare=False,
-                                                          repr=False)
     failure: Exception | None = field(default=None, compare=False, repr=False)  # engine
-
-    @cached_property
-    def reasons(self) -> tuple[str, ...]:
-        if self.explain is not None and not self.valid and not self.given_reasons:
-            return self.explain()
-        return self.given_reasons
 
     @cached_property
     def tooltip(self) -> str:
@@ -73,151 +79,353 @@ def engine_failed(exc: Exception) -> str:
     return f"the rules engine failed: {exception_text(exc)}"
 
 
-def status_of(ruleset: Ruleset, scenario: Scenario, request: AttackRequest) -> TargetStatus:
+def status_of(ruleset: Ruleset, battle: Battle, request: AttackRequest) -> TargetStatus:
     """The target's status; the rules' refusal, or the engine's failure, is its reason."""
     try:
-        report = ruleset.attack(battle_of(scenario), request)
+        report = ruleset.attack(battle, request)
     except RulesError as e:
         return TargetStatus(request.target, False, (str(e),), None, None)
     except Exception as e:  # noqa: BLE001 - marked on the target and told (``problems``)
         return TargetStatus(request.target, False, (engine_failed(e),), None, None,
                             failure=e)
-    return TargetStatus(request.target, report.valid, tuple(report.reasons), report.facts,
+    return report_status(report)
+
+
+def report_status(report: AttackReport) -> TargetStatus:
+    return TargetStatus(report.target, report.valid, tuple(report.reasons), report.facts,
                         report)
 
+
+# -- the pieces: values in, values out (run on any thread) ----------------------------------
+
+@dataclass(frozen=True)
+class ScanPlan:
+    """What one scan judges: this attacker and choice against these enemies, on this
+    scenario value (``first`` is judged first: the current target)."""
+
+    ruleset_id: str
+    scenario: Scenario
+    attacker: str
+    weapon: str | None
+    offhand: str | None
+    options: tuple[tuple[str, Any], ...]
+    enemies: tuple[str, ...]
+    first: str | None = None
+
+    @property
+    def key(self) -> tuple[Any, ...]:
+        """The choice, without the scenario: statuses of an earlier scenario value with
+        the same key are shown (stale) until judged again."""
+        return (self.ruleset_id, self.attacker, self.weapon, self.offhand,
+                _freeze(dict(self.options)))
+
+    @property
+    def ruleset(self) -> Ruleset:
+        """The engine (loaded on first use, by the job: never on the caller's thread)."""
+        return registry.get(self.ruleset_id)
+
+    def request(self, target: str) -> AttackRequest:
+        return AttackRequest(self.attacker, target, self.weapon, self.offhand,
+                             dict(self.options))
+
+    def who(self) -> str:
+        model = self.scenario.model(self.attacker)
+        name = f"{model.name} ({self.attacker})" if model is not None else self.attacker
+        return f"{name} with {self.weapon}" if self.weapon else name
+
+
+@dataclass(frozen=True)
+class PieceJob:
+    """The next piece of a scan: the order (when not known yet), verdicts for
+    ``verdicts_for``, else reports for ``reports_for``; for about ``budget_s``."""
+
+    plan: ScanPlan
+    order_known: bool
+    verdicts_for: tuple[str, ...]
+    reports_for: tuple[str, ...]
+    chunk: int = FIRST_CHUNK
+    budget_s: float = PIECE_S
+    explain: bool = True  # the reasons of invalid verdicts (False: a drag under way, whose
+    # reasons come with the full reports once it rests; they are most of a verdict's cost)
+
+
+@dataclass(frozen=True)
+class ScanPiece:
+    """What one piece found (merged by ``TargetScan.merge``)."""
+
+    plan: ScanPlan
+    order: tuple[str, ...] | None  # nearest first, when this piece worked it out
+    distance: Mapping[str, float]
+    verdicts: Mapping[str, tuple[bool, tuple[str, ...]]]
+    statuses: Mapping[str, TargetStatus]  # full reports
+    failed: Notice | None  # the verdicts could not be given (every enemy left marked)
+    chunk: int  # the verdict batch size to go on with
+    geometry: BoardGeometry
+
+
+def compute_piece(job: PieceJob, battle: Battle) -> ScanPiece:
+    """One piece of the scan of ``job.plan`` (whose scenario ``battle`` is)."""
+    start = time.perf_counter()
+    plan = job.plan
+    geometry = BoardGeometry.of(battle.board)
+    order: tuple[str, ...] | None = None
+    distance: dict[str, float] = {}
+    verdicts_for = job.verdicts_for
+    if not job.order_known:
+        order, distance = _nearest_first(geometry, plan)
+        verdicts_for = order
+    verdicts: dict[str, tuple[bool, tuple[str, ...]]] = {}
+    statuses: dict[str, TargetStatus] = {}
+    failed: Notice | None = None
+    chunk = max(1, job.chunk)
+    done = 0
+    one_by_one = _one_by_one(plan.ruleset)
+    while done < len(verdicts_for) and time.perf_counter() - start < job.budget_s:
+        if one_by_one:  # a verdict costs a report: the report itself, once
+            target = verdicts_for[done]
+            statuses[target] = status_of(plan.ruleset, battle, plan.request(target))
+            done += 1
+            continue
+        part = list(verdicts_for[done:done + chunk])
+        began = time.perf_counter()
+        try:
+            verdicts.update(plan.ruleset.target_validity(
+                battle, plan.attacker, part, plan.weapon, plan.offhand, dict(plan.options),
+                explain=job.explain))
+        except Exception as e:  # noqa: BLE001 - every enemy left marked with it, and told
+            reason = str(e) if isinstance(e, RulesError) else engine_failed(e)
+            verdicts.update({t: (False, (reason,)) for t in verdicts_for[done:]})
+            failed = (Notice(f"The targets of {plan.who()} cannot be judged: {e}")
+                      if isinstance(e, RulesError) else
+                      Notice(f"Judging the targets of {plan.who()} failed: "
+                             f"{exception_text(e)}", traceback_text(e)))
+            done = len(verdicts_for)
+            break
+        done += len(part)
+        chunk = _next_chunk(len(part), time.perf_counter() - began, job.budget_s)
+    if done >= len(verdicts_for):
+        for target in job.reports_for:
+            if time.perf_counter() - start >= job.budget_s and statuses:
+                break
+            statuses[target] = status_of(plan.ruleset, battle, plan.request(target))
+    return ScanPiece(plan, order, distance, verdicts, statuses, failed, chunk, geometry)
+
+
+def _one_by_one(ruleset: Ruleset) -> bool:
+    """The ruleset gives its verdicts by asking ``attack`` of each target (the default
+    ``Ruleset.target_validity``): the scan then keeps those reports instead of asking
+    for them twice."""
+    return type(ruleset).target_validity is Ruleset.target_validity
+
+
+def _next_chunk(size: int, spent: float, budget_s: float) -> int:
+    """The next verdict batch: twice as many targets while a batch takes under a quarter
+    of the budget (a ruleset answering in batches pays its overhead once per call), half
+    as many when one took longer than the whole budget (one answered at a time)."""
+    if spent < budget_s / 4:
+        return 2 * size
+    if spent > budget_s:
+        return max(1, size // 2)
+    return size
+
+
+def _nearest_first(geometry: BoardGeometry, plan: ScanPlan
+                   ) -> tuple[tuple[str, ...], dict[str, float]]:
+    wanted = set(plan.enemies)
+    try:
+        ranked = geometry.enemies_by_distance(plan.attacker)
+    except KeyError:
+        ranked = []
+    order = [t for t, _ in ranked if t in wanted]
+    seen = set(order)
+    order += [t for t in plan.enemies if t not in seen]
+    if plan.first is not None and plan.first in order:
+        order.remove(plan.first)
+        order.insert(0, plan.first)
+    return tuple(order), dict(ranked)
+
+
+# -- what is known, on the caller's thread ----------------------------------------------------
 
 class TargetScan:
     """Target statuses for one attacker and attack choice on one scenario value."""
 
     def __init__(self) -> None:
-        self._scenario: Scenario | None = None
-        self._key: tuple[Any, ...] | None = None
-        self._ruleset: Ruleset | None = None
-        self._request: AttackRequest | None = None
-        self._todo: list[str] = []
+        self.plan: ScanPlan | None = None
+        self.geometry: BoardGeometry | None = None  # of the plan's scenario, once known
+        self._order: tuple[str, ...] | None = None
+        self._distance: dict[str, float] = {}
+        self._verdicts_left: list[str] = []
+        self._reports_left: list[str] = []
         self._done: dict[str, TargetStatus] = {}
-        self._verdicts_failed: Notice | None = None
-        self.computations = 0  # how many reports were computed (tests read it)
+        self._chunk = FIRST_CHUNK
+        self._failed: Notice | None = None
+        self._sorted: list[TargetStatus] | None = None  # ``statuses()``, until a change
+        self._failures: dict[str, TargetStatus] = {}  # statuses the engine failed on
+        # what changed, for those who follow the scan: (version, targets) since ``_base``
+        self.version = 0
+        self._base = 0
+        self._log: list[tuple[int, frozenset[str]]] = []
+        self.computations = 0  # how many full reports were computed (tests read it)
 
-    def invalidate(self) -> None:
-        self._scenario = None
-        self._key = None
+    def wants(self, plan: ScanPlan) -> bool:
+        """True when ``plan`` is another scan than the current one."""
+        p = self.plan
+        return p is None or p.scenario is not plan.scenario or p.key != plan.key \
+            or p.enemies != plan.enemies
+
+    def start(self, plan: ScanPlan) -> None:
+        """Scan ``plan`` from the start; the statuses of the same choice stay, stale."""
+        same_choice = self.plan is not None and self.plan.key == plan.key
+        if not same_choice:
+            self._chunk = FIRST_CHUNK  # else the batch size learnt goes on (a drag)
+        enemies = set(plan.enemies)
+        self._done = {t: _stale(s) for t, s in self._done.items() if t in enemies} \
+            if same_choice else {}
+        self.plan = plan
+        self._sorted = None
+        self._failures = {}
+        self.version += 1
+        self._base, self._log = self.version, []
+        self._order = None
+        self._distance = {}
+        self._verdicts_left = list(plan.enemies)
+        self._reports_left = []
+        self._failed = None
+
+    def changed_since(self, version: int) -> set[str] | None:
+        """The targets whose statuses changed after ``version``; None when the scan
+        started again since (everything may have changed)."""
+        if version < self._base:
+            return None
+        return {t for v, targets in self._log if v > version for t in targets}
+
+    def _changed(self, targets: frozenset[str]) -> None:
+        self._sorted = None
+        self.version += 1
+        self._log.append((self.version, targets))
+
+    @property
+    def verdicts_known(self) -> bool:
+        return self.plan is not None and self._order is not None and not self._verdicts_left
 
     @property
     def complete(self) -> bool:
-        return not self._todo
+        return self.verdicts_known and not self._reports_left
 
-    def prepare(self, ruleset: Ruleset, scenario: Scenario, attacker: str,
-                weapon: str | None, offhand: str | None, options: Mapping[str, Any],
-                enemies: Sequence[str], first: str | None = None) -> None:
-        """Start (or keep) the scan of this scenario and choice; ``first`` goes first."""
-        key = (ruleset.id, attacker, weapon, offhand, _freeze(options), tuple(enemies))
-        if scenario is self._scenario and key == self._key:
+    def progress(self) -> tuple[int, int]:
+        """(judged, to judge) for the current phase: verdicts, then full reports."""
+        if self.plan is None:
+            return (0, 0)
+        total = len(self.plan.enemies)
+        if not self.verdicts_known:
+            return (total - len(self._verdicts_left), total)
+        return (total - len(self._reports_left), total)
+
+    def next_job(self, reports: bool = True) -> PieceJob | None:
+        """The next piece to compute (None when nothing is left, or only reports are left
+        and ``reports`` is False)."""
+        plan = self.plan
+        if plan is None or self.complete:
+            return None
+        if not self.verdicts_known:
+            return PieceJob(plan, self._order is not None, tuple(self._verdicts_left), (),
+                            self._chunk)
+        if not reports:
+            return None
+        return PieceJob(plan, True, (), tuple(self._reports_left), self._chunk)
+
+    def merge(self, piece: ScanPiece) -> bool:
+        """Take a piece in; False (ignored) when it belongs to another scan."""
+        if piece.plan is not self.plan:
+            return False
+        self.geometry = piece.geometry
+        if piece.order is not None:
+            self._order = piece.order
+            self._distance = dict(piece.distance)
+            self._verdicts_left = list(piece.order)
+        if piece.failed is not None:
+            self._failed = piece.failed
+        for t, (valid, reasons) in piece.verdicts.items():
+            known = self._done.get(t)
+            if known is not None and not known.stale:
+                continue  # its full report on this scenario came first (the target's)
+            self._done[t] = TargetStatus(t, valid, reasons, None, None, stale=True,
+                                         distance=self._distance.get(t))
+        for t, status in piece.statuses.items():
+            self._done[t] = status
+            if status.failure is not None:
+                self._failures[t] = status
+            self.computations += 1
+        judged = frozenset(piece.verdicts) | frozenset(piece.statuses)
+        if self._verdicts_left:
+            self._verdicts_left = [t for t in self._verdicts_left if t not in judged]
+            if not self._verdicts_left:
+                self._reports_left = [t for t in self._order or ()
+                                      if self._done.get(t) is None or self._done[t].stale]
+        elif piece.statuses:
+            self._reports_left = [t for t in self._reports_left if t not in piece.statuses]
+        self._chunk = piece.chunk
+        self._changed(judged)
+        return True
+
+    def put(self, status: TargetStatus, scenario: Scenario) -> None:
+        """The full status of one target on ``scenario``, computed elsewhere (the current
+        target's report); kept when this scan is of that scenario."""
+        if self.plan is None or self.plan.scenario is not scenario \
+                or status.target not in self.plan.enemies:
             return
-        self._scenario, self._key, self._ruleset = scenario, key, ruleset
-        self._request = AttackRequest(attacker, attacker, weapon, offhand, dict(options))
-        order, distance = self._nearest_first(scenario, attacker, enemies)
-        if first in order:
-            order.remove(first)
-            order.insert(0, first)
-        self._todo = order
-        battle = battle_of(scenario)
-        self._verdicts_failed = None
-        try:
-            verdicts = ruleset.target_validity(battle, attacker, order, weapon, offhand,
-                                               options, explain=False)
-        except Exception as e:  # noqa: BLE001 - every enemy marked with it, and told
-            reason = str(e) if isinstance(e, RulesError) else engine_failed(e)
-            verdicts = {t: (False, (reason,)) for t in order}
-            who = self._who(scenario, attacker, weapon)
-            self._verdicts_failed = (
-                Notice(f"The targets of {who} cannot be judged: {e}")
-                if isinstance(e, RulesError) else
-                Notice(f"Judging the targets of {who} failed: {exception_text(e)}",
-                       traceback_text(e)))
-
-        def explain(target: str) -> tuple[str, ...]:
-            try:
-                return ruleset.target_validity(battle, attacker, [target], weapon, offhand,
-                                               options)[target][1]
-            except RulesError as e:
-                return (str(e),)
-            except Exception as e:  # noqa: BLE001 - a tooltip: the failure is the reason
-                return (engine_failed(e),)
-
-        self._done = {t: TargetStatus(t, v[0], v[1], None, None, stale=True,
-                                      distance=distance.get(t),
-                                      explain=partial(explain, t))
-                      for t, v in verdicts.items()}
-
-    @staticmethod
-    def _nearest_first(scenario: Scenario, attacker: str, enemies: Sequence[str]
-                       ) -> tuple[list[str], dict[str, float]]:
-        wanted = set(enemies)
-        try:
-            ranked = BoardGeometry.of(battle_of(scenario).board).enemies_by_distance(attacker)
-        except KeyError:
-            ranked = []
-        order = [t for t, _ in ranked if t in wanted]
-        seen = set(order)
-        return order + [t for t in enemies if t not in seen], dict(ranked)
-
-    def step(self, budget_s: float) -> bool:
-        """Compute statuses until ``budget_s`` seconds are spent; True when complete."""
-        start = time.perf_counter()
-        while self._todo:
-            self._compute(self._todo.pop(0))
-            if time.perf_counter() - start >= budget_s:
-                break
-        return self.complete
-
-    def finish(self) -> None:
-        while self._todo:
-            self._compute(self._todo.pop(0))
-
-    def _compute(self, target: str) -> None:
-        assert self._ruleset is not None and self._scenario is not None
-        assert self._request is not None
-        request = replace(self._request, target=target,
-                          situational=dict(self._request.situational))
-        self._done[target] = status_of(self._ruleset, self._scenario, request)
-        self.computations += 1
-
-    def put(self, status: TargetStatus) -> None:
-        """A status computed elsewhere for the current scenario (the current target)."""
-        if status.target in self._todo:
-            self._todo.remove(status.target)
         self._done[status.target] = status
+        if status.failure is not None:
+            self._failures[status.target] = status
+        if status.target in self._reports_left:
+            self._reports_left.remove(status.target)
+        self._changed(frozenset((status.target,)))
 
     def problems(self) -> list[Notice]:
         """What went wrong in this scan so far, for the user: the verdicts the rules
         refused to give, and each target the engine failed on."""
-        out = [] if self._verdicts_failed is None else [self._verdicts_failed]
-        if self._scenario is None or self._key is None:
+        out = [] if self._failed is None else [self._failed]
+        plan = self.plan
+        if plan is None:
             return out
-        scenario, attacker, weapon = self._scenario, self._key[1], self._key[2]
-        for s in self._done.values():
+        for s in self._failures.values():
             if s.failure is not None:
-                target = scenario.model(s.target)
+                target = plan.scenario.model(s.target)
                 name = f"{target.name} ({s.target})" if target is not None else s.target
-                out.append(Notice(f"Checking {name} as a target of "
-                                  f"{self._who(scenario, attacker, weapon)} failed: "
+                out.append(Notice(f"Checking {name} as a target of {plan.who()} failed: "
                                   f"{exception_text(s.failure)}", traceback_text(s.failure)))
         return out
 
-    @staticmethod
-    def _who(scenario: Scenario, attacker: str, weapon: str | None) -> str:
-        model = scenario.model(attacker)
-        name = f"{model.name} ({attacker})" if model is not None else attacker
-        return f"{name} with {weapon}" if weapon else name
+    def status_of(self, target: str) -> TargetStatus | None:
+        return self._done.get(target)
 
     def statuses(self) -> list[TargetStatus]:
         """The statuses known so far, nearest first."""
-        out = list(self._done.values())
-        out.sort(key=_nearness)
-        return out
+        if self._sorted is None:
+            self._sorted = sorted(self._done.values(), key=_nearness)
+        return list(self._sorted)
+
+
+def _stale(s: TargetStatus) -> TargetStatus:
+    """``s`` as a status of an earlier scenario value (shown until judged again). A copy
+    of its fields with ``stale`` set: a drag step among two thousand enemies makes two
+    thousand of them, which ``dataclasses.replace`` made six times slower."""
+    if s.stale:
+        return s
+    copy = object.__new__(TargetStatus)
+    copy.__dict__.update(s.__dict__)
+    copy.__dict__["stale"] = True
+    return copy
 
 
 def _nearness(s: TargetStatus) -> tuple[float, str]:
     d = s.facts.distance if s.facts is not None else s.distance
     return (d if d is not None else float("inf"), s.target)
+
+
+def plan_of(scenario: Scenario, attacker: str, weapon: str | None,
+            offhand: str | None, options: Mapping[str, Any], enemies: Sequence[str],
+            first: str | None) -> ScanPlan:
+    return ScanPlan(scenario.ruleset, scenario, attacker, weapon, offhand,
+                    tuple(sorted(options.items())), tuple(enemies), first)

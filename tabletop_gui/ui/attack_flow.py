@@ -8,6 +8,11 @@ live drag previews) and adds the keyboard flow:
 - click an enemy, or Tab / Shift+Tab to cycle the valid targets;
 - R rolls seeded dice, digits enter physical dice (Backspace in the dice box removes one);
 - Enter applies the result as one undoable edit, logged; Esc clears the attack.
+
+The rules engine runs on the window's worker thread (``model.engine_thread``): the state
+hands it jobs and the answers come back on later event-loop turns, each one redrawing
+the overlays (in slices of ``OVERLAY_SLICE_S``, so a thousand marks never hold the event
+loop) and the panels. The status bar shows how far the target scan is.
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Protocol
 
+import shiboken6
 from PySide6.QtCore import QEvent, QKeyCombination, QObject, Qt, QTimer, Signal
 from PySide6.QtGui import QKeyEvent, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
@@ -31,8 +37,10 @@ from PySide6.QtWidgets import (
 
 from tabletop_gui.model.attack_state import AttackState
 from tabletop_gui.model.document import Change, Document
+from tabletop_gui.model.jobs import Runner
 from tabletop_gui.scenario.entities import Fighter, Unit
 from tabletop_gui.ui.attack_panel import AttackPanel
+from tabletop_gui.ui.busy import BusyIndicator
 from tabletop_gui.ui.canvas.model_items import ModelItem
 from tabletop_gui.ui.canvas.scene import BattlefieldScene
 from tabletop_gui.ui.canvas_overlays import AttackOverlay
@@ -41,8 +49,8 @@ from tabletop_gui.ui.log_panel import LogPanel, attack_entry
 from tabletop_gui.ui.odds_panel import OddsPanel
 
 APPLY_PREFIX = "Apply attack"
-SCAN_SLICE_S = 0.005  # target scan work per event-loop turn (keeps a drag within a frame)
 SCAN_REST_MS = 60  # during a drag, full reports wait until the mouse rests this long
+OVERLAY_SLICE_S = 0.015  # overlay drawing per event-loop turn
 TEXT_INPUTS = (QLineEdit, QAbstractSpinBox, QPlainTextEdit, QComboBox)
 KEY_HELP = (  # Help > Keyboard shortcuts
     ("R", "roll the dice of the attack (seeded)"),
@@ -70,6 +78,10 @@ class FlowWindow(Protocol):
     document: Document
     scene: BattlefieldScene
     errors: ErrorReporter
+    busy: BusyIndicator
+
+    @property
+    def worker(self) -> Runner: ...
 
     def add_panel(self, title: str, widget: QWidget) -> Any: ...
 
@@ -80,13 +92,14 @@ class AttackFlow(QObject):
     scan_finished = Signal()  # every enemy of the attacker marked valid or invalid
 
     def __init__(self, window: QMainWindow, document: Document, scene: BattlefieldScene,
-                 errors: ErrorReporter) -> None:
+                 errors: ErrorReporter, runner: Runner, busy: BusyIndicator) -> None:
         super().__init__(window)
         self.window = window
         self.document = document
         self.scene = scene
         self.errors = errors
-        self.state = AttackState(document.scenario)
+        self.busy = busy
+        self.state = AttackState(document.scenario, runner=runner)
         self.state.on_failure = errors.failure  # an engine failure: told, attack reset
         self.attack_panel = AttackPanel(self.state)
         self.odds_panel = OddsPanel(self.state)
@@ -101,17 +114,31 @@ class AttackFlow(QObject):
         self._preview_timer.setInterval(0)
         self._preview_timer.timeout.connect(
             errors.guarded("Following the drag", self.reset)(self._apply_preview))
-        self._scan_timer = QTimer(self)
-        self._scan_timer.setInterval(0)
+        self._scan_timer = QTimer(self)  # the drag rested: the full reports may follow
+        self._scan_timer.setSingleShot(True)
+        self._scan_timer.setInterval(SCAN_REST_MS)
         self._scan_timer.timeout.connect(
-            errors.guarded("Judging the targets", self.reset)(self._scan_more))
+            errors.guarded("Judging the targets", self.reset)(self.state.release_reports))
+        self._draw_timer = QTimer(self)
+        self._draw_timer.setSingleShot(True)
+        self._draw_timer.setInterval(0)
+        self._draw_timer.timeout.connect(
+            errors.guarded("Drawing the attack", self.reset)(self._draw))
+        self._finished_for: object = None  # the scan plan scan_finished was emitted for
         self.state.subscribe(self._state_changed)
+        self.state.subscribe_scan(self._state_changed)
         self.attack_panel.apply_requested.connect(
             errors.guarded("Applying the attack", self.reset)(self.apply))
         self.attack_panel.attacker_combo.activated.connect(self._select_attacker_on_canvas)
         document.replaced.connect(self.reset)
-        document.changed.connect(
-            errors.guarded("Following the battlefield", self.reset)(self._document_changed))
+        # an edit is followed on the next turn: the canvas, the roster and the inspector
+        # take it in this one (two thousand models: neither turn is long)
+        self._document_timer = QTimer(self)
+        self._document_timer.setSingleShot(True)
+        self._document_timer.setInterval(0)
+        self._document_timer.timeout.connect(
+            errors.guarded("Following the battlefield", self.reset)(self._follow_document))
+        document.changed.connect(self._document_changed)
         document.selection_changed.connect(
             errors.guarded("Following the selection", self.reset)(self._selection_changed))
         scene.preview_moved.connect(self._preview_moved)
@@ -207,11 +234,24 @@ class AttackFlow(QObject):
         st.clear_dice()
 
     # -- following the document ----------------------------------------------------------
+    @property
+    def idle(self) -> bool:
+        """Nothing left to compute or draw: every answer in, the scan complete (or no
+        attacker), every mark drawn."""
+        st = self.state
+        return not st.busy and not self._draw_timer.isActive() \
+            and not self._scan_timer.isActive() and not self._preview_timer.isActive() \
+            and not self._document_timer.isActive() \
+            and (st.attacker is None or st.scan.complete)
+
     def reset(self) -> None:
         """Start over on the document as it is (another file opened, or after a
         failure): no attack, no scan under way, no marks, nothing kept of before."""
         self._scan_timer.stop()
+        self._draw_timer.stop()
         self._preview_timer.stop()
+        self._document_timer.stop()
+        self.state.hold_reports = False
         self._pending_preview = None
         self._told, self._told_for = set(), None
         self.overlay.clear()
@@ -219,11 +259,18 @@ class AttackFlow(QObject):
 
     def _document_changed(self, change: Change) -> None:
         self._pending_preview = None
-        self.state.set_scenario(self.document.scenario)
+        self._document_timer.start()
+
+    def _follow_document(self) -> None:
+        self._document_timer.stop()
+        if self.state.scenario is not self.document.scenario:
+            self.state.set_scenario(self.document.scenario)
 
     def _selection_changed(self) -> None:
         """One model selected: an enemy of the attacker becomes the target, else the
         attacker; nothing selected clears the attack."""
+        if self._document_timer.isActive():
+            self._follow_document()  # a model added and selected in one go
         sel = [i for i in self.document.selection
                if isinstance(self.document.scenario.entity(i), Fighter | Unit)]
         st = self.state
@@ -247,8 +294,8 @@ class AttackFlow(QObject):
         pushed moves the index as well: only steps back and forth are undo and redo)."""
         stack = self.document.undo_stack
         before, self._undo_index = self._undo_index, index
-        if self._pushing or abs(index - before) != 1:
-            return
+        if self._pushing or abs(index - before) != 1 or not shiboken6.isValid(stack):
+            return  # (the stack clears itself as it is destroyed, at exit)
         cmd = stack.command(min(index, before))
         if cmd is not None and cmd.text().startswith(APPLY_PREFIX):
             verb = "undone" if index < before else "redone"
@@ -276,31 +323,48 @@ class AttackFlow(QObject):
                 if (model.x, model.y) != (x, y):
                     model = model.moved_to(x, y)
                 scenario = scenario.with_entity(model)
+        self.state.hold_reports = True  # until the drag rests
+        self._scan_timer.start()
         self.state.set_scenario(scenario, live=True)
 
     def _state_changed(self) -> None:
-        """Marks follow at once (every enemy's verdict is known); the full reports (sight
-        lines, every check in the tooltips) are scanned in slices, after a drag rests."""
-        self.overlay.update(self.state)
+        """Something changed, or more statuses came: the marks are drawn again (in
+        slices). The state keeps the target scan going on the worker: every enemy's
+        verdict first, then the full reports (sight lines, every check in the tooltips),
+        which wait until a drag rests."""
+        self._draw()
         self._tell_problems()
-        if self.state.attacker is None:
-            self._scan_timer.stop()
-        elif not self.state.scan.complete:
-            if self.state.live:
-                self._scan_timer.start(SCAN_REST_MS)
-            else:
-                self._scan_timer.start(0)
-
-    def _scan_more(self) -> None:
-        """One slice of the target scan, then the marks and the target list catch up."""
-        self._scan_timer.setInterval(0)
-        done = self.state.scan_step(SCAN_SLICE_S)
-        self.overlay.update(self.state)
-        self._tell_problems()
-        self.attack_panel.refresh_targets()
-        if done:
-            self._scan_timer.stop()
+        st = self.state
+        if st.attacker is not None and st.scan.complete \
+                and self._finished_for is not st.scan.plan:
+            self._finished_for = st.scan.plan
+            self.attack_panel.refresh_targets()
             self.scan_finished.emit()
+        self._show_progress()
+
+    def _draw(self) -> None:
+        """The overlays for the state, one slice per event-loop turn until all drawn."""
+        if self.overlay.update(self.state, budget_s=OVERLAY_SLICE_S):
+            self._draw_timer.stop()
+        else:
+            self._draw_timer.start()
+        self._show_progress()
+
+    def _show_progress(self) -> None:
+        st = self.state
+        attacker = st.model(st.attacker)
+        if attacker is None or (st.scan.complete and not st.pending):
+            self.busy.finish("targets")
+        else:
+            done, total = st.scan.progress()
+            what = "Judging the targets of" if not st.scan.verdicts_known \
+                else "Checking the targets of"
+            self.busy.report("targets", f"{what} {attacker.name}", done, total)
+        if self._draw_timer.isActive():
+            done, total = self.overlay.progress
+            self.busy.report("marks", "Drawing the target marks", done, total)
+        else:
+            self.busy.finish("marks")
 
     def _tell_problems(self) -> None:
         """Tell what went wrong judging the targets or drawing the overlays, each problem
@@ -317,7 +381,8 @@ class AttackFlow(QObject):
 def install_attack_flow(window: FlowWindow) -> AttackFlow:
     """Dock the Attack, Odds and Log panels and wire the attack flow into ``window``."""
     assert isinstance(window, QMainWindow)
-    flow = AttackFlow(window, window.document, window.scene, window.errors)
+    flow = AttackFlow(window, window.document, window.scene, window.errors, window.worker,
+                      window.busy)
     scroll = QScrollArea()
     scroll.setWidgetResizable(True)
     scroll.setWidget(flow.attack_panel)

@@ -1,10 +1,14 @@
 """The Attack panel: attacker, weapon, target, situational options, checklist, modifiers,
 the table row used, the dice, and Apply. It binds to an ``AttackState`` and never writes
-to the document itself (Apply is a signal the attack flow turns into one edit)."""
+to the document itself (Apply is a signal the attack flow turns into one edit).
+
+While a worker judges the targets, the target list follows at most every
+``TARGETS_REFRESH_MS`` (a list of a thousand enemies is not rebuilt for every piece of the
+scan), and at once when the scan is complete."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QTimer, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QComboBox,
@@ -20,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from tabletop_gui.model.attack_state import AttackState
 from tabletop_gui.rules.base import Check
+from tabletop_gui.ui.choice_list import ChoiceList
 from tabletop_gui.ui.dice_entry import DiceEntry
 from tabletop_gui.ui.option_widgets import OptionsForm
 from tabletop_gui.ui.refresh_later import RefreshLater
@@ -30,6 +35,8 @@ ROW_STYLE = "background: #F0E442; color: black; padding: 3px; font-weight: bold;
 DEFAULT_WEAPON = "(default weapon)"
 NO_OFFHAND = "(none)"
 NO_TARGET = "(no target)"
+PENDING = "Judging the attack…"
+TARGETS_REFRESH_MS = 250
 
 
 def _num(v: float | None) -> str:
@@ -56,6 +63,7 @@ class AttackPanel(QWidget):
         self._updating = False
         self._live = False
         self._signatures: dict[str, object] = {}  # what each combo shows: skip refills
+        self._attackers_of: tuple[object, list[tuple[str, str | None]]] = (None, [])
         layout = QVBoxLayout(self)
         form = QFormLayout()
         self.attacker_combo = QComboBox()
@@ -79,6 +87,12 @@ class AttackPanel(QWidget):
         form.addRow(self.offhand_label, self.offhand_combo)
         form.addRow("&Target", self.target_combo)
         layout.addLayout(form)
+        for combo in (self.attacker_combo, self.weapon_combo, self.offhand_combo,
+                      self.target_combo):
+            combo.setModel(ChoiceList(combo))
+            combo.setSizeAdjustPolicy(
+                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(16)
         self.attacker_combo.activated.connect(self._attacker_chosen)
         self.weapon_combo.activated.connect(self._weapon_chosen)
         self.offhand_combo.activated.connect(self._offhand_chosen)
@@ -124,7 +138,29 @@ class AttackPanel(QWidget):
         self.apply_button.clicked.connect(self.apply_requested)
         layout.addWidget(self.apply_button)
         self.refresh_later = RefreshLater(state, self.refresh, self, live=self.refresh_live)
+        self._targets_timer = QTimer(self)
+        self._targets_timer.setSingleShot(True)
+        self._targets_timer.setInterval(TARGETS_REFRESH_MS)
+        self._targets_timer.timeout.connect(self.refresh_targets)
+        self._targets_shown: tuple[object, bool] = (None, False)  # (scan plan, verdicts)
+        self._targets_for: tuple[object, ...] = ()  # (attacker, target, choice) listed
+        # the target list's rows and tooltips, and the scan state they were made from
+        self._target_rows: tuple[object, list[tuple[str, str | None]], dict[str, str]] = (
+            None, [], {})
+        state.subscribe_scan(self._scan_progressed)
         self.refresh()
+
+    def _scan_progressed(self) -> None:
+        """More targets judged: the list follows while the verdicts come (at most every
+        ``TARGETS_REFRESH_MS``), once they are all in, and when the scan is complete
+        (the tooltips); the full reports in between change no mark."""
+        scan = self.state.scan
+        if scan.complete:
+            self._targets_timer.stop()
+            self.refresh_targets()
+        elif (not scan.verdicts_known or self._targets_shown != (scan.plan, True)) \
+                and not self._targets_timer.isActive():
+            self._targets_timer.start()
 
     # -- user choices ------------------------------------------------------------------
     def _attacker_chosen(self, index: int) -> None:
@@ -162,39 +198,26 @@ class AttackPanel(QWidget):
 
     def _fill(self, combo: QComboBox, items: list[tuple[str, str | None]], current: str | None,
               tooltips: dict[str, str] | None = None) -> None:
+        model = combo.model()
+        assert isinstance(model, ChoiceList)
         signature = tuple(items)
-        if self._signatures.get(combo.objectName()) == signature:
-            index = max(0, combo.findData(current))
-            if combo.currentIndex() != index:
-                combo.blockSignals(True)
-                combo.setCurrentIndex(index)
-                combo.blockSignals(False)
-            if tooltips and self.state.scan.complete:
-                for i in range(combo.count()):
-                    tip = tooltips.get(combo.itemData(i))
-                    if tip is not None:
-                        combo.setItemData(i, tip, Qt.ItemDataRole.ToolTipRole)
-            return
-        self._signatures[combo.objectName()] = signature
         combo.blockSignals(True)
-        combo.clear()
-        for text, data in items:
-            combo.addItem(text, data)
-            if tooltips and data in tooltips:
-                combo.setItemData(combo.count() - 1, tooltips[data],
-                                  Qt.ItemDataRole.ToolTipRole)
-        index = combo.findData(current)
-        combo.setCurrentIndex(max(0, index))
-        combo.blockSignals(False)
+        try:
+            if self._signatures.get(combo.objectName()) == signature:
+                if tooltips and self.state.scan.complete:
+                    model.set_tooltips(tooltips)
+            else:
+                self._signatures[combo.objectName()] = signature
+                model.set_rows(items, tooltips)
+            index = max(0, model.row_of(current))
+            if combo.currentIndex() != index:
+                combo.setCurrentIndex(index)
+        finally:
+            combo.blockSignals(False)
 
     def _refresh_choices(self) -> None:
         st = self.state
-        scenario = st.scenario
-        models = scenario.models if scenario is not None else ()
-        self._fill(self.attacker_combo,
-                   [("(no attacker)", None)] + [(f"{m.name} ({m.id})", m.id) for m in models
-                                                if not st.is_down(m)],
-                   st.attacker)
+        self._fill(self.attacker_combo, self._attackers(), st.attacker)
         weapons = st.weapon_names()
         self._fill(self.weapon_combo, [(DEFAULT_WEAPON, None)] + [(w, w) for w in weapons],
                    st.weapon)
@@ -208,24 +231,47 @@ class AttackPanel(QWidget):
         self._fill(self.offhand_combo, [(NO_OFFHAND, None)] + [(w, w) for w in offhands],
                    st.offhand)
         if not self._live:
-            self.refresh_targets()
+            if self._targets_for != self._target_choice():
+                self.refresh_targets()  # another attacker, target or weapon: now
+            elif not self._targets_timer.isActive():
+                self._targets_timer.start()  # the same list, maybe re-judged: soon
+
+    def _target_choice(self) -> tuple[object, ...]:
+        st = self.state
+        plan = st.scan.plan
+        return (st.attacker, st.target, plan.key if plan is not None else None)
+
+    def _attackers(self) -> list[tuple[str, str | None]]:
+        """Every model on the table, once per scenario value (thousands of rows)."""
+        scenario = self.state.scenario
+        if self._attackers_of[0] is not scenario:
+            models = scenario.models if scenario is not None else ()
+            self._attackers_of = (scenario, [("(no attacker)", None)] + [
+                (f"{m.name} ({m.id})", m.id) for m in models if not self.state.is_down(m)])
+        return self._attackers_of[1]
 
     def refresh_targets(self) -> None:
         """The target list with ✔/✖ per enemy (those scanned so far)."""
         st = self.state
-        statuses = st.statuses(complete=False)
-        items: list[tuple[str, str | None]] = [(NO_TARGET, None)]
-        tips: dict[str, str] = {}
-        full = st.scan.complete  # tooltips once every report is in (not per drag step)
-        for s in statuses:
-            m = st.model(s.target)
-            mark = "✔" if s.valid else "✖"
-            items.append((f"{mark} {m.name if m else s.target} ({s.target})", s.target))
-            if full:
-                tips[s.target] = s.tooltip
-        if st.target is not None and st.target not in tips:
+        self._targets_shown = (st.scan.plan, st.scan.verdicts_known)
+        self._targets_for = self._target_choice()
+        known = (st.scan, st.scan.plan, st.scan.version, st.attacker)
+        if self._target_rows[0] != known:  # the rows change with the statuses only
+            statuses = st.statuses(complete=False)
+            rows: list[tuple[str, str | None]] = [(NO_TARGET, None)]
+            tips: dict[str, str] = {}
+            full = st.scan.complete  # tooltips once every report is in (not per drag step)
+            for s in statuses:
+                m = st.model(s.target)
+                mark = "✔" if s.valid else "✖"
+                rows.append((f"{mark} {m.name if m else s.target} ({s.target})", s.target))
+                if full:
+                    tips[s.target] = s.tooltip
+            self._target_rows = (known, rows, tips)
+        _, items, tips = self._target_rows
+        if st.target is not None and all(data != st.target for _, data in items):
             m = st.model(st.target)
-            items.append((f"{m.name if m else st.target} ({st.target})", st.target))
+            items = [*items, (f"{m.name if m else st.target} ({st.target})", st.target)]
         self._fill(self.target_combo, items, st.target, tips)
         self.target_combo.setEnabled(st.attacker is not None)
 
@@ -240,7 +286,8 @@ class AttackPanel(QWidget):
         self.checklist.clear()
         self.modifiers.clear()
         if report is None:
-            self.verdict_label.setText(st.message or "Select an attacker, then a target.")
+            self.verdict_label.setText(st.message or (
+                PENDING if st.pending else "Select an attacker, then a target."))
             self.table_row_label.setText("")
             self.table_row_label.setStyleSheet("")
             self.apply_button.setEnabled(False)

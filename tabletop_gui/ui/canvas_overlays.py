@@ -8,12 +8,18 @@ covering terrain highlighted), the arcs of the selected target when it is a rank
 unit, and on a grid the spaces within range and the enemies' Zones of Control.
 The colours are Okabe-Ito (colour-blind safe) and every mark has a shape besides colour.
 Overlay items accept no mouse buttons: clicks reach the models below.
+
+``AttackOverlay.update`` may be given a time budget: it then builds what fits and says
+whether everything is drawn; what is left (a thousand marks for a large battlefield) is
+drawn by the next calls, the marks already drawn staying as they were until then.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Callable
+from typing import Any
 
 import shapely
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -33,8 +39,9 @@ from tabletop_gui.model.attack_state import AttackState
 from tabletop_gui.model.notices import Notice
 from tabletop_gui.model.target_scan import TargetStatus
 from tabletop_gui.rules.fields import RangeSpec
-from tabletop_gui.scenario.battle import battle_of, body_of
+from tabletop_gui.scenario.battle import body_of
 from tabletop_gui.scenario.entities import Model
+from tabletop_gui.ui import mark_sprites
 from tabletop_gui.ui.canvas.coords import INCH, to_scene
 from tabletop_gui.ui.overlay_shapes import (
     RangeProblem,
@@ -62,6 +69,7 @@ ENGAGEMENT_IN = 1.0
 RING_GAP_IN = 0.12
 HALO_MARGIN = 0.5 * INCH  # cosmetic halo pens stay inside the repainted area
 MARK_CACHE = 4000  # marker paths kept (per base shape, size, facing and validity)
+CACHED_MARKS = 300  # up to this many enemies, each mark keeps a device cache
 
 
 def _cosmetic(color: QColor, width: float, style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> QPen:
@@ -90,19 +98,24 @@ class OverlayItem(QGraphicsPathItem):
 class TargetMarker(OverlayItem):
     """An enemy marked valid (solid ring + check) or invalid (dashed ring + cross).
 
-    Its path never changes (a new mark is a new item), so the item is drawn once into a
-    device-coordinate pixmap cache and repaints are blits; the tooltip and reasons follow
-    the status in place (``show``)."""
+    Its path never changes (a new mark is a new item). Marks of the same base shape and
+    validity are one picture (``mark_sprites``), blitted where each goes. A mark of a few
+    (``cached``) also keeps its drawing in a device cache, so a repaint is a blit made by
+    Qt; hundreds of marks do not: filling a cache costs 0.4 ms per mark, again at every
+    zoom. The tooltip and reasons follow the status in place (``show``)."""
 
-    def __init__(self, status: TargetStatus, path: QPainterPath,
-                 parent: QGraphicsItem | None = None) -> None:
+    def __init__(self, status: TargetStatus, shape: tuple[object, QPainterPath],
+                 at: QPointF, cached: bool = True, parent: QGraphicsItem | None = None
+                 ) -> None:
         color = VALID if status.valid else INVALID
         style = Qt.PenStyle.SolidLine if status.valid else Qt.PenStyle.DashLine
-        super().__init__("target", status.target, path, _cosmetic(color, 3.0, style),
-                         parent=parent)
+        super().__init__("target", status.target, shape[1].translated(at),
+                         _cosmetic(color, 3.0, style), parent=parent)
+        self._shape, self._at = shape, at  # (key, path around the origin), where it goes
         m = HALO_MARGIN
-        self._bounds = super().boundingRect().adjusted(-m, -m, m, m)
-        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self._bounds = self.path().boundingRect().adjusted(-m, -m, m, m)
+        if cached:
+            self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setAcceptHoverEvents(True)
         self.valid = status.valid
         self.status = status
@@ -137,15 +150,9 @@ class TargetMarker(OverlayItem):
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,  # noqa: D102
               widget: QWidget | None = None) -> None:
-        # a white halo under the mark keeps it readable on bases of any colour
-        halo = QPen(self.pen())
-        halo.setColor(QColor("white"))
-        halo.setWidthF(self.pen().widthF() + 3.0)
-        halo.setStyle(Qt.PenStyle.SolidLine)
-        painter.setPen(halo)
-        painter.setBrush(Qt.BrushStyle.NoBrush)
-        painter.drawPath(self.path())
-        super().paint(painter, option, widget)
+        key, path = self._shape
+        if widget is None or not mark_sprites.draw(painter, key, path, self._at, self.pen()):
+            mark_sprites.draw_lines(painter, self.path(), self.pen())  # an export
 
 
 class AttackOverlay:
@@ -158,7 +165,18 @@ class AttackOverlay:
     def __init__(self, layer: QGraphicsItem) -> None:
         self.layer = layer
         self.enabled = True
-        self._groups: dict[str, tuple[object, list[OverlayItem]]] = {}
+        # "attacker", "grid", "arcs", ("target", enemy id), ("sight", enemy id)
+        self._groups: dict[object, tuple[object, list[OverlayItem]]] = {}
+        # per enemy, what its marks were drawn for: (status, enemy, is the target,
+        # geometry, has a sight line, its marker); an enemy whose values are the very same
+        # is skipped, one judged again with the same verdict keeps its mark
+        self._seen: dict[str, tuple[TargetStatus, Model | None, bool, object, bool,
+                                    TargetMarker | None]] = {}
+        self._context: tuple[object, ...] | None = None  # what the last update showed
+        self._target_shown: str | None = None
+        self._cache_marks = True  # few enemies: each mark keeps a device cache
+        self._version = 0  # of the scan the last update showed
+        self._left: set[str] = set()  # enemies the last update left to draw
         self._geometry: BoardGeometry | None = None
         self._building: list[OverlayItem] = []
         self._marks: dict[tuple[Footprint, bool], QPainterPath] = {}
@@ -166,6 +184,9 @@ class AttackOverlay:
         self._zones_at = (0.0, 0.0)  # where the attacker stood when its zones were built
         self._spare: dict[tuple[str, bool], tuple[Model | None, TargetMarker]] = {}
         self.problems: list[Notice] = []  # what the last update could not draw, and why
+        self._deadline: float | None = None  # perf_counter() past which nothing is built
+        self._later = 0  # groups the last update left to build
+        self.progress = (0, 0)  # (groups drawn, groups wanted) by the last update
 
     @property
     def items(self) -> list[OverlayItem]:
@@ -184,13 +205,16 @@ class AttackOverlay:
                     None)
 
     def clear(self) -> None:
+        self._seen = {}
+        self._context = None
+        self._left = set()
         for name in list(self._groups):
             self._drop(name)
         for _, item in self._spare.values():
             self._remove(item)
         self._spare.clear()
 
-    def _drop(self, name: str) -> None:
+    def _drop(self, name: object) -> None:
         _, items = self._groups.pop(name)
         for item in items:
             if isinstance(item, TargetMarker):
@@ -219,11 +243,15 @@ class AttackOverlay:
         item.setVisible(self.enabled)
         self._building.append(item)
 
-    def _group(self, name: str, key: object, build: Callable[[], None]) -> bool:
+    def _group(self, name: object, key: object, build: Callable[[], None]) -> bool:
         """Keep the group when its key is unchanged, else rebuild it with ``build``;
-        True when rebuilt."""
+        True when rebuilt. Past the deadline a group is not rebuilt: it is left as it
+        is (counted in ``_later``) for the next update."""
         old = self._groups.get(name)
         if old is not None and old[0] == key:
+            return False
+        if self._past_deadline():
+            self._later += 1
             return False
         if old is not None:
             self._drop(name)
@@ -233,63 +261,156 @@ class AttackOverlay:
         self._building = []
         return True
 
+    def _past_deadline(self) -> bool:
+        return self._deadline is not None and time.perf_counter() > self._deadline
+
     # -- building ----------------------------------------------------------------------
-    def update(self, state: AttackState, complete: bool = False) -> None:
-        """Show the state; with ``complete=False`` only the enemies scanned so far."""
+    def update(self, state: AttackState, complete: bool = False,
+               budget_s: float | None = None) -> bool:
+        """Show the state; with ``complete=False`` only the enemies scanned so far. With
+        ``budget_s``, stop building after that long: False when something is left to
+        draw (call again)."""
+        self._deadline = None if budget_s is None else time.perf_counter() + budget_s
+        self._later = 0
+        try:
+            self._update(state, complete)
+        finally:
+            self._deadline = None
+        later = self._later + len(self._left)
+        self.progress = (len(self._groups), len(self._groups) + later)
+        return later == 0
+
+    def _update(self, state: AttackState, complete: bool) -> None:
         attacker = state.model(state.attacker)
         info = state.info
         self.problems = []
         if attacker is None or info is None or state.scenario is None:
             self.clear()
             return
-        scenario = state.scenario
         weapon = state.report.weapon if state.report is not None else state.weapon
         try:
             rng = weapon_range(info, attacker, weapon)
         except RangeProblem as e:  # the rest is drawn; the problem is told (``problems``)
             rng = None
             self.problems = [Notice(str(e))]
-        geometry = BoardGeometry.of(battle_of(scenario).board)
+        scan = state.scan
+        self._cache_marks = len(state.enemies()) <= CACHED_MARKS
+        geometry = scan.geometry  # of the scanned scenario (the worker built it)
         self._geometry = geometry
-        grid = geometry.grid
-        statuses = state.statuses(complete=complete)
-        wanted = {"attacker"}
+        grid = geometry.grid if geometry is not None else None
         fighters = info.declaration.models == "fighters"
         # the zones do not depend on where the attacker stands: a drag step moves them
         if self._group("attacker", (attacker.moved_to(0.0, 0.0), weapon, rng, grid is None),
                        lambda: self._attacker_zones(attacker, rng, weapon,
                                                     fighters and not grid)):
             self._zones_at = (attacker.x, attacker.y)
-        elif (attacker.x, attacker.y) != self._zones_at:
+        elif "attacker" in self._groups and (attacker.x, attacker.y) != self._zones_at:
             shift = to_scene(attacker.x - self._zones_at[0], attacker.y - self._zones_at[1])
             for item in self._groups["attacker"][1]:
                 item.setPos(shift)
-        if grid is not None:
+        if complete:
+            state.statuses(complete=True)  # a synchronous runner finishes the scan first
+        # only the enemies whose statuses changed since the last update, when nothing
+        # else did (the scan's next piece, another target); else every enemy
+        context = (scan, scan.plan, attacker, weapon, rng, geometry)
+        changed = scan.changed_since(self._version) if context == self._context else None
+        if changed is not None and state.target != self._target_shown:
+            changed |= {t for t in (state.target, self._target_shown) if t is not None}
+        self._context, self._version = context, scan.version
+        self._target_shown = state.target
+        if changed is None or grid is not None:
+            self._every_enemy(state, state.statuses(complete=False), attacker, geometry,
+                              rng, grid is not None)
+        else:
+            todo, self._left = changed | self._left, set()
+            for t in todo:
+                status = scan.status_of(t)
+                if status is None:
+                    continue
+                if self._past_deadline() or not self._enemy(state, status, attacker,
+                                                            geometry):
+                    self._left.add(t)
+        if state.target is not None and geometry is not None:
+            self._group("arcs", (state.model(state.target), geometry),
+                        lambda: self._arcs(geometry, str(state.target)))
+        elif "arcs" in self._groups:
+            self._drop("arcs")
+
+    def _every_enemy(self, state: AttackState, statuses: list[TargetStatus],
+                     attacker: Model, geometry: BoardGeometry | None,
+                     rng: RangeSpec | int | None, grid: bool) -> None:
+        wanted: set[object] = {"attacker", "arcs"}
+        scenario = state.scenario
+        assert scenario is not None
+        if grid and geometry is not None:
             wanted.add("grid")
             enemies = tuple(state.model(s.target) for s in statuses)
-            self._group("grid", (attacker, rng, enemies, scenario.battlefield),
+            self._group("grid", (attacker, rng, enemies, scenario.battlefield, geometry),
                         lambda: self._grid(state, geometry, rng if isinstance(rng, int)
                                            else None, statuses))
+        self._left = set()
+        seen, self._seen = self._seen, {}
         for status in statuses:
-            name = f"target:{status.target}"
-            wanted.add(name)
-            enemy = state.model(status.target)
-            key = (status.valid, enemy, status.target == state.target)
-            if not self._group(name, key, lambda s=status: self._target(state, s)):
-                for item in self._groups[name][1]:
-                    if isinstance(item, TargetMarker):
-                        item.show(status)
-            if status.valid and not status.stale and status.facts is not None \
-                    and status.facts.visible:
-                wanted.add(f"sight:{status.target}")
-                self._group(f"sight:{status.target}", (status, attacker, enemy),
-                            lambda s=status: self._sight_line(state, s))
-        if state.target is not None:
-            wanted.add("arcs")
-            self._group("arcs", (state.model(state.target),),
-                        lambda: self._arcs(geometry, str(state.target)))
+            t = status.target
+            wanted.add(("target", t))
+            enemy = state.model(t)
+            chosen = t == state.target
+            before = seen.get(t)
+            if before is not None and before[0] is status and before[1] is enemy \
+                    and before[2] == chosen and (before[3] is geometry or not before[4]):
+                self._seen[t] = before  # nothing changed since it was drawn
+            elif not self._again(before, status, enemy, chosen, geometry) and (
+                    self._past_deadline()
+                    or not self._enemy(state, status, attacker, geometry)):
+                self._left.add(t)  # for the next update
+            if t in self._seen and self._seen[t][4]:
+                wanted.add(("sight", t))
         for name in [n for n in self._groups if n not in wanted]:
             self._drop(name)
+
+    def _again(self, before: tuple[Any, ...] | None, status: TargetStatus,
+               enemy: Model | None, chosen: bool, geometry: object) -> bool:
+        """A verdict again, the same as the one drawn (a new scenario value, the enemy
+        where it was, no sight line either way): the mark stays, it takes the status."""
+        if before is None or before[1] is not enemy or before[2] != chosen or before[4] \
+                or before[5] is None or not status.stale or before[0].valid != status.valid:
+            return False
+        before[5].show(status)
+        self._seen[status.target] = (status, enemy, chosen, geometry, False, before[5])
+        return True
+
+    def _enemy(self, state: AttackState, status: TargetStatus, attacker: Model,
+               geometry: BoardGeometry | None) -> bool:
+        """The mark (and sight line) of one enemy; False when left for a later update."""
+        t = status.target
+        enemy = state.model(t)
+        chosen = t == state.target
+        if self._again(self._seen.get(t), status, enemy, chosen, geometry):
+            return True
+        drawn = True
+        if not self._group(("target", t), (status.valid, enemy, chosen),
+                           lambda: self._target(state, status)):
+            if ("target", t) in self._groups:
+                for item in self._groups[("target", t)][1]:
+                    if isinstance(item, TargetMarker):
+                        item.show(status)
+            else:
+                drawn = False
+        sight = status.valid and not status.stale and status.facts is not None \
+            and status.facts.visible and geometry is not None
+        if sight:
+            key = (status, attacker, enemy, geometry)
+            self._group(("sight", t), key, lambda: self._sight_line(state, status))
+            drawn = drawn and self._groups.get(("sight", t), (None,))[0] == key
+        elif ("sight", t) in self._groups:
+            self._drop(("sight", t))
+        if drawn:
+            marker = next((i for i in self._groups[("target", t)][1]
+                           if isinstance(i, TargetMarker)), None)
+            self._seen[t] = (status, enemy, chosen, geometry, sight, marker)
+        else:
+            self._seen.pop(t, None)
+        return drawn
 
     def _attacker_zones(self, attacker: Model, rng: RangeSpec | int | None,
                         weapon: str | None, engagement: bool) -> None:
@@ -346,7 +467,9 @@ class AttackOverlay:
         else:
             if spare is not None:
                 self._remove(spare[1])
-            marker = TargetMarker(status, self._mark_path(enemy, status.valid),
+            marker = TargetMarker(status, self._mark_shape(enemy, status.valid),
+                                  to_scene(enemy.x, enemy.y),
+                                  cached=self._cache_marks,
                                   parent=self.layer)
             marker.model = enemy
             self._add(marker)
@@ -358,10 +481,10 @@ class AttackOverlay:
                               tooltip="the target", parent=self.layer)
             self._add(sel)
 
-    def _mark_path(self, enemy: Model, valid: bool) -> QPainterPath:
+    def _mark_shape(self, enemy: Model, valid: bool) -> tuple[object, QPainterPath]:
         """Ring and glyph around an enemy's base: drawn once per base shape, size, facing
         and validity around the origin, then moved to the enemy (a board of 2,000 models
-        has a handful of different bases)."""
+        has a handful of different bases); with the key they are known by."""
         footprint = body_of(enemy).footprint
         key = (dataclasses.replace(footprint, x=0.0, y=0.0), valid)
         path = self._marks.get(key)
@@ -375,7 +498,7 @@ class AttackOverlay:
             if len(self._marks) > MARK_CACHE:
                 self._marks.clear()
             self._marks[key] = path
-        return path.translated(to_scene(footprint.x, footprint.y))
+        return key, path
 
     def _sight_line(self, state: AttackState, status: TargetStatus) -> None:
         attacker = state.model(state.attacker)

@@ -110,12 +110,11 @@ class DiceEntry(QWidget):
         self._pending = ""
         self.state.roll()
 
-    def enter_face(self, face: int) -> bool:
+    def enter_face(self, face: int) -> bool | None:
+        """Enter one die: True or False once the rules took or refused it (``refused``
+        says why), None while a worker judges it."""
         self._pending = ""
-        ok = self.state.enter_die(face)
-        if not ok:
-            self.refused.emit(self.state.message)
-        return ok
+        return self.state.enter_die(face, refused=self.refused.emit)
 
     def type_digit(self, digit: int) -> None:
         """One keyboard digit toward the next die (two digits for faces of ten or more)."""
@@ -127,7 +126,7 @@ class DiceEntry(QWidget):
             self._pending = text
             self.refresh()
 
-    def commit_pending(self) -> bool:
+    def commit_pending(self) -> bool | None:
         if not self._pending:
             return False
         return self.enter_face(int(self._pending))

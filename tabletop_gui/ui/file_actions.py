@@ -1,14 +1,23 @@
 """The File menu: New (a ruleset's demo or empty), Open, Open Recent, Import, Save, Save As,
-Export picture, Quit; asking before discarding changes; recent files in QSettings."""
+Export picture, Quit; asking before discarding changes; recent files in QSettings.
+
+Open reads and checks the file on the window's worker thread (a large file takes a
+second): the battlefield open now stays, usable, until the new one is ready, the status
+bar says what is being opened, and opening another file meanwhile supersedes it.
+``opened`` tells when an Open is over (shown or not).
+"""
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
 
+from tabletop_gui.model.jobs import Outcome
 from tabletop_gui.model.new_scenario import demo_available, demo_scenario, empty_scenario
 from tabletop_gui.rules.registry import INFOS
 from tabletop_gui.scenario.entities import Scenario
@@ -26,14 +35,19 @@ def _std(key: QKeySequence.StandardKey) -> QKeySequence:
     return QKeySequence(key)
 
 
-class FileActions:
+class FileActions(QObject):
     """File operations of one main window, through its document."""
 
+    opened = Signal(str, bool)  # an Open is over: the path, and whether it is shown now
+
     def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
         self.window = window
         self.document = window.document
         self.recovery: Recovery | None = None
         self._recent_menu: QMenu | None = None
+        self._opening = 0  # the latest Open asked for; earlier ones are superseded
+        self.opening: str | None = None  # the file being read, if any (see ``opened``)
 
     # -- menu ------------------------------------------------------------------------
     def populate(self, menu: QMenu) -> None:
@@ -118,25 +132,47 @@ class FileActions:
         return True
 
     def open(self, path: str | None = None) -> bool:
-        """Open a file (asking for it when not given). A refused file shows its problems
-        and leaves the open battlefield as it was."""
-        from tabletop_gui.scenario.load import ScenarioError, load_scenario
+        """Open a file (asking for it when not given): True when reading it started.
+        It is read and checked on the worker; then a refused file shows its problems
+        and leaves the open battlefield as it was, else it replaces it (after asking
+        about unsaved changes). ``opened`` tells the end."""
+        from tabletop_gui.scenario.load import load_scenario
 
         if path is None:
             path, _ = QFileDialog.getOpenFileName(self.window, "Open battlefield",
                                                   self._folder(), FILTER)
             if not path:
                 return False
+        self._opening += 1
+        self.opening = path
+        self.window.busy.report("open", f"Opening {Path(path).name}")
+        self.window.worker.submit(partial(load_scenario, path),
+                                  partial(self._read, self._opening, path))
+        return True
+
+    def _read(self, opening: int, path: str, outcome: Outcome[Scenario]) -> None:
+        from tabletop_gui.scenario.load import ScenarioError
+
+        if opening != self._opening:
+            return  # another Open superseded this one
+        self.opening = None
+        self.window.busy.finish("open")
         try:
-            scenario = load_scenario(path)
+            scenario = outcome.get()
         except ScenarioError as e:
             self.show_problems(Path(path), [str(p) for p in e.problems])
-            return False
+            self.opened.emit(path, False)
+            return
+        except Exception as e:  # noqa: BLE001 - a reader bug: told, the battlefield stays
+            self.window.errors.failure(f"Opening {path}", e)
+            self.opened.emit(path, False)
+            return
         if not self.maybe_discard():
-            return False
+            self.opened.emit(path, False)
+            return
         self._show(scenario, Path(path))
         self.remember(Path(path))
-        return True
+        self.opened.emit(path, True)
 
     def show_problems(self, path: Path, problems: list[str]) -> None:
         shown = problems[:20] + ([f"\u2026 and {len(problems) - 20} more"]

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import QSortFilterProxyModel, QStringListModel, Qt
+from PySide6.QtCore import QSortFilterProxyModel, QStringListModel, Qt, QTimer
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QListView, QVBoxLayout, QWidget
 
 from tabletop_gui.model.document import Change, Document
-from tabletop_gui.model.profiles import profiles_for
+from tabletop_gui.model.profiles import fresh, profiles_for
 from tabletop_gui.scenario.entities import Fighter, Model
 
 PROBLEM_STYLE = "color: #D55E00; font-weight: bold;"  # Okabe-Ito vermillion
@@ -49,12 +49,16 @@ class LibraryPanel(QWidget):
         self.search.textChanged.connect(self._filter.setFilterFixedString)
         self.list.selectionModel().currentChanged.connect(lambda *_: self._emit())
         self.side.currentIndexChanged.connect(lambda *_: self._emit())
+        self._later = QTimer(self)  # another battlefield: listed on the next turn
+        self._later.setSingleShot(True)
+        self._later.setInterval(0)
+        self._later.timeout.connect(self.refresh)
         document.changed.connect(self._on_changed)
         self.refresh()
 
     def _on_changed(self, change: Change) -> None:
         if change.structural:
-            self.refresh()
+            self._later.start()
 
     def refresh(self) -> None:
         scenario = self.document.scenario
@@ -107,7 +111,7 @@ class LibraryPanel(QWidget):
         if not index.isValid():
             return None
         row = self._filter.mapToSource(index).row()
-        return self.profiles[row] if 0 <= row < len(self.profiles) else None
+        return fresh(self.profiles[row]) if 0 <= row < len(self.profiles) else None
 
     def _emit(self) -> None:
         self._on_pick(self.current_profile(), self.side.currentData())

@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QSettings, Qt
+from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -21,9 +21,12 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMessageBox, QWidget
 
+from tabletop_gui.model import heap
 from tabletop_gui.model.document import Change, Document
+from tabletop_gui.model.engine_thread import EngineThread
 from tabletop_gui.model.notices import traceback_text
 from tabletop_gui.model.recovery import Recovery
+from tabletop_gui.ui.busy import BusyIndicator
 from tabletop_gui.ui.canvas.scene import BattlefieldScene
 from tabletop_gui.ui.canvas.view import BattlefieldView
 from tabletop_gui.ui.errors import ErrorReporter, write_error_text
@@ -45,6 +48,8 @@ PANEL_AREAS: dict[str, Qt.DockWidgetArea] = {
 }
 # panels shown as tabs of an earlier one (the rest of an area is split top to bottom)
 TABBED_WITH = {"Library": "Roster", "Odds": "Attack"}
+SETTLE_MS = 100  # quiet time after work before the heap is settled (``model.heap``)
+SETTLE_BUSY_MS = 1000  # and how often while the worker runs (a long target scan)
 
 
 def _std(key: QKeySequence.StandardKey) -> QKeySequence:
@@ -60,6 +65,7 @@ class MainWindow(QMainWindow):
         self.document = document
         self.settings = settings if settings is not None else QSettings()
         self.errors = ErrorReporter(self)
+        self.worker = EngineThread(self)  # the rules engine and the file reader run there
         self.scene = BattlefieldScene(document)
         self.view = BattlefieldView(self.scene, self)
         self.setCentralWidget(self.view)
@@ -70,6 +76,8 @@ class MainWindow(QMainWindow):
         self.library_panel: LibraryPanel
         self.setDockNestingEnabled(True)
         self._coords = QLabel()
+        self.busy = BusyIndicator()
+        self.statusBar().addPermanentWidget(self.busy)
         self.statusBar().addPermanentWidget(self._coords)
         self.view.status_message.connect(lambda text: self.statusBar().showMessage(text, 4000))
 
@@ -84,6 +92,17 @@ class MainWindow(QMainWindow):
         self.toolbox = Toolbox(self)
         self._build_menus()
         install_panels(self)
+        # once work is over, what it made is long-lived: the collector no longer walks it
+        self._settle = QTimer(self)
+        self._settle.setSingleShot(True)
+        self._settle.setInterval(SETTLE_MS)
+        self._settle.timeout.connect(self._settle_heap)
+        self._settle_busy = QTimer(self)
+        self._settle_busy.setInterval(SETTLE_BUSY_MS)
+        self._settle_busy.timeout.connect(self._settle_heap)
+        self.worker.busy_changed.connect(self._worker_busy)
+        self.scene.built.connect(self._settle_heap)  # a file opened: all of it long-lived
+        self._settle.start()
         document.undo_stack.cleanChanged.connect(self._on_clean_changed)
         document.path_changed.connect(self._update_title)
         document.changed.connect(self._on_changed)
@@ -216,6 +235,19 @@ class MainWindow(QMainWindow):
             event.acceptProposedAction()
             self.imports.drop(paths)
 
+    def _worker_busy(self, busy: bool) -> None:
+        if busy:
+            self._settle_busy.start()
+        else:
+            self._settle_busy.stop()
+            self._settle.start()
+
+    def _settle_heap(self) -> None:
+        if self.scene.building:
+            self._settle.start()
+        else:
+            heap.settle()
+
     # -- title and state -------------------------------------------------------------
     def _on_changed(self, change: Change) -> None:
         if change.structural:
@@ -298,4 +330,8 @@ class MainWindow(QMainWindow):
         if self.keep_state:
             self.save_state()
         self.files.closed_cleanly()
+        self.worker.close()
+        self._settle.stop()
+        self._settle_busy.stop()
+        heap.release()
         event.accept()

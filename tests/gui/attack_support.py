@@ -83,9 +83,25 @@ def first_pair(scenario: Scenario, valid: bool = True) -> tuple[str, str]:
     raise AssertionError(f"no {'valid' if valid else 'invalid'} pair in the demo")
 
 
-def select_attacker(flow: AttackFlow, attacker: str) -> None:
+def settle(qtbot, flow: AttackFlow, timeout: int = 20000) -> None:  # noqa: ANN001
+    """Wait until the attack flow has every answer, every target status and every mark:
+    the rules engine runs on the window's worker thread, the marks are drawn in slices."""
+    qtbot.waitUntil(lambda: flow.idle, timeout=timeout)
+
+
+def select_attacker(qtbot, flow: AttackFlow, attacker: str) -> None:  # noqa: ANN001
     flow.document.set_selection([attacker])
     assert flow.state.attacker == attacker
+    settle(qtbot, flow)
+
+
+def open_file(qtbot, window, path: Path | str) -> None:  # noqa: ANN001
+    """File > Open of ``path`` (read on the worker), waited for until it is shown and
+    its items are made."""
+    with qtbot.waitSignal(window.files.opened, timeout=20000) as opened:
+        assert window.files.open(str(path))
+    assert opened.args == [str(path), True]
+    qtbot.waitUntil(lambda: not window.scene.building, timeout=20000)
 
 
 def archers() -> Scenario:

@@ -48,3 +48,19 @@ def make_window(qtbot, tmp_path) -> Callable[..., object]:
         return window
 
     return make
+
+
+@pytest.fixture
+def watchdog(qapp):
+    """An ``EventLoopWatchdog`` (tests/gui/watchdog.py): ``with watchdog.watching(phase):``
+    records every gap between two turns of the event loop. The garbage earlier tests left
+    (their windows' object cycles, freed only by a full collection) is collected first:
+    it is not this test's to pay for inside its measured gaps."""
+    import gc
+
+    from tests.gui.watchdog import EventLoopWatchdog
+
+    gc.collect()
+    dog = EventLoopWatchdog()
+    yield dog
+    dog.deleteLater()

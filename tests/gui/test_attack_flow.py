@@ -11,7 +11,14 @@ from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import AttackRequest, GivenDice, SeededDice
 from tabletop_gui.scenario.battle import battle_of
 from tabletop_gui.ui.canvas.coords import to_scene
-from tests.gui.attack_support import RULESETS, demo, first_pair, make_window, select_attacker
+from tests.gui.attack_support import (
+    RULESETS,
+    demo,
+    first_pair,
+    make_window,
+    select_attacker,
+    settle,
+)
 
 
 def _type_faces(qtbot, widget, faces: list[int], sides: list[int]) -> None:  # noqa: ANN001
@@ -29,13 +36,14 @@ def test_full_attack_through_the_widgets(qtbot, tmp_path, ruleset: str) -> None:
     scenario = demo(ruleset)
     window, flow = make_window(qtbot, scenario, tmp_path)
     attacker, target = first_pair(scenario)
-    select_attacker(flow, attacker)
+    select_attacker(qtbot, flow, attacker)
     window.view.setFocus()
     valid = [s.target for s in flow.state.statuses() if s.valid]
     assert target in valid
     for _ in range(valid.index(target) + 1):
         qtbot.keyClick(window.view, Qt.Key.Key_Tab)
     assert flow.state.target == target
+    settle(qtbot, flow)
 
     engine = registry.get(ruleset)
     battle = battle_of(scenario)
@@ -51,6 +59,7 @@ def test_full_attack_through_the_widgets(qtbot, tmp_path, ruleset: str) -> None:
     # roll with a seed: R
     panel.dice.seed_box.setValue(5)
     qtbot.keyClick(window.view, Qt.Key.Key_R)
+    settle(qtbot, flow)
     rolled = engine.resolve(battle, AttackRequest(attacker, target), SeededDice(5))
     assert flow.state.resolution is not None
     assert flow.state.resolution.changes == rolled.changes
@@ -75,6 +84,7 @@ def test_full_attack_through_the_widgets(qtbot, tmp_path, ruleset: str) -> None:
 
     # undo restores the document; the panel follows
     window.document.undo_stack.undo()
+    settle(qtbot, flow)
     assert window.document.scenario == scenario
     assert flow.log_panel.entries[-1].startswith("(undone: Apply attack")
     assert flow.state.report is not None
@@ -84,11 +94,13 @@ def test_full_attack_through_the_widgets(qtbot, tmp_path, ruleset: str) -> None:
     faces = [d.face for d in rolled.dice]
     sides = [d.sides for d in rolled.dice]
     _type_faces(qtbot, window.view, faces[:1], sides[:1])
+    settle(qtbot, flow)
     if len(faces) > 1:
         given = engine.odds_given(battle, AttackRequest(attacker, target), faces[:1])
         assert list(odds.bars.opts["height"]) == pytest.approx([p for _, p in given.items()])
         assert "Given the 1 dice so far" in odds.condition_label.text()
     _type_faces(qtbot, window.view, faces[1:], sides[1:])
+    settle(qtbot, flow)
     assert flow.state.dice == faces
     entered = engine.resolve(battle, AttackRequest(attacker, target), GivenDice(faces))
     assert flow.state.resolution is not None
@@ -108,13 +120,14 @@ def test_clicking_an_enemy_on_the_canvas_makes_it_the_target(qtbot, tmp_path) ->
     window.show()
     qtbot.waitExposed(window)
     attacker, target = first_pair(scenario)
-    select_attacker(flow, attacker)
+    select_attacker(qtbot, flow, attacker)
     enemy = scenario.model(target)
     assert enemy is not None
     pos: QPoint = window.view.mapFromScene(to_scene(enemy.x, enemy.y))
     qtbot.mouseClick(window.view.viewport(), Qt.MouseButton.LeftButton, pos=pos)
     assert flow.state.attacker == attacker
     assert flow.state.target == target
+    settle(qtbot, flow)
     assert flow.attack_panel.target_combo.currentData() == target
 
 
@@ -122,8 +135,9 @@ def test_invalid_face_typed_is_refused_with_the_rules_words(qtbot, tmp_path) -> 
     scenario = demo("warcry")
     window, flow = make_window(qtbot, scenario, tmp_path)
     attacker, target = first_pair(scenario)
-    select_attacker(flow, attacker)
+    select_attacker(qtbot, flow, attacker)
     flow.state.set_target(target)
+    settle(qtbot, flow)
     with qtbot.waitSignal(flow.attack_panel.dice.refused) as blocker:
         qtbot.keyClick(window.view, Qt.Key.Key_7)
     assert "d6 shows 1 to 6" in blocker.args[0]
@@ -135,14 +149,16 @@ def test_situational_options_are_generated_and_change_the_odds(qtbot, tmp_path) 
     scenario = demo("circle-of-realms")
     window, flow = make_window(qtbot, scenario, tmp_path)
     attacker, target = first_pair(scenario)
-    select_attacker(flow, attacker)
+    select_attacker(qtbot, flow, attacker)
     flow.state.set_target(target)
     widgets = flow.attack_panel.options_form.widgets
     info = registry.info("circle-of-realms")
     assert set(widgets) == {o.key for o in info.situational_options}
+    settle(qtbot, flow)
     before = flow.state.report
     widgets["night"].setChecked(True)
     assert flow.state.options == {"night": True}
+    settle(qtbot, flow)
     engine = registry.get("circle-of-realms").attack(
         battle_of(scenario), AttackRequest(attacker, target, situational={"night": True}))
     assert flow.state.report is not None and before is not None
@@ -154,7 +170,7 @@ def test_digits_typed_in_the_seed_box_edit_the_seed_not_the_dice(qtbot, tmp_path
     scenario = demo("warcry")
     window, flow = make_window(qtbot, scenario, tmp_path)
     attacker, target = first_pair(scenario)
-    select_attacker(flow, attacker)
+    select_attacker(qtbot, flow, attacker)
     flow.state.set_target(target)
     box = flow.attack_panel.dice.seed_box
     box.setFocus()
@@ -174,11 +190,13 @@ def test_a_roll_in_the_window_takes_a_fresh_seed_shown_and_logged(qtbot, tmp_pat
         scenario = demo("warcry")
         window, flow = make_window(qtbot, scenario, tmp_path / night)
         attacker, target = first_pair(scenario)
-        select_attacker(flow, attacker)
+        select_attacker(qtbot, flow, attacker)
         flow.state.set_target(target)
+        settle(qtbot, flow)
         box = flow.attack_panel.dice.seed_box
         assert box.text() == "fresh seed" and flow.state.seed is None
         flow.attack_panel.dice.roll_button.click()
+        settle(qtbot, flow)
         seed = flow.state.rolled_seed
         assert seed is not None
         qtbot.waitUntil(lambda s=seed, f=flow: f"Rolled with seed {s}:"

@@ -27,7 +27,16 @@ from tabletop_gui.scenario.load import load_scenario
 from tabletop_gui.scenario.problems import Problem, ScenarioError
 from tabletop_gui.ui.canvas.tools.add import AddTool
 from tabletop_gui.ui.overlay_shapes import RangeProblem, weapon_range
-from tests.gui.attack_support import DEMOS, archers, demo, first_pair, make_window
+from tests.gui.attack_support import (
+    DEMOS,
+    archers,
+    demo,
+    first_pair,
+    make_window,
+    open_file,
+    select_attacker,
+    settle,
+)
 from tests.gui.factories import skirmish
 
 ENGINE_BUG = "engine bug"
@@ -136,22 +145,24 @@ def test_an_engine_failure_resets_the_attack_and_the_next_file_works(
     shutil.copy(DEMOS / "warcry.battle.json", first)
     shutil.copy(DEMOS / "warcry.battle.json", second)  # the same ids: nothing may linger
     window, flow = make_window(qtbot, demo("ninth-age"), tmp_path)
-    assert window.files.open(str(first))
+    open_file(qtbot, window, first)
     attacker, target = first_pair(window.document.scenario)
-    window.document.set_selection([attacker])
+    select_attacker(qtbot, flow, attacker)
+    message = f"Preparing the attack failed: ZeroDivisionError: {ENGINE_BUG}"
     with monkeypatch.context() as m:
         m.setattr(WarcryFamilyRuleset, "attack", _engine_bug)
         window.document.set_selection([target])
-    message = f"Preparing the attack failed: ZeroDivisionError: {ENGINE_BUG}"
-    assert message in window.errors.messages and _notice_shows(window, message)
+        qtbot.waitUntil(lambda: message in window.errors.messages)  # told by the worker
+    assert _notice_shows(window, message)
     assert flow.state.attacker is None and flow.state.report is None
     assert flow.overlay.items == []
     assert flow.attack_panel.verdict_label.text() == "Select an attacker, then a target."
 
     told = len(window.errors.messages)
-    assert window.files.open(str(second))
-    window.document.set_selection([attacker])
+    open_file(qtbot, window, second)
+    select_attacker(qtbot, flow, attacker)
     window.document.set_selection([target])
+    settle(qtbot, flow)
     assert flow.state.attacker == attacker and flow.state.target == target
     assert flow.state.report is not None and flow.state.report.valid
     assert len(window.errors.messages) == told  # nothing more went wrong
@@ -163,11 +174,13 @@ def test_opening_another_file_starts_the_attack_over(qtbot, tmp_path):
     scenario = demo("warcry")
     window, flow = make_window(qtbot, scenario, tmp_path)
     attacker, target = first_pair(scenario)
-    window.document.set_selection([attacker])
+    select_attacker(qtbot, flow, attacker)
     window.document.set_selection([target])
+    settle(qtbot, flow)
     flow.roll()
+    settle(qtbot, flow)
     assert flow.state.dice and flow.overlay.items
-    assert window.files.open(str(other))
+    open_file(qtbot, window, other)
     assert (flow.state.attacker, flow.state.target, flow.state.dice) == (None, None, [])
     assert flow.overlay.items == [] and not flow._scan_timer.isActive()
     assert flow.state.scenario is window.document.scenario
@@ -265,6 +278,7 @@ def test_a_bad_weapon_range_draws_no_band_and_is_told_once(qtbot, tmp_path):
     with qtbot.waitSignal(flow.scan_finished, timeout=5000):
         window.document.set_selection(["a"])
     flow.state.set_weapon("Bow")
+    settle(qtbot, flow)
     assert flow.overlay.of_kind("range") == []
     assert flow.overlay.marker("t") is not None  # the rest of the overlays are drawn
     message = ('No range band for F a (a): weapon Bow, range "12-3": minimum range 12 must '

@@ -32,7 +32,7 @@ def _nudge(w):
     w.document.edit("Move", w.document.scenario.with_entity(f1.moved_to(7, 7)))
 
 
-def test_save_as_then_open_round_trip(make_window, monkeypatch, tmp_path):
+def test_save_as_then_open_round_trip(make_window, monkeypatch, tmp_path, qtbot):
     w = make_window(skirmish())
     _nudge(w)
     assert w.isWindowModified()
@@ -47,7 +47,8 @@ def test_save_as_then_open_round_trip(make_window, monkeypatch, tmp_path):
     w.document.edit("Delete", saved.without_entity("f1"))
     _nudge_back = _answer(monkeypatch, QMessageBox.StandardButton.Discard)
     monkeypatch.setattr(QFileDialog, "getOpenFileName", lambda *a, **k: (str(target), ""))
-    w.files.open_action.trigger()
+    with qtbot.waitSignal(w.files.opened):  # read on the worker
+        w.files.open_action.trigger()
     assert _nudge_back, "asked before discarding the unsaved delete"
     assert w.document.scenario == saved and w.document.path == target
     assert not w.isWindowModified() and w.document.undo_stack.count() == 0
@@ -81,7 +82,7 @@ def test_new_from_demo_and_empty(make_window):
     assert w.scene.entity_items() == {}
 
 
-def test_open_recent(make_window, monkeypatch, tmp_path):
+def test_open_recent(make_window, monkeypatch, tmp_path, qtbot):
     w = make_window(skirmish())
     target = tmp_path / "r.battle.json"
     _save_to(monkeypatch, target)
@@ -91,7 +92,8 @@ def test_open_recent(make_window, monkeypatch, tmp_path):
     menu.aboutToShow.emit()
     actions = [a for a in menu.actions() if a.text() == str(target)]
     assert len(actions) == 1
-    actions[0].trigger()
+    with qtbot.waitSignal(w.files.opened):
+        actions[0].trigger()
     assert w.document.path == target and w.document.scenario == skirmish()
 
 

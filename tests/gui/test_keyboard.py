@@ -15,7 +15,7 @@ from tabletop_gui.ui.canvas.coords import to_scene
 from tabletop_gui.ui.canvas.tools.draw import DrawObstacleTool
 from tabletop_gui.ui.canvas.tools.measure import MeasureTool
 from tabletop_gui.ui.canvas.tools.select import SelectTool
-from tests.gui.attack_support import DEMOS, built_window, first_pair
+from tests.gui.attack_support import DEMOS, built_window, first_pair, settle
 from tests.gui.events import click, double_click, drag
 
 K = Qt.Key
@@ -67,10 +67,12 @@ def _ready_attack(qtbot, window) -> None:  # noqa: ANN001
     attacker, target = first_pair(window.document.scenario)
     window.document.set_selection([attacker])
     flow = window.attack_flow
+    settle(qtbot, flow)  # every target judged on the worker
     valid = [s.target for s in flow.state.statuses() if s.valid]
     for _ in range(valid.index(target) + 1):
         qtbot.keyClick(window.view, K.Key_Tab)
     qtbot.keyClick(window.view, K.Key_R)
+    settle(qtbot, flow)
     assert flow.state.target == target and flow.state.can_apply
 
 

@@ -1,6 +1,7 @@
 """A drag with the attack overlays on: every enemy re-marked live from the batch verdicts
-(the same as ``attack``), marks reused when their validity holds, the panels refreshed
-once per event-loop turn, and the attack keys listed under Help."""
+(the same as ``attack``; their reasons come with the reports once the drag rests), marks
+reused when their validity holds, the panels refreshed once per event-loop turn, and the
+attack keys listed under Help."""
 
 from __future__ import annotations
 
@@ -11,30 +12,35 @@ from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import AttackRequest
 from tabletop_gui.scenario.battle import battle_of
 from tabletop_gui.ui.canvas.coords import to_scene
-from tests.gui.attack_support import make_window
+from tests.gui.attack_support import make_window, select_attacker, settle
 
 
 def test_a_drag_step_re_marks_every_enemy_live(qtbot, tmp_path) -> None:
     scenario = crowd_scenario()
     window, flow = make_window(qtbot, scenario, tmp_path)
     attacker = "m90"
-    with qtbot.waitSignal(flow.scan_finished, timeout=20000):
-        flow.document.set_selection([attacker])
+    select_attacker(qtbot, flow, attacker)
     before = {m.key: m for m in flow.overlay.of_kind("target")}
     m = scenario.model(attacker)
     assert m is not None
     window.scene.preview_moved.emit({attacker: (m.x + 6.0, m.y + 3.0)})
     flow._apply_preview()
+    flow._scan_timer.stop()  # the drag goes on: the full reports keep waiting
     preview = flow.state.scenario
     assert preview is not flow.document.scenario
+    # every enemy re-judged on the worker, every mark redrawn, nothing more computed
+    qtbot.waitUntil(lambda: flow.state.scan.plan.scenario is preview
+                    and flow.state.scan.verdicts_known and not flow.state.busy
+                    and not flow._draw_timer.isActive(), timeout=20000)
     ruleset = registry.get("warcry")
     battle = battle_of(preview)
     statuses = flow.state.statuses(complete=False)
     assert len(statuses) == 100 and all(s.stale for s in statuses)
     flips = 0
+    reports = {s.target: ruleset.attack(battle, AttackRequest(attacker, s.target))
+               for s in statuses}
     for s in statuses:
-        report = ruleset.attack(battle, AttackRequest(attacker, s.target))
-        assert (s.valid, s.reasons) == (report.valid, tuple(report.reasons))
+        assert s.valid == reports[s.target].valid  # the verdicts only, while it drags
         marker = flow.overlay.marker(s.target)
         assert marker is not None and marker.valid == s.valid
         assert marker.reasons == s.reasons and marker.toolTip() == s.tooltip
@@ -44,8 +50,15 @@ def test_a_drag_step_re_marks_every_enemy_live(qtbot, tmp_path) -> None:
             flips += 1
     assert flips > 0
     with qtbot.waitSignal(flow.scan_finished, timeout=20000):
-        pass
-    assert not any(s.stale for s in flow.state.statuses(complete=False))
+        flow._scan_timer.start()  # the drag rests: the full reports follow, with reasons
+    settle(qtbot, flow)
+    for s in flow.state.statuses(complete=False):
+        assert not s.stale
+        assert (s.valid, s.reasons) == (reports[s.target].valid,
+                                        tuple(reports[s.target].reasons))
+        marker = flow.overlay.marker(s.target)
+        assert marker is not None and marker.reasons == s.reasons
+        assert marker.toolTip() == s.tooltip
     # the zones moved with the attacker; the target list caught up once the drag rested
     (band,) = flow.overlay.of_kind("range")
     area = band.mapToScene(band.path())  # the Sword's 1" from the base edge

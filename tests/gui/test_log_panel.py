@@ -7,7 +7,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QFileDialog
 
-from tests.gui.attack_support import archers, make_window
+from tests.gui.attack_support import archers, make_window, settle
 
 
 def test_applied_attack_is_logged_and_saved(qtbot, tmp_path, monkeypatch) -> None:
@@ -16,9 +16,11 @@ def test_applied_attack_is_logged_and_saved(qtbot, tmp_path, monkeypatch) -> Non
     flow.state.set_weapon("Bow")
     flow.state.set_target("c")  # behind the low wall: in cover
     for face in (6, 4):
-        assert flow.attack_panel.dice.enter_face(face)
-    assert flow.state.resolution is not None
+        flow.attack_panel.dice.enter_face(face)  # judged in turn on the worker
+    settle(qtbot, flow)
+    assert flow.state.dice == [6, 4] and flow.state.resolution is not None
     flow.attack_panel.apply_button.click()
+    settle(qtbot, flow)  # the attack follows the edited battlefield
     entry = flow.log_panel.entries[-1]
     assert "F a (a) attacks F c (c) with Bow (missile)" in entry
     assert 'distance 7.000"' in entry
@@ -53,12 +55,15 @@ def test_taken_down_target_is_marked_in_the_document_and_the_log(qtbot, tmp_path
         flow.state.set_seed(flow.state.seed)
         flow.state.clear_dice()
         for face in (6, 6):
-            assert flow.attack_panel.dice.enter_face(face)
+            flow.attack_panel.dice.enter_face(face)
+        settle(qtbot, flow)
+        assert flow.state.dice == [6, 6] and flow.state.can_apply
         flow.apply()
         if window.document.scenario.model("t").taken_down:
             break
     assert window.document.scenario.model("t").taken_down
     assert "taken down" in flow.log_panel.entries[-1]
+    settle(qtbot, flow)
     # a taken-down model is no longer an enemy to mark
     assert flow.overlay.marker("t") is None
 

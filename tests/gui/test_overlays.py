@@ -13,15 +13,14 @@ from tabletop_gui.scenario.battle import battle_of
 from tabletop_gui.ui.canvas.coords import to_scene, to_table
 from tabletop_gui.ui.canvas_overlays import INVALID, VALID
 from tabletop_gui.ui.overlay_shapes import model_polygon
-from tests.gui.attack_support import archers, demo, first_pair, make_window, moved
+from tests.gui.attack_support import archers, demo, first_pair, make_window, moved, settle
 
 
 def _archer_window(qtbot, tmp_path):  # noqa: ANN001, ANN202
     window, flow = make_window(qtbot, archers(), tmp_path)
     flow.document.set_selection(["a"])
     flow.state.set_weapon("Bow")
-    flow.state.statuses()  # the whole scan, as the timer would finish it
-    flow.overlay.update(flow.state, complete=True)
+    settle(qtbot, flow)  # the whole scan on the worker, every mark drawn
     return window, flow
 
 
@@ -71,10 +70,11 @@ def test_sight_lines_clear_solid_and_in_cover_dashed_with_the_terrain(qtbot, tmp
 def test_dragging_the_target_out_of_range_flips_it_and_updates_the_odds(qtbot, tmp_path):
     window, flow = _archer_window(qtbot, tmp_path)
     flow.state.set_target("t")
+    settle(qtbot, flow)
     assert flow.state.report is not None and flow.state.report.valid
     before = flow.odds_panel.expected_label.text()
-    with qtbot.waitSignal(flow.scan_finished, timeout=5000):
-        window.document.edit("Move", moved(window.document.scenario, "t", 20, 5))
+    window.document.edit("Move", moved(window.document.scenario, "t", 20, 5))
+    settle(qtbot, flow)
     marker = flow.overlay.marker("t")
     assert marker is not None and not marker.valid
     assert any("out of range" in r for r in marker.reasons)
@@ -82,8 +82,8 @@ def test_dragging_the_target_out_of_range_flips_it_and_updates_the_odds(qtbot, t
     assert "not allowed" in flow.attack_panel.verdict_label.text()
     assert "Not allowed now" in flow.odds_panel.condition_label.text()
     # back in range, now at the edge of the band: valid again, the odds follow
-    with qtbot.waitSignal(flow.scan_finished, timeout=5000):
-        window.document.undo_stack.undo()
+    window.document.undo_stack.undo()
+    settle(qtbot, flow)
     marker = flow.overlay.marker("t")
     assert marker is not None and marker.valid
     assert flow.odds_panel.expected_label.text() == before
@@ -119,7 +119,7 @@ def test_circle_of_realms_zones_of_control_and_range_in_spaces(qtbot, tmp_path):
     window, flow = make_window(qtbot, scenario, tmp_path)
     attacker, _ = first_pair(scenario)
     flow.document.set_selection([attacker])
-    flow.overlay.update(flow.state, complete=True)
+    settle(qtbot, flow)
     g = BoardGeometry.of(battle_of(scenario).board)
     grid = g.grid
     assert grid is not None
@@ -141,6 +141,7 @@ def test_ninth_age_arcs_of_the_selected_target(qtbot, tmp_path):
     attacker, target = first_pair(scenario)
     flow.document.set_selection([attacker])
     flow.state.set_target(target)
+    settle(qtbot, flow)
     arcs = flow.overlay.of_kind("arc")
     assert len(arcs) == 4
     body = battle_of(scenario).board.body(target)

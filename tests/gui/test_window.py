@@ -61,7 +61,7 @@ def test_hex_grid_spaces_follow_the_format(make_window):
 
 
 def test_open_bad_file_shows_problems_and_keeps_battlefield(make_window, monkeypatch,
-                                                            tmp_path):
+                                                            tmp_path, qtbot):
     w = make_window(skirmish())
     before = w.document.scenario
     bad = tmp_path / "bad.battle.json"
@@ -73,7 +73,9 @@ def test_open_bad_file_shows_problems_and_keeps_battlefield(make_window, monkeyp
     monkeypatch.setattr(QMessageBox, "warning", lambda *a, **k: shown.append(a[2]))
     monkeypatch.setattr("PySide6.QtWidgets.QFileDialog.getOpenFileName",
                         lambda *a, **k: (str(bad), ""))
-    w.files.open_action.trigger()
+    with qtbot.waitSignal(w.files.opened) as opened:  # read on the worker
+        w.files.open_action.trigger()
+    assert opened.args == [str(bad), False]
     assert len(shown) == 1
     assert "diameter_mm" in shown[0] and "sides" in shown[0]
     assert w.document.scenario is before

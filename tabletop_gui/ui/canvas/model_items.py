@@ -13,7 +13,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
-from tabletop_gui.model.health import health_of
+from tabletop_gui.model.health import Health, health_of
 from tabletop_gui.scenario.entities import Fighter, Model, Unit
 from tabletop_gui.ui.canvas.coords import INCH, Z_MODEL, to_scene
 
@@ -50,6 +50,8 @@ class ModelItem(QGraphicsItem):
         self._label_rect = QRectF()
         self._bounds = QRectF()
         self._font = label_font()
+        self._down = False
+        self._health: Health | None = None
 
     # -- data ------------------------------------------------------------------------
     @property
@@ -79,6 +81,8 @@ class ModelItem(QGraphicsItem):
         moved_only = old is not None and color == self._color and (
             replace(old, x=model.x, y=model.y) == model)
         self._model, self._color = model, QColor(color)
+        # read once per model value, not at every paint of thousands of bases
+        self._down, self._health = model.taken_down, health_of(model)
         if not moved_only:
             self.update()
 
@@ -144,7 +148,7 @@ class ModelItem(QGraphicsItem):
         if self._model is None:
             return
         m = self._model
-        down = m.taken_down
+        down = self._down
         fill = TAKEN_DOWN if down else self._color
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         painter.save()
@@ -217,7 +221,7 @@ class ModelItem(QGraphicsItem):
 
     def _paint_bar_and_label(self, painter: QPainter, m: Model, down: bool) -> None:
         r = self.radius
-        health = health_of(m)
+        health = self._health
         if health is not None:
             bw = max(self._width, 0.8 * INCH)
             bar = QRectF(-bw / 2, r + 0.03 * INCH, bw, BAR_HEIGHT)

@@ -8,11 +8,17 @@ Extension points for canvas overlays: ``item_for(id)`` gives an entity's item;
 ``overlay_layer`` is an empty parent item at ``Z_OVERLAY`` (above terrain and models,
 below tool feedback) to hang overlay items on; ``preview_moved`` tells overlays where
 models are while a drag is in progress (before the edit is pushed on release).
+
+Another battlefield (Open, New, restore) is mirrored in slices of ``BUILD_SLICE_S`` per
+event-loop turn, so a file of thousands of models never holds the event loop: the table
+and the first items show at once, the rest follow (``building``, ``built``).
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QRectF, Signal
+import time
+
+from PySide6.QtCore import QRectF, QTimer, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
 
@@ -23,6 +29,8 @@ from tabletop_gui.ui.canvas.coords import INCH, Z_OVERLAY, Z_TOOL, board_rect
 from tabletop_gui.ui.canvas.model_items import ModelItem
 
 EntityItem = ModelItem | TerrainItem
+BUILD_SLICE_S = 0.008  # items made per event-loop turn (each is painted after its turn)
+BUILD_AT_ONCE = 100  # a battlefield of up to this many entities is mirrored at once
 
 
 class LayerItem(QGraphicsItem):
@@ -44,6 +52,7 @@ class BattlefieldScene(QGraphicsScene):
     """Items of the document's battlefield, terrain, fighters and units."""
 
     preview_moved = Signal(dict)  # {entity id: (x, y) in inches} while dragging
+    built = Signal()  # every entity of the document has its item (after ``building``)
 
     def __init__(self, document: Document) -> None:
         super().__init__()
@@ -58,6 +67,11 @@ class BattlefieldScene(QGraphicsScene):
         self.addItem(self.overlay_layer)
         self.tool_layer = LayerItem(Z_TOOL)
         self.addItem(self.tool_layer)
+        self._todo: list[str] = []  # entity ids still to mirror (another battlefield)
+        self._build_timer = QTimer(self)
+        self._build_timer.setSingleShot(True)
+        self._build_timer.setInterval(0)
+        self._build_timer.timeout.connect(self._build_more)
         self._rebuild(document.scenario)
         document.changed.connect(self._on_changed)
         document.selection_changed.connect(self._on_document_selection)
@@ -104,6 +118,39 @@ class BattlefieldScene(QGraphicsScene):
         for e in scenario.entities:
             self._put(scenario, e)
 
+    @property
+    def building(self) -> bool:
+        """Items of the document's entities are still being made (see ``built``)."""
+        return bool(self._todo)
+
+    def finish_building(self) -> None:
+        """Make every item still to make now (an export, a test)."""
+        self._build_more(budget_s=None)
+
+    def _build_more(self, budget_s: float | None = BUILD_SLICE_S) -> None:
+        """Mirror the entities still to mirror, for ``budget_s`` seconds (None: all)."""
+        scenario = self.document.scenario
+        start = time.perf_counter()
+        selection = set(self.document.selection)
+        self._syncing = True
+        try:
+            while self._todo:
+                e = scenario.entity(self._todo.pop())
+                if e is not None:
+                    self._put(scenario, e)
+                    item = self._items.get(e.id)
+                    if item is not None and item.isSelected() != (e.id in selection):
+                        item.setSelected(e.id in selection)
+                if budget_s is not None and time.perf_counter() - start >= budget_s:
+                    break
+        finally:
+            self._syncing = False
+        if self._todo:
+            self._build_timer.start()
+        else:
+            self._build_timer.stop()
+            self.built.emit()
+
     def _put(self, scenario: Scenario, e: Entity) -> None:
         item = self._items.get(e.id)
         if isinstance(e, Fighter | Unit):
@@ -133,8 +180,12 @@ class BattlefieldScene(QGraphicsScene):
             present = {e.id for e in scenario.entities}
             for gone in [i for i in self._items if i not in present]:
                 self.removeItem(self._items.pop(gone))
-            for e in scenario.entities:  # side colours may have changed: set_model is cheap
-                self._put(scenario, e)
+            # side colours may have changed: set_model is cheap when nothing did
+            self._todo = [e.id for e in reversed(scenario.entities)]
+            if len(self._todo) <= BUILD_AT_ONCE:
+                self._build_more(budget_s=None)
+            else:  # another large battlefield: its items from the next turn on
+                self._build_timer.start()
             return
         for entity_id in change.ids:
             found = scenario.entity(entity_id)

@@ -1,0 +1,243 @@
+"""What the rules answer for the attack being prepared: pure computations of values.
+
+``AttackState`` keeps the choices (attacker, weapon, target, options, dice) and hands a
+frozen ``Question`` to a runner (``model.jobs``); the functions here compute the
+``Answers`` (report, odds, the dice's reading, the off-hand weapons) from it, on whatever
+thread the runner uses. They read values only and return values.
+
+``Battles`` gives each job the battle of its scenario value and, when the scenario differs
+from the one the previous job saw in a single model (a drag step or its release), carries
+the geometry over (``BoardGeometry.moved``: the pair tables updated in one row and column,
+in place). It is touched only by the jobs of one runner, one at a time, so that in-place
+update never races with a reader.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+
+from tabletop_gui.geometry.board_geometry import BoardGeometry
+from tabletop_gui.model.dice_probe import (
+    EnteredDie,
+    choices_called_for,
+    first_die,
+    read_dice,
+)
+from tabletop_gui.model.target_scan import TargetStatus, report_status
+from tabletop_gui.rules import registry
+from tabletop_gui.rules.base import (
+    AttackReport,
+    AttackRequest,
+    Battle,
+    Resolution,
+    RulesError,
+    Ruleset,
+    SeededDice,
+)
+from tabletop_gui.rules.dist import Dist
+from tabletop_gui.rules.fields import OptionSpec
+from tabletop_gui.scenario.battle import battle_of
+from tabletop_gui.scenario.entities import Scenario
+
+
+class EngineFailure(Exception):
+    """The engine failed in a way the rules did not foresee (a bug, a hostile file) while
+    ``where`` (an action, in words); ``error`` is what it raised."""
+
+    def __init__(self, where: str, error: Exception) -> None:
+        super().__init__(f"{where}: {error}")
+        self.where = where
+        self.error = error
+
+
+@contextmanager
+def engine_step(where: str) -> Iterator[None]:
+    """A ``RulesError`` is the rules' answer and passes; anything else is a failure."""
+    try:
+        yield
+    except (RulesError, EngineFailure):
+        raise
+    except Exception as e:  # noqa: BLE001 - told to the user by whoever receives it
+        raise EngineFailure(where, e) from e
+
+
+def carry_geometry(before: tuple[Scenario, Battle], after: tuple[Scenario, Battle]) -> None:
+    """Derive the geometry of ``after`` from that of ``before`` when exactly one model
+    changed (same models otherwise, the very same objects): one row and column of the
+    pair tables are recomputed instead of every pair."""
+    (old_s, old_b), (new_s, new_b) = before, after
+    old, new = old_s.models, new_s.models
+    if len(old) != len(new) or old_s.obstacles is not new_s.obstacles \
+            or old_s.platforms is not new_s.platforms:
+        return
+    changed = [i for i, (a, b) in enumerate(zip(old, new, strict=True)) if a is not b]
+    if len(changed) != 1 or old[changed[0]].id != new[changed[0]].id:
+        return
+    try:
+        BoardGeometry.of(old_b.board).moved(new_b.board, new[changed[0]].id, handover=True)
+    except KeyError:
+        return
+
+
+class Battles:
+    """The battle of each scenario value the jobs of one runner see, the geometry carried
+    from the previous one when a single model changed."""
+
+    def __init__(self) -> None:
+        self._last: tuple[Scenario, Battle] | None = None
+
+    def of(self, scenario: Scenario) -> Battle:
+        last = self._last
+        if last is not None and last[0] is scenario:
+            return last[1]
+        battle = battle_of(scenario)
+        if last is not None:
+            carry_geometry(last, (scenario, battle))
+        self._last = (scenario, battle)
+        return battle
+
+
+@dataclass(frozen=True)
+class Question:
+    """Everything one computation of the answers depends on (values only)."""
+
+    ruleset_id: str
+    scenario: Scenario
+    request: AttackRequest | None
+    dice: tuple[int, ...]
+    option_specs: tuple[OptionSpec, ...]
+    weapons: tuple[str, ...]  # the attacker's weapons: the off-hand candidates
+
+    @property
+    def ruleset(self) -> Ruleset:
+        """The engine (loaded on first use, by the job: never on the caller's thread)."""
+        return registry.get(self.ruleset_id)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What the dice so far mean (``dice_probe.read_dice``) and the choices they call for."""
+
+    odds: Dist
+    entered: tuple[EnteredDie, ...]
+    next_die: tuple[int, str] | None
+    resolution: Resolution | None
+    pending_choices: tuple[OptionSpec, ...]
+
+
+@dataclass(frozen=True)
+class Answers:
+    """The rules' answers for one ``Question``."""
+
+    report: AttackReport | None = None
+    odds: Dist | None = None
+    resolution: Resolution | None = None
+    entered: tuple[EnteredDie, ...] = ()
+    next_die: tuple[int, str] | None = None
+    pending_choices: tuple[OptionSpec, ...] = ()
+    message: str = ""  # the last refusal, in the rules' words
+    dice: tuple[int, ...] = ()  # the dice kept (none when the rules dropped them)
+    dice_dropped: bool = False
+    offhands: tuple[str, ...] = ()  # weapons the ruleset accepts in the off hand
+    status: TargetStatus | None = None  # the target's status, from the report
+
+    def with_reading(self, reading: Reading, dice: tuple[int, ...]) -> Answers:
+        return replace(self, odds=reading.odds, entered=reading.entered,
+                       next_die=reading.next_die, resolution=reading.resolution,
+                       pending_choices=reading.pending_choices, dice=dice, message="")
+
+
+def read(q: Question, battle: Battle, faces: tuple[int, ...]) -> Reading:
+    """The reading of ``faces``; RulesError when the rules refuse them."""
+    assert q.request is not None
+    reading = read_dice(q.ruleset, battle, q.request, faces)
+    choices = () if reading.resolution is None else choices_called_for(
+        q.option_specs, q.ruleset, battle, q.request, faces)
+    return Reading(reading.odds, reading.entered, reading.next_die, reading.resolution,
+                   choices)
+
+
+def answer(q: Question, battles: Battles) -> Answers:
+    """Report, odds, the reading of the dice and the off-hand choices for ``q``."""
+    request = q.request
+    if request is None:
+        return Answers(dice=q.dice)
+    with engine_step("Preparing the attack"):
+        battle = battles.of(q.scenario)
+        try:
+            report = q.ruleset.attack(battle, request)
+        except RulesError as e:
+            return Answers(message=str(e), dice=q.dice, offhands=_offhands(q, battle))
+        out = Answers(report=report, odds=report.distribution, dice=q.dice,
+                      status=report_status(report))
+        if q.dice:
+            try:
+                out = out.with_reading(read(q, battle, q.dice), q.dice)
+            except RulesError as e:
+                out = replace(out, message=f"dice dropped: {e}", dice=(), dice_dropped=True)
+        if out.next_die is None and out.resolution is None:
+            out = replace(out, next_die=first_die(q.ruleset, battle, request))
+    return replace(out, offhands=_offhands(q, battle))
+
+
+def _offhands(q: Question, battle: Battle) -> tuple[str, ...]:
+    """The attacker's other weapons the ruleset accepts in the off hand against this
+    target with this weapon (asked of the engine; none where nobody dual-wields)."""
+    request = q.request
+    assert request is not None
+    out = []
+    with engine_step("Listing the off-hand weapons"):
+        for name in q.weapons:
+            if name == request.weapon:
+                continue
+            try:
+                report = q.ruleset.attack(battle, replace(request, offhand=name))
+            except RulesError:
+                continue
+            if report.offhand == name and report.weapon != name:
+                out.append(name)
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class Entered:
+    """One more die entered: the new reading, or the rules' refusal of it."""
+
+    dice: tuple[int, ...]
+    reading: Reading | None
+    refusal: str = ""
+
+
+def enter(q: Question, battles: Battles, trial: tuple[int, ...]) -> Entered:
+    """Whether the rules accept the faces ``trial`` (the dice so far and one more)."""
+    with engine_step("Reading the die entered"):
+        battle = battles.of(q.scenario)
+        try:
+            return Entered(trial, read(q, battle, trial))
+        except RulesError as e:
+            return Entered(trial, None, str(e))
+
+
+@dataclass(frozen=True)
+class Rolled:
+    """Digital dice rolled with ``seed``: their faces and the answers for them, or the
+    rules' refusal to roll."""
+
+    seed: int
+    answers: Answers | None
+    refusal: str = ""
+
+
+def roll(q: Question, battles: Battles, seed: int) -> Rolled:
+    """Resolve the attack with dice seeded by ``seed``; the answers for those faces."""
+    assert q.request is not None
+    with engine_step("Rolling the dice"):
+        battle = battles.of(q.scenario)
+        try:
+            res = q.ruleset.resolve(battle, q.request, SeededDice(seed))
+        except RulesError as e:
+            return Rolled(seed, None, str(e))
+    faces = tuple(d.face for d in res.dice)
+    return Rolled(seed, answer(replace(q, dice=faces), battles))

@@ -1,0 +1,165 @@
+"""The worker that keeps the event loop free: jobs run on its thread and their outcomes
+come back on the GUI thread, in order, one per turn; a cancelled job is never delivered;
+a failure comes back as the outcome's error. The attack state on a worker answers the
+latest choices only, and the faces typed meanwhile are judged in turn."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tabletop_gui.model.attack_state import AttackState
+from tabletop_gui.model.engine_thread import EngineThread
+from tabletop_gui.model.jobs import Outcome, Ticket, run_job
+from tabletop_gui.rules import registry
+from tabletop_gui.rules.base import AttackRequest, GivenDice, SeededDice
+from tabletop_gui.scenario.battle import battle_of
+from tests.gui.attack_support import demo, first_pair, moved
+
+
+class ManualRunner:
+    """A runner whose jobs wait until the test runs them, in any order (a worker that
+    is slow, as seen from the state)."""
+
+    synchronous = False
+
+    def __init__(self) -> None:
+        self.jobs: list[tuple[Ticket, Callable[[], Any], Callable[[Outcome[Any]], None]]] = []
+
+    def submit(self, work: Callable[[], Any], done: Callable[[Outcome[Any]], None]) -> Ticket:
+        ticket = Ticket()
+        self.jobs.append((ticket, work, done))
+        return ticket
+
+    def run(self, index: int = 0, finished_anyway: bool = False) -> bool:
+        """Run job ``index`` and deliver it, as the worker does: not when cancelled,
+        unless ``finished_anyway`` (it was cancelled while it ran: the state itself must
+        see that its answer is too old)."""
+        ticket, work, done = self.jobs.pop(index)
+        if ticket.cancelled and not finished_anyway:
+            return False
+        done(run_job(work))
+        return True
+
+    def run_all(self) -> None:
+        while self.jobs:
+            self.run()
+
+
+def test_outcomes_come_back_on_the_gui_thread_in_order(qtbot) -> None:
+    worker = EngineThread()
+    ran_on: list[int] = []
+    got: list[tuple[int, int]] = []
+    for n in range(5):
+        worker.submit(lambda n=n: (ran_on.append(threading.get_ident()), n)[1],
+                      lambda o: got.append((threading.get_ident(), o.get())))
+    assert worker.busy
+    qtbot.waitUntil(lambda: len(got) == 5)
+    assert [v for _, v in got] == [0, 1, 2, 3, 4]
+    assert {t for t, _ in got} == {threading.get_ident()}  # delivered on this thread
+    assert threading.get_ident() not in ran_on  # computed on the worker
+    qtbot.waitUntil(lambda: not worker.busy)
+    worker.close()
+
+
+def test_a_cancelled_job_is_never_delivered_and_a_failure_comes_back(qtbot) -> None:
+    worker = EngineThread()
+    gate = threading.Event()
+    got: list[object] = []
+    worker.submit(gate.wait, lambda o: got.append("first"))
+    dropped = worker.submit(lambda: "late", lambda o: got.append(o.get()))
+    dropped.cancel()
+
+    def fail() -> None:
+        raise ZeroDivisionError("engine bug")
+
+    with qtbot.waitSignal(worker.busy_changed) as idle:
+        worker.submit(fail, lambda o: got.append(o.error))
+        gate.set()
+    assert idle.args == [False]
+    assert got[0] == "first" and isinstance(got[1], ZeroDivisionError) and len(got) == 2
+    with pytest.raises(ZeroDivisionError):
+        Outcome(None, got[1]).get()
+    worker.close()
+
+
+def test_nothing_is_delivered_once_closed(qtbot) -> None:
+    worker = EngineThread()
+    gate = threading.Event()
+    got: list[object] = []
+    worker.submit(gate.wait, lambda o: got.append(o))
+    worker.close()
+    gate.set()
+    assert not worker.busy
+    worker.submit(lambda: 1, lambda o: got.append(o))  # refused: already closed
+    with qtbot.assertNotEmitted(worker.busy_changed, wait=100):
+        pass
+    assert got == []
+
+
+def _attack(runner: ManualRunner) -> tuple[AttackState, str, str]:
+    scenario = demo("warcry")
+    a, t = first_pair(scenario)
+    st = AttackState(scenario, runner=runner)
+    st.set_attacker(a)
+    runner.run_all()
+    return st, a, t
+
+
+def test_answers_for_an_earlier_choice_are_dropped() -> None:
+    runner = ManualRunner()
+    st, a, t = _attack(runner)
+    other = next(s.target for s in st.statuses() if s.target != t)
+    st.set_target(t)
+    assert st.pending and st.report is None and not st.can_apply
+    st.set_target(other)
+    # the worker answers the second question, then the first one, whose answer it had
+    # nearly finished when it was superseded: that answer is no longer wanted
+    assert len(runner.jobs) == 2
+    runner.run(1)
+    assert not st.pending and st.report is not None and st.report.target == other
+    shown = st.report
+    runner.run(0, finished_anyway=True)
+    assert st.target == other and st.report is shown
+
+
+def test_faces_typed_while_the_answers_come_are_judged_in_turn() -> None:
+    runner = ManualRunner()
+    st, a, t = _attack(runner)
+    st.set_target(t)
+    engine = registry.get("warcry")
+    faces = [d.face for d in engine.resolve(battle_of(st.scenario), AttackRequest(a, t),
+                                            SeededDice(3)).dice]
+    refused: list[str] = []
+    assert st.enter_die(faces[0], refused.append) is None  # the answers are not in yet
+    assert st.enter_die(7, refused.append) is None  # not a face of a d6
+    for face in faces[1:]:
+        st.enter_die(face, refused.append)
+    # the battlefield changes meanwhile (a drag elsewhere): the typed faces stay
+    elsewhere = next(m.id for m in st.scenario.models if m.id not in (a, t))
+    st.set_scenario(moved(st.scenario, elsewhere, 1.0, 1.0))
+    runner.run_all()
+    assert len(refused) == 1 and "d6 shows 1 to 6" in refused[0]
+    assert st.dice == faces
+    expected = engine.resolve(battle_of(st.scenario), AttackRequest(a, t), GivenDice(faces))
+    assert st.resolution is not None and st.resolution.damage == expected.damage
+
+
+def test_a_superseded_scan_computes_no_more_pieces() -> None:
+    runner = ManualRunner()
+    scenario = demo("warcry")
+    a, _ = first_pair(scenario)
+    st = AttackState(scenario, runner=runner)
+    st.set_attacker(a)
+    first = st.scan.plan
+    assert first is not None and runner.jobs  # the first piece is asked for at once
+    b = next(m.id for m in scenario.models if m.side != scenario.model(a).side)
+    st.set_attacker(b)
+    ran = [runner.run(0) for _ in range(len(runner.jobs))]
+    assert ran[0] is False  # the first attacker's piece: cancelled before it ran
+    runner.run_all()
+    assert st.scan.plan is not first and st.scan.plan.attacker == b and st.scan.complete
+    assert {s.target for s in st.statuses()} == set(st.enemies())
