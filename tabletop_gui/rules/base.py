@@ -187,6 +187,19 @@ class Terms:
     arcs: bool = False  # The Ninth Age's arcs and 135° lines
 
 
+@dataclass(frozen=True)
+class OverlayShape:
+    """A shape a ruleset wants drawn on the battlefield for an attack (table inches):
+    a polyline or polygon (``points``, ``closed``) or a circle (``center``, ``radius``)."""
+
+    kind: str  # what it shows: "arc_line", ...
+    tooltip: str
+    points: tuple[tuple[float, float], ...] = ()
+    center: tuple[float, float] | None = None
+    radius: float = 0.0
+    closed: bool = False
+
+
 class Checked:
     """A verdict made of checks: valid when every check passes; the failed ones' texts."""
 
@@ -343,6 +356,10 @@ class Ruleset(ABC):
     @abstractmethod
     def odds_given(self, battle: Battle, request: AttackRequest, known: Sequence[int]) -> Dist:
         """The damage distribution conditioned on the first dice already rolled."""
+
+    def overlays(self, battle: Battle, request: AttackRequest) -> tuple[OverlayShape, ...]:
+        """Shapes this ruleset wants drawn for the attack (none by default)."""
+        return ()
 
     def move(self, battle: Battle, mover: str, path: Sequence[tuple[float, float]]
              ) -> dict[str, Any]:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from tabletop_gui.geometry.board import Terrain
 from tabletop_gui.geometry.ninth_age import CONTACT
+from tabletop_gui.geometry.unit_arcs import arc_lines
 from tabletop_gui.rules.base import (
     AttackReport,
     AttackRequest,
@@ -27,6 +28,7 @@ from tabletop_gui.rules.base import (
     DiceError,
     DiceShortage,
     DieRoll,
+    OverlayShape,
     PairFacts,
     Resolution,
     RulesError,
@@ -301,6 +303,12 @@ class NinthAgeRuleset(Ruleset):
             _resolution(plan, request.target, runner.run(run)), trace,
             lambda fed: capped(runner.remainder(odds, run, plan.shots, cap), plan.remaining),
             lambda given: DiceShortage(len(run.dice) + max(1, dice_waiting(run)), given))
+
+    def overlays(self, battle: Battle, request: AttackRequest) -> tuple[OverlayShape, ...]:
+        """The target's arc lines (front, flanks and rear meet on them)."""
+        return tuple(OverlayShape("arc_line", "135° arc line of the target (a model on a "
+                                  "line is in the flank)", (a, b))
+                     for a, b in arc_lines(battle.board, request.target))
 
     def odds_given(self, battle: Battle, request: AttackRequest, known: Sequence[int],
                    situation: Situation | None = None) -> Dist:
