@@ -62,8 +62,7 @@ def faces_text(table: FaceTable) -> str:
 
 
 class DiceCountShortage(DiceShortage):
-    """Too few given dice, naming exactly how many the attack rolls (the GUI still sees a
-    ``DiceShortage`` and asks for the next die)."""
+    """Too few given dice, naming exactly how many the attack rolls and in which pools."""
 
     def __init__(self, needed: int, given: int, what: str) -> None:
         super().__init__(needed, given)
