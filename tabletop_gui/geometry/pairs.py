@@ -86,20 +86,16 @@ class PairTable:
         return PairTable(rule, self.horizontal, self.vertical, self.distance, self.visible, cov,
                          self.flanked, self.blocked_by, Triples.build(covers))
 
-    def moved(self, ba: BodyArrays, ts: TerrainSet, k: int, in_place: bool = False
-              ) -> PairTable:
-        """This table after body ``k`` moved (``ba`` are the new arrays, same bodies order).
-
-        Only k's row and column are computed again (and flanking, from the distances). With
-        ``in_place`` the matrices of this table are reused and it must not be read again
-        (a drag hands each step's table to the next).
+    def moved(self, ba: BodyArrays, ts: TerrainSet, k: int) -> PairTable:
+        """This table after body ``k`` moved (``ba`` are the new arrays, same bodies order),
+        as a new table: only k's row and column are computed again (and flanking, from the
+        distances), into copies of the matrices; this table is never written.
         """
         others = np.flatnonzero(ba.active & (ba.side != ba.side[k]))
         if not ba.active[k]:
             others = others[:0]
-        cp = (lambda x: x) if in_place else np.copy
-        h, v, d = cp(self.horizontal), cp(self.vertical), cp(self.distance)
-        vis, cov = cp(self.visible), cp(self.cover)
+        h, v, d = self.horizontal.copy(), self.vertical.copy(), self.distance.copy()
+        vis, cov = self.visible.copy(), self.cover.copy()
         for a in (h, v, d):
             a[k, :] = np.nan
             a[:, k] = np.nan
@@ -115,8 +111,8 @@ class PairTable:
         d[others, k] = d[k, others]
         return PairTable(
             self.rule, h, v, d, vis, cov, _flanked(ba, d),
-            self.blocked_by.replace_body(k, blocked, in_place),
-            self.cover_by.replace_body(k, covers, in_place),
+            self.blocked_by.replace_body(k, blocked),
+            self.cover_by.replace_body(k, covers),
         )
 
     # -- reading ----------------------------------------------------------------------

@@ -21,13 +21,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
-from tabletop_gui.geometry.board_geometry import BoardGeometry
 from tabletop_gui.geometry.cover import EXEMPT
 from tabletop_gui.geometry.sight_lines import PATH_NAMES, SightLine
 from tabletop_gui.model.measuring import Measurement
 from tabletop_gui.rules.ruling import Ruling
-from tabletop_gui.scenario.battle import battle_of
 from tabletop_gui.scenario.entities import Scenario
+from tabletop_gui.scenario.snapshot import Snapshot
 from tabletop_gui.ui.canvas.segment_marks import SegmentMarks
 from tabletop_gui.ui.canvas_overlays import (
     ARC,
@@ -84,10 +83,12 @@ class RulingOverlay:
         self.items.append(item)
         return item
 
-    def show(self, ruling: Ruling, scenario: Scenario) -> None:
+    def show(self, ruling: Ruling, snapshot: Snapshot) -> None:
+        """``ruling`` drawn on the revision ``snapshot`` (its scenario and geometry)."""
         self.clear()
         self.ruling = ruling
-        geometry = BoardGeometry.of(battle_of(scenario).board)
+        scenario = snapshot.scenario
+        geometry = snapshot.geometry
         attacker = scenario.model(ruling.attacker)
         if attacker is not None:
             outline = model_polygon(attacker)

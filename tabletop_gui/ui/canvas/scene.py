@@ -6,8 +6,9 @@ the document's selection and the document's selection selects items.
 
 Extension points for canvas overlays: ``item_for(id)`` gives an entity's item;
 ``overlay_layer`` is an empty parent item at ``Z_OVERLAY`` (above terrain and models,
-below tool feedback) to hang overlay items on; ``preview_moved`` tells overlays where
-models are while a drag is in progress (before the edit is pushed on release).
+below tool feedback) to hang overlay items on. Where models are while a drag is in
+progress (before the edit is pushed on release) is the document's preview
+(``Document.preview``).
 
 Another battlefield (Open, New, restore) is mirrored in slices of ``BUILD_SLICE_S`` per
 event-loop turn, so a file of thousands of models never holds the event loop: the table
@@ -51,7 +52,6 @@ class LayerItem(QGraphicsItem):
 class BattlefieldScene(QGraphicsScene):
     """Items of the document's battlefield, terrain, fighters and units."""
 
-    preview_moved = Signal(dict)  # {entity id: (x, y) in inches} while dragging
     built = Signal()  # every entity of the document has its item (after ``building``)
 
     def __init__(self, document: Document) -> None:
