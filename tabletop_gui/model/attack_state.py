@@ -80,7 +80,8 @@ class AttackState:
 
     def __init__(self, scenario: Scenario | Snapshot | None = None,
                  seed_source: Callable[[], int] = system_seed,
-                 runner: Runner | None = None) -> None:
+                 runner: Runner | None = None,
+                 on_failure: FailureHandler | None = None) -> None:
         self._listeners: list[Listener] = []
         self._scan_listeners: list[Listener] = []
         self.runner: Runner = runner if runner is not None else InlineRunner()
@@ -117,7 +118,7 @@ class AttackState:
         self._enemies_cache: tuple[object, list[str]] = (None, [])
         self._down: dict[int, tuple[Model, bool]] = {}
         self.live = False  # the change being notified is a drag preview (see set_scenario)
-        self.on_failure: FailureHandler | None = None  # told when an engine call fails
+        self.on_failure = on_failure  # told when an engine call fails
         if isinstance(scenario, Snapshot):
             self.set_snapshot(scenario)
         elif scenario is not None:
@@ -447,6 +448,10 @@ class AttackState:
         self._submit("scan", partial(compute_piece, job),
                      self._scanned, "Judging the targets")
         return True
+
+    def hold(self, on: bool = True) -> None:
+        """The scan stops after the verdicts (``on``: a drag under way) or not."""
+        self.hold_reports = on
 
     def release_reports(self) -> None:
         """Go on with the full reports (the drag rested)."""

@@ -1,8 +1,8 @@
 """The game-night attack flow wired into the main window.
 
-``install_attack_flow(window)`` docks the Attack, Odds and Log panels, hangs the attack
-overlays on the scene's overlay layer, follows the document (edits, undo, selection and
-live drag previews) and adds the keyboard flow:
+``MainWindow.install_attack_flow`` makes one and docks its panels (Attack, Odds, Log);
+the flow hangs the attack overlays on the scene's overlay layer, follows the document
+(edits, undo, selection, a drag's preview snapshot) and adds the keyboard flow:
 
 - select an attacker on the canvas (or in the Attack panel);
 - click an enemy, or Tab / Shift+Tab to cycle the valid targets;
@@ -18,7 +18,6 @@ loop) and the panels. The status bar shows how far the target scan is.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
 
 import shiboken6
 from PySide6.QtCore import QEvent, QKeyCombination, QObject, Qt, QTimer, Signal
@@ -27,7 +26,6 @@ from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QApplication,
     QComboBox,
-    QDockWidget,
     QLineEdit,
     QMainWindow,
     QPlainTextEdit,
@@ -71,20 +69,6 @@ def _combined(event: QKeyEvent) -> int:
     return QKeyCombination(mods, Qt.Key(key)).toCombined()
 
 
-class FlowWindow(Protocol):
-    """What the attack flow needs of the main window."""
-
-    document: Document
-    scene: BattlefieldScene
-    errors: ErrorReporter
-    busy: BusyIndicator
-
-    @property
-    def worker(self) -> Runner: ...
-
-    def add_panel(self, title: str, widget: QWidget) -> Any: ...
-
-
 class AttackFlow(QObject):
     """Keeps an ``AttackState`` in step with the document and acts on the user's keys."""
 
@@ -98,8 +82,8 @@ class AttackFlow(QObject):
         self.scene = scene
         self.errors = errors
         self.busy = busy
-        self.state = AttackState(document.snapshot, runner=runner)
-        self.state.on_failure = errors.failure  # an engine failure: told, attack reset
+        # an engine failure: told, attack reset
+        self.state = AttackState(document.snapshot, runner=runner, on_failure=errors.failure)
         self.attack_panel = AttackPanel(self.state)
         self.odds_panel = OddsPanel(self.state)
         self.log_panel = LogPanel()
@@ -192,6 +176,13 @@ class AttackFlow(QObject):
         return event.key() in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab) \
             and self.state.attacker is None
 
+    def panels(self) -> list[tuple[str, QWidget]]:
+        """The panels the window docks: Attack (scrolling), Odds and Log."""
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(self.attack_panel)
+        return [("Attack", scroll), ("Odds", self.odds_panel), ("Log", self.log_panel)]
+
     def watch_keys_of(self, widget: QWidget) -> None:
         """Also judge the attack keys typed in ``widget`` (a dock that may float: its
         keys do not pass through the main window)."""
@@ -249,7 +240,7 @@ class AttackFlow(QObject):
         self._draw_timer.stop()
         self._preview_timer.stop()
         self._document_timer.stop()
-        self.state.hold_reports = False
+        self.state.hold(False)
         self._told, self._told_for = set(), None
         self.overlay.clear()
         self.state.reset(self.document.snapshot)
@@ -317,7 +308,7 @@ class AttackFlow(QObject):
         self._preview_timer.stop()
         if not self.document.previewing or self.state.snapshot is self.document.snapshot:
             return
-        self.state.hold_reports = True  # until the drag rests
+        self.state.hold()  # until the drag rests
         self._scan_timer.start()
         self.state.set_snapshot(self.document.snapshot, live=True)
 
@@ -372,18 +363,3 @@ class AttackFlow(QObject):
                 self.errors.tell(notice)
 
 
-def install_attack_flow(window: FlowWindow) -> AttackFlow:
-    """Dock the Attack, Odds and Log panels and wire the attack flow into ``window``."""
-    assert isinstance(window, QMainWindow)
-    flow = AttackFlow(window, window.document, window.scene, window.errors, window.worker,
-                      window.busy)
-    scroll = QScrollArea()
-    scroll.setWidgetResizable(True)
-    scroll.setWidget(flow.attack_panel)
-    window.add_panel("Attack", scroll)
-    window.add_panel("Odds", flow.odds_panel)
-    window.add_panel("Log", flow.log_panel)
-    for dock in window.findChildren(QDockWidget):
-        flow.watch_keys_of(dock)
-    window.attack_flow = flow  # type: ignore[attr-defined]
-    return flow

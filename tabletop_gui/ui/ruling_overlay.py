@@ -77,8 +77,10 @@ class RulingOverlay:
         self.ruling = None
 
     def _add(self, kind: str, key: str, path: QPainterPath, pen: QPen, z: float,
-             brush: QBrush | None = None, tooltip: str = "") -> OverlayItem:
-        item = OverlayItem(kind, key, path, pen, brush, tooltip, parent=self.layer)
+             brush: QBrush | None = None, tooltip: str = "", clear_count: int = 0,
+             total: int = 0) -> OverlayItem:
+        item = OverlayItem(kind, key, path, pen, brush, tooltip, parent=self.layer,
+                           clear_count=clear_count, total=total)
         item.setZValue(z)
         self.items.append(item)
         return item
@@ -171,11 +173,9 @@ class RulingOverlay:
             tip = (f"sight line {PATH_NAMES[path]}: {clear} of {len(lines)} heights clear"
                    + (f"; blocked by {', '.join(ruling.label(t) for t in blockers)}"
                       if blockers else ""))
-            item = self._add("sight_line", PATH_NAMES[path],
-                             line_path(first.start[:2], first.end[:2]), pen, Z_LINES,
-                             tooltip=tip)
-            item.clear_count = clear  # type: ignore[attr-defined]
-            item.total = len(lines)  # type: ignore[attr-defined]
+            self._add("sight_line", PATH_NAMES[path],
+                      line_path(first.start[:2], first.end[:2]), pen, Z_LINES,
+                      tooltip=tip, clear_count=clear, total=len(lines))
 
 
 def _polygon(scenario: Scenario, terrain_id: str) -> shapely.Polygon | None:

@@ -18,6 +18,8 @@ and the first items show at once, the rest follow (``building``, ``built``).
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from PySide6.QtCore import QRectF, QTimer, Signal
 from PySide6.QtGui import QColor
@@ -126,6 +128,16 @@ class BattlefieldScene(QGraphicsScene):
     def finish_building(self) -> None:
         """Make every item still to make now (an export, a test)."""
         self._build_more(budget_s=None)
+
+    @contextmanager
+    def selection_kept(self) -> Iterator[None]:
+        """Within it, the items' selection changes leave the document's selection alone
+        (a picture drawn of the scene)."""
+        self._syncing = True
+        try:
+            yield
+        finally:
+            self._syncing = False
 
     def _build_more(self, budget_s: float | None = BUILD_SLICE_S) -> None:
         """Mirror the entities still to mirror, for ``budget_s`` seconds (None: all)."""
