@@ -82,6 +82,8 @@ def same_table(x: PairTable, y: PairTable) -> None:
     assert (x.visible == y.visible).all()
     assert (x.cover == y.cover).all()
     assert (x.flanked == y.flanked).all()
+    assert sorted(zip(*map(list, x.near), strict=True)) \
+        == sorted(zip(*map(list, y.near), strict=True))
     assert sorted(map(tuple, x.cover_by.rows())) == sorted(map(tuple, y.cover_by.rows()))
     assert sorted(map(tuple, x.blocked_by.rows())) == sorted(map(tuple, y.blocked_by.rows()))
 
