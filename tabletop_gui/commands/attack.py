@@ -29,8 +29,8 @@ from tabletop_gui.rules.base import (
     SeededDice,
 )
 from tabletop_gui.rules.resolver import drive
-from tabletop_gui.scenario.battle import battle_of
 from tabletop_gui.scenario.entities import Scenario
+from tabletop_gui.scenario.snapshot import Snapshot
 
 
 def set_pairs(sets: Sequence[Any] | None) -> list[str]:
@@ -95,7 +95,7 @@ def evaluate(scenario: Scenario, args: argparse.Namespace
     """The report (and roll) of the attack the arguments describe."""
     try:
         ruleset = registry.get(scenario.ruleset)
-        battle = battle_of(scenario)
+        battle = Snapshot.of(scenario).battle
         for flag, cid in (("--attacker", args.attacker), ("--target", args.target)):
             if cid not in battle.combatants:
                 raise RulesError(f"{flag}: unknown fighter or unit id {cid!r}")

@@ -5,11 +5,8 @@ frozen ``Question`` to a runner (``model.jobs``); the functions here compute the
 ``Answers`` (report, odds, the dice's reading, the off-hand weapons) from it, on whatever
 thread the runner uses. They read values only and return values.
 
-``Battles`` gives each job the battle of its scenario value and, when the scenario differs
-from the one the previous job saw in a single model (a drag step or its release), carries
-the geometry over (``BoardGeometry.moved``: the pair tables updated in one row and column,
-in place). It is touched only by the jobs of one runner, one at a time, so that in-place
-update never races with a reader.
+A question carries the ``Snapshot`` of the revision it is about: its battle and geometry
+(a drag step's snapshot derives its geometry from the previous step's, as a new value).
 """
 
 from __future__ import annotations
@@ -18,7 +15,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
-from tabletop_gui.geometry.board_geometry import BoardGeometry
 from tabletop_gui.model.target_scan import TargetStatus, report_status
 from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import (
@@ -34,8 +30,7 @@ from tabletop_gui.rules.base import (
 from tabletop_gui.rules.dist import Dist
 from tabletop_gui.rules.fields import OptionSpec
 from tabletop_gui.rules.resolver import ChoiceAsk, Resolver, too_many
-from tabletop_gui.scenario.battle import battle_of
-from tabletop_gui.scenario.entities import Scenario
+from tabletop_gui.scenario.snapshot import Snapshot
 
 
 class EngineFailure(Exception):
@@ -59,48 +54,12 @@ def engine_step(where: str) -> Iterator[None]:
         raise EngineFailure(where, e) from e
 
 
-def carry_geometry(before: tuple[Scenario, Battle], after: tuple[Scenario, Battle]) -> None:
-    """Derive the geometry of ``after`` from that of ``before`` when exactly one model
-    changed (same models otherwise, the very same objects): one row and column of the
-    pair tables are recomputed instead of every pair."""
-    (old_s, old_b), (new_s, new_b) = before, after
-    old, new = old_s.models, new_s.models
-    if len(old) != len(new) or old_s.obstacles is not new_s.obstacles \
-            or old_s.platforms is not new_s.platforms:
-        return
-    changed = [i for i, (a, b) in enumerate(zip(old, new, strict=True)) if a is not b]
-    if len(changed) != 1 or old[changed[0]].id != new[changed[0]].id:
-        return
-    try:
-        BoardGeometry.of(old_b.board).moved(new_b.board, new[changed[0]].id, handover=True)
-    except KeyError:
-        return
-
-
-class Battles:
-    """The battle of each scenario value the jobs of one runner see, the geometry carried
-    from the previous one when a single model changed."""
-
-    def __init__(self) -> None:
-        self._last: tuple[Scenario, Battle] | None = None
-
-    def of(self, scenario: Scenario) -> Battle:
-        last = self._last
-        if last is not None and last[0] is scenario:
-            return last[1]
-        battle = battle_of(scenario)
-        if last is not None:
-            carry_geometry(last, (scenario, battle))
-        self._last = (scenario, battle)
-        return battle
-
-
 @dataclass(frozen=True)
 class Question:
     """Everything one computation of the answers depends on (values only)."""
 
     ruleset_id: str
-    scenario: Scenario
+    snapshot: Snapshot
     request: AttackRequest | None
     dice: tuple[int, ...]
     option_specs: tuple[OptionSpec, ...]
@@ -175,13 +134,13 @@ def _answer_choices(resolver: Resolver, answers: dict[str, str],
         resolver.answer(given if given in choice.choices else choice.default)
 
 
-def answer(q: Question, battles: Battles) -> Answers:
+def answer(q: Question) -> Answers:
     """Report, odds, the reading of the dice and the off-hand choices for ``q``."""
     request = q.request
     if request is None:
         return Answers(dice=q.dice)
     with engine_step("Preparing the attack"):
-        battle = battles.of(q.scenario)
+        battle = q.snapshot.battle
         try:
             report = q.ruleset.attack(battle, request)
         except RulesError as e:
@@ -227,10 +186,10 @@ class Entered:
     refusal: str = ""
 
 
-def enter(q: Question, battles: Battles, trial: tuple[int, ...]) -> Entered:
+def enter(q: Question, trial: tuple[int, ...]) -> Entered:
     """Whether the rules accept the faces ``trial`` (the dice so far and one more)."""
     with engine_step("Reading the die entered"):
-        battle = battles.of(q.scenario)
+        battle = q.snapshot.battle
         try:
             return Entered(trial, read(q, battle, trial))
         except RulesError as e:
@@ -247,14 +206,14 @@ class Rolled:
     refusal: str = ""
 
 
-def roll(q: Question, battles: Battles, seed: int) -> Rolled:
+def roll(q: Question, seed: int) -> Rolled:
     """Resolve the attack with dice seeded by ``seed``; the answers for those faces."""
     assert q.request is not None
     with engine_step("Rolling the dice"):
-        battle = battles.of(q.scenario)
+        battle = q.snapshot.battle
         try:
             res = q.ruleset.resolve(battle, q.request, SeededDice(seed))
         except RulesError as e:
             return Rolled(seed, None, str(e))
     faces = tuple(d.face for d in res.dice)
-    return Rolled(seed, answer(replace(q, dice=faces), battles))
+    return Rolled(seed, answer(replace(q, dice=faces)))

@@ -32,7 +32,6 @@ from typing import Any
 from tabletop_gui.model import attack_answers as answers_of
 from tabletop_gui.model.attack_answers import (
     Answers,
-    Battles,
     EngineFailure,
     Entered,
     Question,
@@ -61,6 +60,7 @@ from tabletop_gui.rules.dist import Dist
 from tabletop_gui.rules.fields import OptionSpec, RulesetInfo
 from tabletop_gui.rules.resolver import ChoiceAsk
 from tabletop_gui.scenario.entities import Model, Scenario
+from tabletop_gui.scenario.snapshot import Snapshot
 
 Listener = Callable[[], None]
 FailureHandler = Callable[[str, Exception], None]
@@ -79,15 +79,16 @@ def system_seed() -> int:
 class AttackState:
     """Attacker, weapon, target, options and dice of one attack, and the rules' answers."""
 
-    def __init__(self, scenario: Scenario | None = None,
+    def __init__(self, scenario: Scenario | Snapshot | None = None,
                  seed_source: Callable[[], int] = system_seed,
-                 runner: Runner | None = None) -> None:
+                 runner: Runner | None = None,
+                 on_failure: FailureHandler | None = None) -> None:
         self._listeners: list[Listener] = []
         self._scan_listeners: list[Listener] = []
         self.runner: Runner = runner if runner is not None else InlineRunner()
         self.keep_scanning = not self.runner.synchronous  # scan on, piece after piece
         self.hold_reports = False  # the scan stops after the verdicts (a drag under way)
-        self.scenario: Scenario | None = None
+        self.snapshot: Snapshot | None = None  # the revision (or drag preview) attacked in
         self.attacker: str | None = None
         self.weapon: str | None = None
         self.offhand: str | None = None
@@ -111,7 +112,6 @@ class AttackState:
         self._offhands: tuple[str, ...] = ()
         self._answered_for: AttackRequest | None = None  # the request the answers are for
         self._answered_dice: tuple[int, ...] = ()  # and the dice
-        self._battles = Battles()
         self._generation = 0  # of the answers wanted; older deliveries are dropped
         self._tickets: dict[str, Ticket] = {}  # the job in flight of each kind
         self._typed: list[tuple[int, Refused | None]] = []  # faces typed while judging
@@ -121,8 +121,10 @@ class AttackState:
         self._enemies_cache: tuple[object, list[str]] = (None, [])
         self._down: dict[int, tuple[Model, bool]] = {}
         self.live = False  # the change being notified is a drag preview (see set_scenario)
-        self.on_failure: FailureHandler | None = None  # told when an engine call fails
-        if scenario is not None:
+        self.on_failure = on_failure  # told when an engine call fails
+        if isinstance(scenario, Snapshot):
+            self.set_snapshot(scenario)
+        elif scenario is not None:
             self.set_scenario(scenario)
 
     # -- listeners -----------------------------------------------------------------
@@ -144,6 +146,10 @@ class AttackState:
                 listener()
         finally:
             self.live = False
+
+    @property
+    def scenario(self) -> Scenario | None:
+        return self.snapshot.scenario if self.snapshot is not None else None
 
     # -- what the rules are ------------------------------------------------------------
     @property
@@ -213,13 +219,16 @@ class AttackState:
 
     # -- setting ---------------------------------------------------------------------
     def set_scenario(self, scenario: Scenario, live: bool = False) -> None:
-        """A new version of the document: keep the choices that still make sense.
+        """``set_snapshot`` of the snapshot of ``scenario``, derived from the current one
+        (``Snapshot.revised``: one model changed, its geometry derived from this one's)."""
+        self.set_snapshot(self.snapshot.revised(scenario) if self.snapshot is not None
+                          else Snapshot.of(scenario), live)
 
-        When it differs from the previous one in a single model (a drag step, or its
-        release), the jobs derive the geometry of the new battle from the previous one
-        (``attack_answers.Battles``). ``live``: a drag preview; listeners may wait for
-        the end of the event-loop turn."""
-        self.scenario = scenario
+    def set_snapshot(self, snapshot: Snapshot, live: bool = False) -> None:
+        """A new version of the document (or a drag's preview of it, ``live``: listeners
+        may wait for the end of the event-loop turn): keep the choices that still make
+        sense. The jobs read its battle and geometry."""
+        self.snapshot = snapshot
         if self.model(self.attacker) is None:
             self.attacker = self.target = None
         if self.model(self.target) is None:
@@ -282,17 +291,16 @@ class AttackState:
             self.seed = seed
             self._notify()
 
-    def reset(self, scenario: Scenario | None = None) -> None:
-        """Start over, on ``scenario`` when given (another document): no attacker,
+    def reset(self, snapshot: Snapshot | None = None) -> None:
+        """Start over, on ``snapshot`` when given (another document): no attacker,
         target, options, dice or scan, nothing remembered of the earlier battlefield.
         A seed the user fixed stays."""
-        if scenario is not None:
-            self.scenario = scenario
+        if snapshot is not None:
+            self.snapshot = snapshot
         self.attacker = self.target = self.weapon = self.offhand = None
         self.options = {}
         self._cancel()
         self.scan = TargetScan()
-        self._battles = Battles()
         self._models, self._models_of = {}, None
         self._enemies_cache = (None, [])
         self._down.clear()
@@ -354,7 +362,7 @@ class AttackState:
         face, refused = self._judging = self._typed.pop(0)
         trial = (*self.dice, face) if self.rolled_seed is None else (face,)
         result: list[bool] = []
-        self._submit("dice", partial(answers_of.enter, q, self._battles, trial),
+        self._submit("dice", partial(answers_of.enter, q, trial),
                      partial(self._entered, refused, result), "Reading the die entered")
         return result[0] if result else None
 
@@ -406,7 +414,7 @@ class AttackState:
         if ticket is not None:
             ticket.cancel()
         self._generation += 1
-        self._submit("answers", partial(answers_of.roll, q, self._battles, seed),
+        self._submit("answers", partial(answers_of.roll, q, seed),
                      partial(self._rolled, q.request), "Rolling the dice")
         if self.pending:
             self._notify()
@@ -447,10 +455,13 @@ class AttackState:
         if job is None:
             return False
         job = replace(job, budget_s=budget_s, explain=not self.hold_reports)
-        battles = self._battles
-        self._submit("scan", lambda: compute_piece(job, battles.of(job.plan.scenario)),
+        self._submit("scan", partial(compute_piece, job),
                      self._scanned, "Judging the targets")
         return True
+
+    def hold(self, on: bool = True) -> None:
+        """The scan stops after the verdicts (``on``: a drag under way) or not."""
+        self.hold_reports = on
 
     def release_reports(self) -> None:
         """Go on with the full reports (the drag rested)."""
@@ -468,9 +479,9 @@ class AttackState:
                 listener()
 
     def _plan_scan(self) -> None:
-        if self.scenario is None or self.attacker is None:
+        if self.snapshot is None or self.attacker is None:
             return
-        plan = plan_of(self.scenario, self.attacker, self.weapon, self.offhand,
+        plan = plan_of(self.snapshot, self.attacker, self.weapon, self.offhand,
                        self.options, self.enemies(), self.target)
         if self.scan.wants(plan):
             ticket = self._tickets.pop("scan", None)
@@ -480,9 +491,10 @@ class AttackState:
 
     # -- recomputation -----------------------------------------------------------------
     def _question(self) -> Question | None:
-        if self.scenario is None:
+        if self.snapshot is None:
             return None
-        return Question(self.scenario.ruleset, self.scenario, self.request(), tuple(self.dice),
+        return Question(self.snapshot.scenario.ruleset, self.snapshot, self.request(),
+                        tuple(self.dice),
                         self.option_specs, tuple(self.weapon_names()),
                         tuple(sorted(self.answers.items())))
 
@@ -516,7 +528,7 @@ class AttackState:
         elif q.dice != self._answered_dice:  # other dice: only the report still holds
             self._take(Answers(self.report, self.report.distribution if self.report else None,
                                dice=q.dice, offhands=self._offhands), q.request)
-        self._submit("answers", partial(answers_of.answer, q, self._battles),
+        self._submit("answers", partial(answers_of.answer, q),
                      partial(self._answered, q, live), "Preparing the attack")
         self._continue_scan()  # after the answers: the user waits for those first
         if self.pending:
@@ -528,7 +540,7 @@ class AttackState:
             self.rolled_seed = None
         self._take(answers, q.request)
         if answers.status is not None:
-            self.scan.put(answers.status, q.scenario)
+            self.scan.put(answers.status, q.snapshot.scenario)
         self._notify(live)
         self._enter_next()  # faces typed while the answers were computed
 

@@ -13,9 +13,9 @@ damage, and, given dice, a resolution step by step. ``AttackReport.to_json`` and
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, cast
 
 from tabletop_gui.geometry.board import Board
 from tabletop_gui.rules.fields import FieldError, OptionSpec, RulesetInfo, resolve_options
@@ -32,8 +32,11 @@ from tabletop_gui.rules.resolver import SeededDice as SeededDice
 from tabletop_gui.rules.resolver import StateChange as StateChange
 
 if TYPE_CHECKING:  # numpy loads with the engines, not with the GUI's first window
+    from tabletop_gui.geometry.board_geometry import BoardGeometry
     from tabletop_gui.geometry.cover import CoverRule
     from tabletop_gui.rules.dist import Dist
+
+T = TypeVar("T")
 
 # -- what a ruleset reads of the document ------------------------------------------------
 
@@ -66,11 +69,32 @@ class Combatant(Protocol):
 
 @dataclass(frozen=True)
 class Battle:
-    """Everything a ruleset needs: options, geometry, and the combatants by id."""
+    """Everything a ruleset needs: options, geometry, and the combatants by id.
+
+    ``geometry_source`` gives the board's geometry, the same object at every call (the
+    scenario layer's ``Snapshot`` builds it lazily, once per document revision)."""
 
     ruleset_options: Mapping[str, Any]
     board: Board
     combatants: Mapping[str, Combatant]
+    geometry_source: Callable[[], BoardGeometry] = field(compare=False, repr=False)
+
+    _kept: dict[object, Any] = field(default_factory=dict, init=False, compare=False,
+                                     repr=False)
+
+    @property
+    def geometry(self) -> BoardGeometry:
+        """The geometry of ``board`` (built on first use)."""
+        return self.geometry_source()
+
+    def kept(self, key: type[T], make: Callable[[Battle], T]) -> T:
+        """The value ``make(self)``, made once per battle and kept with it (a ruleset's
+        reading of the battle that every question about it shares; two threads asking
+        at once may both make it, one is kept)."""
+        value = self._kept.get(key)
+        if value is None:
+            value = self._kept.setdefault(key, make(self))
+        return cast(T, value)
 
     def combatant(self, cid: str) -> Combatant:
         try:

@@ -65,7 +65,7 @@ class CircleOfRealms(Ruleset):
     # -- geometry -----------------------------------------------------------------
     def _grid(self, battle: Battle) -> tuple[BoardGeometry, GridLike, float]:
         spec = battle.board.grid
-        geo = BoardGeometry.of(battle.board)
+        geo = battle.geometry
         grid = geo.grid
         if spec is None or grid is None:
             raise RulesError("circle-of-realms needs a battlefield grid (square or hex)")

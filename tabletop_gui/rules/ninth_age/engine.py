@@ -15,10 +15,8 @@ In ``roll``: ``hits``, ``wounds`` and ``casualties`` of the rolled attack.
 from __future__ import annotations
 
 from collections.abc import Generator, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from tabletop_gui.geometry.board import Terrain
 from tabletop_gui.geometry.ninth_age import CONTACT
 from tabletop_gui.geometry.unit_arcs import arc_lines
 from tabletop_gui.rules.base import (
@@ -68,9 +66,7 @@ def unit_view(battle: Battle, uid: str) -> UnitView:
 
 def situation_of(battle: Battle, attacker: str, target: str, threshold: str) -> Situation:
     """The geometric facts of one pair, from the geometry library."""
-    from tabletop_gui.geometry.board_geometry import BoardGeometry
-
-    g = BoardGeometry.of(battle.board)
+    g = battle.geometry
     cover = g.facing_cover(attacker, target, threshold=_threshold(threshold))
     return _situation(battle, g, attacker, target, g.measure(attacker, target).horizontal,
                       cover.kind, cover.by, g.arc_of(target, attacker),
@@ -96,7 +92,7 @@ def _situation(battle: Battle, g: BoardGeometry, attacker: str, target: str,
     if kind == "soft":
         given_by = by
     elif kind == "hard":
-        hard = _hard_terrain(battle.board.terrains)
+        hard = battle.kept(_Scans, _Scans).hard
         given_by = tuple(i for i in by if i in hard)
     return Situation(
         distance=horizontal,
@@ -114,15 +110,16 @@ def _situation(battle: Battle, g: BoardGeometry, attacker: str, target: str,
 SCAN_AFTER = 8  # situations asked of one battle before every pair's is computed at once
 
 
-@dataclass(frozen=True)
-class _Scan:
-    battle: Battle
-    threshold: str
-    situations: dict[tuple[str, str], Situation]
+class _Scans:
+    """What was asked of one battle's situations (kept with it: ``Battle.kept``): how
+    often, every pair's once scanned (under ``threshold``), the hard-cover terrain."""
 
-
-_SCANS: list[_Scan] = []  # the last battle scanned
-_ASKED: list[tuple[Battle, int]] = []  # the last battle asked, and how often
+    def __init__(self, battle: Battle) -> None:
+        self.asked = 0
+        self.threshold: str | None = None
+        self.situations: dict[tuple[str, str], Situation] = {}
+        self.hard = frozenset(t.id for t in battle.board.terrains
+                              if t.kind == "platform" or t.cover == "hard")
 
 
 def scanned_situation(battle: Battle, attacker: str, target: str, threshold: str
@@ -130,15 +127,15 @@ def scanned_situation(battle: Battle, attacker: str, target: str, threshold: str
     """``situation_of``; once ``SCAN_AFTER`` situations have been asked of one battle (a
     whole-battlefield scan: `inspect`, a target list), every ordered pair of active units
     on different sides is computed at once (``scan_situations``) and answered from it."""
-    if _SCANS and _SCANS[0].battle is battle and _SCANS[0].threshold == threshold:
-        found = _SCANS[0].situations.get((attacker, target))
+    scans = battle.kept(_Scans, _Scans)
+    if scans.threshold == threshold:
+        found = scans.situations.get((attacker, target))
         return found if found is not None else situation_of(battle, attacker, target,
                                                             threshold)
-    count = _ASKED[0][1] + 1 if _ASKED and _ASKED[0][0] is battle else 1
-    _ASKED[:] = [(battle, count)]
-    if count > SCAN_AFTER:
+    scans.asked += 1
+    if scans.asked > SCAN_AFTER:
         situations = scan_situations(battle, threshold)
-        _SCANS[:] = [_Scan(battle, threshold, situations)]
+        scans.situations, scans.threshold = situations, threshold
         found = situations.get((attacker, target))
         if found is not None:
             return found
@@ -149,9 +146,7 @@ def scan_situations(battle: Battle, threshold: str) -> dict[tuple[str, str], Sit
     """``situation_of`` of every ordered pair of active bodies on different sides, from
     the geometry's whole-battlefield answers (gaps a row at a time, facing cover of every
     pair at once, the sight table)."""
-    from tabletop_gui.geometry.board_geometry import BoardGeometry
-
-    g = BoardGeometry.of(battle.board)
+    g = battle.geometry
     ids = [b.id for b in g.bodies.bodies]
     pairs, kinds, _, _, by = g.facing_choices(_threshold(threshold))
     visible = g.sight_matrix().tolist()
@@ -162,19 +157,6 @@ def scan_situations(battle: Battle, threshold: str) -> dict[tuple[str, str], Sit
         out[(a, t)] = _situation(battle, g, a, t, gaps[i][j], kinds[n], by[n], g.arc_of(t, a),
                                  visible[i][j])
     return out
-
-
-_HARD: list[tuple[tuple[Terrain, ...], frozenset[str]]] = []
-
-
-def _hard_terrain(terrains: tuple[Terrain, ...]) -> frozenset[str]:
-    """Ids of the terrain giving hard cover (platforms and hard obstacles), kept for the
-    last terrain tuple asked (a scan asks it for every pair)."""
-    if _HARD and _HARD[0][0] is terrains:
-        return _HARD[0][1]
-    hard = frozenset(t.id for t in terrains if t.kind == "platform" or t.cover == "hard")
-    _HARD[:] = [(terrains, hard)]
-    return hard
 
 
 def facts_of(attacker: str, target: str, s: Situation) -> PairFacts:
@@ -232,10 +214,9 @@ class NinthAgeRuleset(Ruleset):
 
     # -- geometry ------------------------------------------------------------------------
     def situation(self, battle: Battle, attacker: str, target: str) -> Situation:
-        if _SCANS and _SCANS[0].battle is battle:  # its options were read for the scan
-            threshold = _SCANS[0].threshold
-        else:
-            threshold = str(self.options(battle)["cover_threshold"])
+        scanned = battle.kept(_Scans, _Scans).threshold  # options read for the scan
+        threshold = scanned if scanned is not None \
+            else str(self.options(battle)["cover_threshold"])
         return scanned_situation(battle, attacker, target, threshold)
 
     def pair_facts(self, battle: Battle, attacker: str, target: str) -> PairFacts:
