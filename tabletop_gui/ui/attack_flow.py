@@ -1,6 +1,6 @@
 """The game-night attack flow wired into the main window.
 
-``install_attack_flow(window)`` docks the Attack, Odds and Log panels, hangs the attack
+``install_attack_flow(window)`` docks the Attack (with the odds) and Log panels, hangs the attack
 overlays on the scene's overlay layer, follows the document (edits, undo, selection and
 live drag previews) and adds the keyboard flow:
 
@@ -31,7 +31,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMainWindow,
     QPlainTextEdit,
-    QScrollArea,
     QWidget,
 )
 
@@ -39,14 +38,13 @@ from tabletop_gui.model.attack_state import AttackState
 from tabletop_gui.model.document import Change, Document
 from tabletop_gui.model.jobs import Runner
 from tabletop_gui.scenario.entities import Fighter, Unit
-from tabletop_gui.ui.attack_panel import AttackPanel
+from tabletop_gui.ui.attack_panel import AttackPanel, card_area
 from tabletop_gui.ui.busy import BusyIndicator
 from tabletop_gui.ui.canvas.model_items import ModelItem
 from tabletop_gui.ui.canvas.scene import BattlefieldScene
 from tabletop_gui.ui.canvas_overlays import AttackOverlay
 from tabletop_gui.ui.errors import ErrorReporter
 from tabletop_gui.ui.log_panel import LogPanel, attack_entry
-from tabletop_gui.ui.odds_panel import OddsPanel
 
 APPLY_PREFIX = "Apply attack"
 SCAN_REST_MS = 60  # during a drag, full reports wait until the mouse rests this long
@@ -102,7 +100,7 @@ class AttackFlow(QObject):
         self.state = AttackState(document.scenario, runner=runner)
         self.state.on_failure = errors.failure  # an engine failure: told, attack reset
         self.attack_panel = AttackPanel(self.state)
-        self.odds_panel = OddsPanel(self.state)
+        self.odds_panel = self.attack_panel.odds  # on the attack card
         self.log_panel = LogPanel()
         self.overlay = AttackOverlay(scene.overlay_layer)
         self._told: set[str] = set()  # problems already told, for the attacker ``_told_for``
@@ -379,15 +377,11 @@ class AttackFlow(QObject):
 
 
 def install_attack_flow(window: FlowWindow) -> AttackFlow:
-    """Dock the Attack, Odds and Log panels and wire the attack flow into ``window``."""
+    """Dock the Attack (with the odds) and Log panels and wire the attack flow into ``window``."""
     assert isinstance(window, QMainWindow)
     flow = AttackFlow(window, window.document, window.scene, window.errors, window.worker,
                       window.busy)
-    scroll = QScrollArea()
-    scroll.setWidgetResizable(True)
-    scroll.setWidget(flow.attack_panel)
-    window.add_panel("Attack", scroll)
-    window.add_panel("Odds", flow.odds_panel)
+    window.add_panel("Attack", card_area(flow.attack_panel))
     window.add_panel("Log", flow.log_panel)
     for dock in window.findChildren(QDockWidget):
         flow.watch_keys_of(dock)
