@@ -15,6 +15,7 @@ from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import (
     QColor,
     QFont,
+    QFontMetrics,
     QHelpEvent,
     QPainter,
     QPainterPath,
@@ -29,6 +30,9 @@ from tabletop_gui.rules.base import DieRoll
 from tabletop_gui.ui.card_view import AskedDie, step_of
 
 DIE = 30  # side of a die, px
+DIE_SIZES = (DIE, 24, 20)  # smaller when there are many dice
+TRAY_MOST = 130  # the tray's height, px, beyond which smaller dice are drawn
+MARK_ROOM = 3  # between a caption and its dice (the outcome marks stand out a little)
 GAP = 6  # between dice (room for the outcome's mark at a die's corner)
 CAPTION = 15  # height of a step's caption
 PIP = 0.2  # pip diameter as a share of the die
@@ -158,6 +162,9 @@ def caption_of(group: Group) -> str:
             counts[d.outcome] = counts.get(d.outcome, 0) + 1
     told = ", ".join(f"{n} {o}" for o, n in counts.items())
     n = len(group.dice)
+    if n <= 1:  # one die (or none yet): its step, and its outcome once known
+        return f"{group.step}: {group.dice[0].outcome}" if n and group.dice[0].outcome \
+            else group.step
     dice = f"{n} {'die' if n == 1 else 'dice'}" if n else "no dice yet"
     return f"{group.step} — {dice}" + (f": {told}" if told else "")
 
@@ -201,24 +208,48 @@ class DiceTray(QWidget):
 
     # -- layout ------------------------------------------------------------------------
     def layout_dice(self, width: int) -> tuple[list[Placed], list[tuple[QRectF, str]], int]:
-        """Where each die and caption goes at ``width``; and the height it takes."""
-        per_row = max(1, (width - GAP) // (DIE + GAP))
+        """Where each die and caption goes at ``width``, and the height it takes: the
+        steps side by side while they fit, on further lines when not; smaller dice when
+        there are so many that the tray would be taller than ``TRAY_MOST``."""
+        for size in DIE_SIZES:
+            placed, captions, height = self._layout(width, size)
+            if height <= TRAY_MOST:
+                break
+        return placed, captions, height
+
+    def _layout(self, width: int, size: int
+                ) -> tuple[list[Placed], list[tuple[QRectF, str]], int]:
+        fm = QFontMetrics(self._caption_font())
+        room = max(size, width - 2 * GAP)
+        per_row = max(1, (room + GAP) // (size + GAP))
         placed: list[Placed] = []
         captions: list[tuple[QRectF, str]] = []
-        y = 0.0
+        x, y, line = float(GAP), 0.0, 0.0
         for g in self.groups:
-            captions.append((QRectF(GAP, y, width - 2 * GAP, CAPTION), caption_of(g)))
-            y += CAPTION
             items: list[tuple[DieRoll | None, str]] = [(d, die_words(d)) for d in g.dice]
             if g.asks and self.next_die is not None:
                 items.append((None, f"next: {self.next_die.purpose}"))
+            rows = max(1, -(-len(items) // per_row))
+            dice_w = min(len(items), per_row) * (size + GAP) - GAP
+            caption = caption_of(g)
+            block_w = max(dice_w, min(fm.horizontalAdvance(caption) + 4, room))
+            block_h = CAPTION + MARK_ROOM + rows * (size + GAP)
+            if x > GAP and x + block_w > width - GAP:
+                x, y, line = float(GAP), y + line, 0.0
+            captions.append((QRectF(x, y, block_w, CAPTION), caption))
+            top = y + CAPTION + MARK_ROOM
             for i, (die, tip) in enumerate(items):
                 row, col = divmod(i, per_row)
-                rect = QRectF(GAP + col * (DIE + GAP), y + row * (DIE + GAP), DIE, DIE)
+                rect = QRectF(x + col * (size + GAP), top + row * (size + GAP), size, size)
                 placed.append(Placed(rect, die, tip))
-            rows = -(-len(items) // per_row) if items else 0
-            y += rows * (DIE + GAP) + GAP
-        return placed, captions, int(y)
+            x += block_w + 2 * GAP
+            line = max(line, block_h)
+        return placed, captions, int(y + line)
+
+    def _caption_font(self) -> QFont:
+        small = QFont(self.font())
+        small.setPointSizeF(max(6.0, small.pointSizeF() * 0.85))
+        return small
 
     def height_at(self, width: int) -> int:
         return max(DIE + 2 * GAP, self.layout_dice(width)[2])
@@ -240,9 +271,7 @@ class DiceTray(QWidget):
         painter = QPainter(self)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         placed, captions, _ = self.layout_dice(self.width())
-        small = QFont(self.font())
-        small.setPointSizeF(max(6.0, small.pointSizeF() * 0.85))
-        painter.setFont(small)
+        painter.setFont(self._caption_font())
         painter.setPen(self.palette().windowText().color())
         for rect, text in captions:
             elided = painter.fontMetrics().elidedText(
