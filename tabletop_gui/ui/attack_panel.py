@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 
 from tabletop_gui.model.attack_state import AttackState
 from tabletop_gui.rules.base import Check
-from tabletop_gui.ui.card_view import ShownAttack, view_of
+from tabletop_gui.ui.card_view import ShownAttack, same, view_of
 from tabletop_gui.ui.choice_list import ChoiceList
 from tabletop_gui.ui.dice_entry import DiceEntry
 from tabletop_gui.ui.elided_label import ElidedLabel
@@ -189,6 +189,7 @@ class AttackPanel(QWidget):
         self.dice.buttons_row.addStretch(1)
         self.dice.buttons_row.addWidget(self.apply_button)
         self.view: ShownAttack = view_of(state)
+        self._shown: tuple[object, ...] = ()  # what the verdict and the lists show
         self.refresh_later = RefreshLater(state, self.refresh, self, live=self.refresh_live)
         self._targets_timer = QTimer(self)
         self._targets_timer.setSingleShot(True)
@@ -361,6 +362,10 @@ class AttackPanel(QWidget):
         self.odds.show_view(view)
         self.dice.show_view(view)
         report = view.report
+        shown = (report, view.message, view.can_apply, view.resolution, self.state.pending)
+        if same(shown, self._shown):
+            return
+        self._shown = shown
         self.checklist.clear()
         self.modifiers.clear()
         self.apply_button.setEnabled(view.can_apply)

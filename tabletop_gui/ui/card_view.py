@@ -131,6 +131,18 @@ class CardView:
     damage_axis: str = "damage"
 
 
+_PLAIN = (str, int, float, bool, tuple, type(None))
+
+
+def same(a: tuple[object, ...], b: tuple[object, ...]) -> bool:
+    """The same values, one by one: plain values (texts, numbers, faces) equal, the
+    rules' answers (reports, odds, resolutions) identical (immutable: a new answer is a
+    new object): what is drawn need not be drawn again."""
+    return len(a) == len(b) and all(
+        x is y or (isinstance(x, _PLAIN) and type(x) is type(y) and x == y)
+        for x, y in zip(a, b, strict=True))
+
+
 def damage_axis_of(state: AttackState) -> str:
     """The name of the target's damage (the ruleset's first number of state)."""
     info = state.info

@@ -85,6 +85,7 @@ class DiceEntry(QWidget):
         self.choices_row = QHBoxLayout()
         layout.addLayout(self.choices_row)
         self.choice_buttons: list[QToolButton] = []
+        self._asked: tuple[object, ...] = ()  # the choice the buttons are for, its value
         self.message_label = QLabel("")
         self.message_label.setWordWrap(True)
         self.message_label.setStyleSheet(REFUSED_STYLE)
@@ -212,12 +213,16 @@ class DiceEntry(QWidget):
 
     def _choices(self, view: ShownAttack) -> None:
         """Buttons for the choice the dice call for (e.g. the limb on a chooser's face)."""
+        ask = view.pending_choice
+        asked = (ask, self.state.option_value(ask.key) if ask is not None else None)
+        if asked == self._asked:
+            return
+        self._asked = asked
         for b in self.choice_buttons:
             self.choices_row.removeWidget(b)
             b.hide()
             b.deleteLater()
         self.choice_buttons = []
-        ask = view.pending_choice
         self.choice_label.setVisible(ask is not None)
         if ask is None:
             return

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from tabletop_gui.rules.dist import Dist
-from tabletop_gui.ui.card_view import CardView, ShownAttack
+from tabletop_gui.ui.card_view import CardView, ShownAttack, same
 from tabletop_gui.ui.elided_label import ElidedLabel
 
 # Okabe-Ito colours (colour-blind safe)
@@ -192,6 +192,7 @@ class OddsPanel(QWidget):
         self.extra_title = ""
         self._rolled = False
         self._bar_top = self._extra_top = 1.0  # the bars' heights (room above the highest)
+        self._shown: tuple[object, ...] = ()  # what the plot was drawn from
         self.show_view(self.view)
 
     @property
@@ -208,6 +209,11 @@ class OddsPanel(QWidget):
 
     def show_view(self, view: ShownAttack) -> None:
         self.view = view
+        shown = (view.report, view.odds, view.resolution, view.dice.faces, view.dice.seed,
+                 view.damage_axis)
+        if same(shown, self._shown):
+            return
+        self._shown = shown
         self._axis_label(view.damage_axis)
         report, odds, res = view.report, view.odds, view.resolution
         if report is None or odds is None:
