@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from tabletop_gui.model.attack_state import AttackState
-from tabletop_gui.rules.base import Check
+from tabletop_gui.rules.base import Check, Modifier
 from tabletop_gui.ui.card_view import ShownAttack, same, view_of
 from tabletop_gui.ui.choice_list import ChoiceList
 from tabletop_gui.ui.dice_entry import DiceEntry
@@ -75,6 +75,12 @@ def check_tooltip(check: Check) -> str:
     return f"{check.text}\n{check.rule}: {numbers}{margin}".rstrip(": ")
 
 
+def modifier_text(mod: Modifier) -> str:
+    """One modifier in one line: what it is, what it does, why."""
+    why = f" — {mod.why}" if mod.why else ""
+    return f"{mod.name}: {mod.effect}{why}"
+
+
 def _list(columns: int, tooltip: str, name: str) -> QTreeWidget:
     """A list without header and without a horizontal scrollbar: the text column takes
     the width left and elides, the others fit their contents."""
@@ -93,7 +99,7 @@ def _list(columns: int, tooltip: str, name: str) -> QTreeWidget:
     header.setStretchLastSection(False)
     for col in range(columns):
         header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
-    header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+    header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)  # the text
     return tree
 
 
@@ -170,7 +176,7 @@ class AttackPanel(QWidget):
         self.checklist = _list(3, "Every target rule, ✔ met or ✖ failed, with its numbers "
                                "(hover a row for the rule and the margin)", "Checklist")
         layout.addWidget(self.checklist)
-        self.modifiers = _list(3, "Every modifier applied, with its reason", "Modifiers")
+        self.modifiers = _list(2, "Every modifier applied, with its reason", "Modifiers")
         layout.addWidget(self.modifiers)
         self.table_row_label = ElidedLabel()
         self.table_row_label.setToolTip("The row of the ruleset's table used for this attack")
@@ -398,10 +404,9 @@ class AttackPanel(QWidget):
                 item.setToolTip(col, check_tooltip(check))
             self.checklist.addTopLevelItem(item)
         for mod in report.modifiers:
-            item = QTreeWidgetItem(["±", f"{mod.name}: {mod.why}" if mod.why else mod.name,
-                                    mod.effect])
-            for col in range(3):
-                item.setToolTip(col, f"{mod.name} ({mod.effect}): {mod.why}")
+            item = QTreeWidgetItem(["±", modifier_text(mod)])
+            for col in range(2):
+                item.setToolTip(col, f"{mod.name}: {mod.effect}\n{mod.why}".strip())
             self.modifiers.addTopLevelItem(item)
         _fit_rows(self.checklist, len(report.checks), CHECK_ROWS)
         _fit_rows(self.modifiers, len(report.modifiers), MODIFIER_ROWS)

@@ -17,7 +17,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QPushButton,
-    QSizePolicy,
     QSpinBox,
     QToolButton,
     QVBoxLayout,
@@ -29,9 +28,10 @@ from tabletop_gui.ui.card_view import CardView, ShownAttack
 from tabletop_gui.ui.dice_tray import DiceTray
 from tabletop_gui.ui.elided_label import ElidedLabel
 
-CHOICE_STYLE = "background: #F0E442; color: black; padding: 2px;"
+CHOICE_BACKGROUND = "#F0E442"  # Okabe-Ito yellow
 REFUSED_STYLE = "color: #D55E00; font-weight: bold;"  # Okabe-Ito vermillion
-MAX_FACE_BUTTONS = 20
+MAX_FACE_BUTTONS = 12  # a die with more faces is typed (digits, then Space)
+FACE_BUTTON_WIDTH = 28
 FRESH = -1  # the seed box's value for "a fresh seed from the system at every roll"
 
 
@@ -73,16 +73,16 @@ class DiceEntry(QWidget):
         layout.addWidget(self.tray)
         self.faces_row = QHBoxLayout()
         self.faces_row.setSpacing(2)
-        self.faces_row.addStretch(1)
+        self.faces_row.addStretch(1)  # the buttons at its end: added before it
         layout.addLayout(self.faces_row)
         self.face_buttons: list[QToolButton] = []
-        self.choice_label = QLabel("")
-        self.choice_label.setWordWrap(True)
-        self.choice_label.setStyleSheet(CHOICE_STYLE)
+        self.choices_row = QHBoxLayout()  # what the choice is, then a button per answer
+        self.choices_row.setSpacing(2)
+        self.choice_label = ElidedLabel()
+        self.choice_label.set_look("#000000", background=CHOICE_BACKGROUND)
         self.choice_label.setToolTip("These dice call for a choice; it changes the result")
         self.choice_label.hide()
-        layout.addWidget(self.choice_label)
-        self.choices_row = QHBoxLayout()
+        self.choices_row.addWidget(self.choice_label, 1)
         layout.addLayout(self.choices_row)
         self.choice_buttons: list[QToolButton] = []
         self._asked: tuple[object, ...] = ()  # the choice the buttons are for, its value
@@ -226,7 +226,7 @@ class DiceEntry(QWidget):
         self.choice_label.setVisible(ask is not None)
         if ask is None:
             return
-        self.choice_label.setText(f"Choose: {ask.why}")
+        self.choice_label.set_text(f"Choose: {ask.why}")
         current = self.state.option_value(ask.key)
         for choice, label in zip(ask.choices, ask.labels, strict=True):
             b = QToolButton()
@@ -238,6 +238,7 @@ class DiceEntry(QWidget):
             b.clicked.connect(
                 lambda _=False, k=ask.key, c=choice: self.state.set_option(k, c))
             self.choices_row.addWidget(b)
+            b.show()  # now, not on the next turn of the event loop
             self.choice_buttons.append(b)
 
     def _face_buttons(self, sides: int) -> None:
@@ -250,10 +251,9 @@ class DiceEntry(QWidget):
             b.setAccessibleName(f"Face {face}")
             b.setToolTip(f"Enter a {face} for the next die (key {face})")
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-            b.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-            b.setMinimumWidth(14)
+            b.setFixedWidth(FACE_BUTTON_WIDTH)
             b.clicked.connect(lambda _=False, f=face: self.enter_face(f))
-            self.faces_row.addWidget(b)
+            self.faces_row.insertWidget(self.faces_row.count() - 1, b)
             self.face_buttons.append(b)
         for face, b in enumerate(self.face_buttons, start=1):
             b.setVisible(face <= count)

@@ -42,7 +42,7 @@ VERMILLION = "#D55E00"
 GREEN = "#009E73"
 SKY = "#56B4E9"
 MAX_EXTRA_TILES = 2  # numeric extras shown as big numbers besides the two
-PLOT_MIN_HEIGHT = 70  # each plot
+PLOT_MIN_HEIGHT = 60  # each plot
 
 
 def is_distribution(value: Any) -> bool:
@@ -176,6 +176,7 @@ class OddsPanel(QWidget):
             symbolSize=6)
         self.plot.addItem(self.bars)
         self.plot.addItem(self.rolled_bar)
+        self.plot_name = _pane_name(self.plot, BLUE)
         layout.addWidget(self.plot, 1)
 
         self.extra_plot = _probability_plot("Damage to the attacker: exact probabilities")
@@ -187,6 +188,7 @@ class OddsPanel(QWidget):
             [0], [1.0], pen=pg.mkPen(VERMILLION, width=2), symbol="o",
             symbolBrush=VERMILLION, symbolSize=6)
         self.extra_plot.addItem(self.extra_bars)
+        self.extra_name = _pane_name(self.extra_plot, VERMILLION)
         self.extra_plot.hide()
         layout.addWidget(self.extra_plot, 1)
         self.extra_title = ""
@@ -205,7 +207,7 @@ class OddsPanel(QWidget):
         if name == self._axis_name:
             return
         self._axis_name = name
-        self.plot.setLabel("bottom", f"{name} (target)")
+        self.plot_name.setText(f"{name} (target)")
 
     def show_view(self, view: ShownAttack) -> None:
         self.view = view
@@ -222,6 +224,7 @@ class OddsPanel(QWidget):
             self.take_down_label.setText("–")
             self.condition_label.set_text("Choose an attacker and a target.")
             self.extras_label.set_text("")
+            self.extras_label.hide()
             self._show_extra(None, "")
             self._tiles({})
             return
@@ -263,6 +266,7 @@ class OddsPanel(QWidget):
         if not shown_extra:
             self._show_extra(None, "")
         self.extras_label.set_text(" · ".join(parts))
+        self.extras_label.setVisible(bool(parts))
         self.extras_label.setToolTip("\n".join(tips) or
                                      "Further odds the ruleset reports for this attack")
         self._tiles(extras if not partial else {})
@@ -314,7 +318,7 @@ class OddsPanel(QWidget):
         self.extra_at_least.setData(
             ns, np.array([sum(p for a, p in dist.items() if a >= n) for n in ns]))
         self._extra_top = min(1.0, float(hs.max()) * 1.15)
-        self.extra_plot.setLabel("bottom", title.lower())
+        self.extra_name.setText(title.lower())
         self.extra_plot.setToolTip(f"{title}: exact probabilities")
         (x0, x1), _ = self.plot.viewRange()
         self.plot.setXRange(min(x0, float(xs.min()) - 0.6), max(x1, float(xs.max()) + 0.6),
@@ -336,6 +340,15 @@ class OddsPanel(QWidget):
                                   padding=0)
         which = "P(≥ n): the chance of at least n" if at_least else "P(= n)"
         self.plot.setToolTip(f"Damage to the target, {which}")
+
+
+def _pane_name(plot: pg.PlotWidget, color: str) -> pg.LabelItem:
+    """The name of what a plot shows, in its top right corner (an axis title would take
+    a line of the card's height)."""
+    label = pg.LabelItem("", color=color, size="8pt", justify="right")
+    label.setParentItem(plot.getPlotItem().vb)
+    label.anchor(itemPos=(1, 0), parentPos=(1, 0), offset=(-4, 0))
+    return label
 
 
 def _probability_plot(tooltip: str) -> pg.PlotWidget:

@@ -27,6 +27,7 @@ class RosterPanel(QTableView):
         self.verticalHeader().hide()
         self.horizontalHeader().setStretchLastSection(True)
         self.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.setWordWrap(False)  # one line a model, elided
         self._sharing = False
         self.sized_by_user = False  # a column dragged: the shares no longer apply
         self.horizontalHeader().sectionResized.connect(self._section_resized)

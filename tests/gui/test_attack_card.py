@@ -35,6 +35,7 @@ from tabletop_gui.ui.dice_tray import (
 from tabletop_gui.ui.main_window import MainWindow, dock_sizes, first_geometry
 from tests.gui.attack_support import DEMOS, RULESETS, built_window, first_pair, settle
 
+CHOICE_SEED = {"circle-of-realms": 4}  # a roll of the demo's first pair that asks for a limb
 SCREENS = {"1366x768": QRect(0, 0, 1366, 768), "1280x800": QRect(0, 0, 1280, 800)}
 NAMES = ("Attacker", "Target", "Weapon", "Roll", "Apply", "Expected damage",
          "Take-down chance", "Dice")
@@ -103,20 +104,31 @@ def test_roll_apply_dice_and_odds_on_a_laptop_screen(laptop, qtbot, ruleset, scr
     sides = [d.width() for d in window.docks.values() if d.isVisible()
              and window.dockWidgetArea(d) != Qt.DockWidgetArea.BottomDockWidgetArea]
     assert canvas > max(sides)
-    for shown in ("before the roll", "after the roll"):
-        _wait_layout(qtbot, flow)
-        for w in (panel.dice.roll_button, panel.apply_button, panel.dice.tray,
-                  panel.odds.plot, panel.checklist, panel.verdict_label,
-                  panel.odds.expected_label, panel.odds.take_down_label):
-            _shown_whole(w, window)
-        if ruleset == "circle-of-realms":
-            _shown_whole(panel.odds.extra_plot, window)
-        _no_horizontal_scrollbar(window)
-        if shown == "before the roll":
+    stages = ["before the roll", "after the roll"]
+    if ruleset in CHOICE_SEED:
+        stages.append("a choice asked")
+    for stage in stages:
+        if stage != "before the roll":
+            if stage == "a choice asked":
+                panel.dice.seed_box.setValue(CHOICE_SEED[ruleset])
             qtbot.keyClick(window.view, Qt.Key.Key_R)
             settle(qtbot, flow)
             qtbot.waitUntil(lambda: flow.state.resolution is not None)
-    assert panel.apply_button.isEnabled()
+            assert panel.apply_button.isEnabled()
+        _wait_layout(qtbot, flow)
+        shown = [panel.dice.roll_button, panel.apply_button, panel.dice.tray,
+                 panel.dice.status_label, panel.odds.plot, panel.checklist,
+                 panel.verdict_label, panel.odds.expected_label, panel.odds.take_down_label]
+        if ruleset == "circle-of-realms":
+            shown.append(panel.odds.extra_plot)
+        if stage == "before the roll":
+            shown += [b for b in panel.dice.face_buttons if b.isVisibleTo(panel)]
+        if stage == "a choice asked":
+            assert panel.dice.choice_buttons, "the seed asks for no choice"
+            shown += [panel.dice.choice_label, *panel.dice.choice_buttons]
+        for w in shown:
+            _shown_whole(w, window)
+        _no_horizontal_scrollbar(window)
     assert len(panel.dice.tray.groups) >= 1
 
 
