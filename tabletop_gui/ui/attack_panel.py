@@ -381,6 +381,7 @@ class AttackPanel(QWidget):
             self.verdict_label.set_look()
             self.verdict_label.setToolTip("Whether the rules allow this attack now")
             self.table_row_label.set_text("")
+            self.table_row_label.hide()
             _fit_rows(self.checklist, 0, CHECK_ROWS)
             _fit_rows(self.modifiers, 0, MODIFIER_ROWS)
             return
@@ -415,6 +416,7 @@ class AttackPanel(QWidget):
             self.table_row_label.set_look("#000000", bold=True, background=ROW_BACKGROUND)
         else:
             self.table_row_label.set_text("")
+        self.table_row_label.setVisible(bool(report.table_row))
         if not report.valid:
             self.apply_button.setToolTip("The rules refuse this attack: "
                                          + "; ".join(report.reasons))
