@@ -214,7 +214,8 @@ class DiceEntry(QWidget):
     def _choices(self, view: ShownAttack) -> None:
         """Buttons for the choice the dice call for (e.g. the limb on a chooser's face)."""
         ask = view.pending_choice
-        asked = (ask, self.state.option_value(ask.key) if ask is not None else None)
+        current = self.state.answers.get(ask.key, ask.default) if ask is not None else None
+        asked = (ask, current)
         if asked == self._asked:
             return
         self._asked = asked
@@ -227,7 +228,6 @@ class DiceEntry(QWidget):
         if ask is None:
             return
         self.choice_label.set_text(f"Choose: {ask.why}")
-        current = self.state.option_value(ask.key)
         for choice, label in zip(ask.choices, ask.labels, strict=True):
             b = QToolButton()
             b.setText(label)
@@ -236,7 +236,7 @@ class DiceEntry(QWidget):
             b.setChecked(choice == current)
             b.setToolTip(f"{ask.why}: {label}")
             b.clicked.connect(
-                lambda _=False, k=ask.key, c=choice: self.state.set_option(k, c))
+                lambda _=False, k=ask.key, c=choice: self.state.answer_choice(k, c))
             self.choices_row.addWidget(b)
             b.show()  # now, not on the next turn of the event loop
             self.choice_buttons.append(b)

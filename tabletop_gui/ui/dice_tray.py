@@ -27,7 +27,8 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from tabletop_gui.rules.base import DieRoll
-from tabletop_gui.ui.card_view import AskedDie, step_of
+from tabletop_gui.rules.resolver import DieAsk
+from tabletop_gui.ui.card_view import step_of
 
 DIE = 30  # side of a die, px
 DIE_SIZES = (DIE, 24, 20)  # smaller when there are many dice
@@ -136,9 +137,10 @@ class Group:
     asks: bool  # the next die belongs to this step
 
 
-def groups_of(rolled: tuple[DieRoll, ...], next_die: AskedDie | None) -> list[Group]:
+def groups_of(rolled: tuple[DieRoll, ...], next_die: DieAsk | None) -> list[Group]:
     """Consecutive dice of one step together, in the order rolled; the next die's step
-    last (the one asked for)."""
+    last (the one asked for). A die's step is named by its label ("hit roll 3" is a
+    "hit roll"), the rolled dice and the one asked alike."""
     out: list[tuple[str, list[DieRoll]]] = []
     for d in rolled:
         step = step_of(d.label)
@@ -148,10 +150,11 @@ def groups_of(rolled: tuple[DieRoll, ...], next_die: AskedDie | None) -> list[Gr
             out.append((step, [d]))
     groups = [Group(s, tuple(ds), False) for s, ds in out]
     if next_die is not None:
-        if groups and groups[-1].step == next_die.step:
+        step = step_of(next_die.label)
+        if groups and groups[-1].step == step:
             groups[-1] = Group(groups[-1].step, groups[-1].dice, True)
         else:
-            groups.append(Group(next_die.step, (), True))
+            groups.append(Group(step, (), True))
     return groups
 
 
@@ -175,7 +178,7 @@ class DiceTray(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.rolled: tuple[DieRoll, ...] = ()
-        self.next_die: AskedDie | None = None
+        self.next_die: DieAsk | None = None
         self.groups: list[Group] = []
         self.setAccessibleName("Dice")
         self.setToolTip("The dice of the attack, grouped by step, coloured and marked by "
@@ -187,7 +190,7 @@ class DiceTray(QWidget):
         self._fit_height()
         self.setMouseTracking(True)
 
-    def show_dice(self, rolled: tuple[DieRoll, ...], next_die: AskedDie | None) -> None:
+    def show_dice(self, rolled: tuple[DieRoll, ...], next_die: DieAsk | None) -> None:
         if (rolled, next_die) == (self.rolled, self.next_die):
             return
         self.rolled, self.next_die = rolled, next_die

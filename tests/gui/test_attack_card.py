@@ -22,7 +22,8 @@ from PySide6.QtWidgets import (
 
 from tabletop_gui.model import recovery
 from tabletop_gui.rules.base import DieRoll
-from tabletop_gui.ui.card_view import NextDie, step_of
+from tabletop_gui.rules.resolver import DieAsk
+from tabletop_gui.ui.card_view import step_of
 from tabletop_gui.ui.dice_tray import (
     LOOKS,
     DiceTray,
@@ -213,7 +214,7 @@ def test_the_tray_groups_dice_by_step_and_shows_the_next_die(qtbot):
     rolled = (DieRoll(6, 5, "hit roll, attack 1", "hit"),
               DieRoll(6, 2, "hit roll, attack 2", "miss"),
               DieRoll(6, 4, "to-wound roll, attack 1", ""))
-    asked = NextDie(6, "to-wound roll, attack 2", "to-wound roll", 1, "roll a d6 to wound")
+    asked = DieAsk(6, "to-wound roll, attack 2", "to wound", 1, "roll 1 die to wound, 4+")
     groups = groups_of(rolled, asked)
     assert [(g.step, len(g.dice), g.asks) for g in groups] == [
         ("hit roll", 2, False), ("to-wound roll", 1, True)]
@@ -224,7 +225,7 @@ def test_the_tray_groups_dice_by_step_and_shows_the_next_die(qtbot):
     tray.show_dice(rolled, asked)
     placed, captions, height = tray.layout_dice(tray.width())
     assert [p.die for p in placed] == [*rolled, None]  # the next die: an empty slot
-    assert "roll a d6 to wound" in placed[-1].tooltip
+    assert "roll 1 die to wound, 4+" in placed[-1].tooltip
     assert [c for _, c in captions] == ["hit roll — 2 dice: 1 hit, 1 miss",
                                         "to-wound roll"]
     assert tray.height() == height
@@ -252,3 +253,29 @@ def _blobs(image: QImage, ink: QColor, where: QRect) -> int:
             seen[y, x] = True
             stack += [(y + 1, x), (y - 1, x), (y, x + 1), (y, x - 1)]
     return count
+
+
+def test_the_card_draws_an_attack_view(qtbot, tmp_path):
+    """The card draws an ``AttackView`` (``evaluate``) as it draws the state's view: the
+    next die's purpose over the tray, the dice fed so far, the conditioned odds."""
+    from types import SimpleNamespace
+
+    from tabletop_gui.model.attack_state import AttackState
+    from tabletop_gui.model.attack_view import AttackChoice, DiceEntry, evaluate
+    from tabletop_gui.scenario.battle import battle_of
+    from tabletop_gui.ui.attack_panel import AttackPanel
+    from tests.gui.attack_support import demo
+
+    scenario = demo("ninth-age")
+    attacker, target = first_pair(scenario)
+    snapshot = SimpleNamespace(scenario=scenario, battle=battle_of(scenario))
+    view = evaluate(snapshot, AttackChoice(attacker, None, None, target),
+                    DiceEntry(faces=(6, 1)))
+    assert view.next_die is not None
+    card = AttackPanel(AttackState(scenario))
+    qtbot.addWidget(card)
+    card.show_view(view)
+    assert view.next_die.purpose in card.dice.status_label.text()
+    assert card.dice.tray.rolled == view.rolled and len(view.rolled) == 2
+    assert card.odds.expected_label.text() == f"{view.odds.mean:.2f}"
+    assert card.checklist.topLevelItemCount() == len(view.report.checks)

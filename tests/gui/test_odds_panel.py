@@ -126,3 +126,11 @@ def test_empty_without_a_target(qtbot) -> None:
     panel.show_view(view_of(st))
     assert len(panel.bars.opts["height"]) == 0
     assert panel.expected_label.text() == "–"
+
+
+@pytest.mark.parametrize(("ruleset", "axis"), [("warcry", "damage"),
+                                                ("ninth-age", "Health Points lost"),
+                                                ("circle-of-realms", "wounds")])
+def test_the_damage_axis_is_named_by_the_ruleset(qtbot, ruleset: str, axis: str) -> None:
+    panel, _, _, _ = _panel(qtbot, ruleset)
+    assert panel.plot_name.text == f"{axis} (target)"
