@@ -431,7 +431,8 @@ def _fit_rows(tree: QTreeWidget, rows: int, most: int) -> None:
     """A list as tall as its rows, up to ``most`` (it scrolls beyond); hidden when empty."""
     tree.setVisible(rows > 0)
     if rows:
-        row = max(tree.sizeHintForRow(0), tree.fontMetrics().height() + 2)
+        drawn = tree.visualItemRect(tree.topLevelItem(0)).height()  # 0 before a layout
+        row = max(drawn, tree.sizeHintForRow(0), tree.fontMetrics().height())
         tree.setFixedHeight(min(rows, most) * row + 2 * tree.frameWidth())
 
 

@@ -130,6 +130,8 @@ def test_roll_apply_dice_and_odds_on_a_laptop_screen(laptop, qtbot, ruleset, scr
         for w in shown:
             _shown_whole(w, window)
         _no_horizontal_scrollbar(window)
+        # every check of the demo's attack is in view: the list does not scroll
+        assert panel.checklist.verticalScrollBar().maximum() == 0
     assert len(panel.dice.tray.groups) >= 1
 
 
