@@ -29,7 +29,7 @@ from tabletop_gui.rules.base import (
 )
 from tabletop_gui.rules.dist import Dist
 from tabletop_gui.rules.fields import OptionSpec
-from tabletop_gui.rules.resolver import ChoiceAsk, Resolver, too_many
+from tabletop_gui.rules.resolver import ChoiceAsk, DieAsk, Resolver, too_many
 from tabletop_gui.scenario.snapshot import Snapshot
 
 
@@ -79,7 +79,7 @@ class Reading:
 
     odds: Dist
     entered: tuple[DieRoll, ...]
-    next_die: tuple[int, str] | None
+    next_die: DieAsk | None
     resolution: Resolution | None
     pending_choices: tuple[ChoiceAsk, ...]
 
@@ -92,7 +92,7 @@ class Answers:
     odds: Dist | None = None
     resolution: Resolution | None = None
     entered: tuple[DieRoll, ...] = ()
-    next_die: tuple[int, str] | None = None
+    next_die: DieAsk | None = None
     pending_choices: tuple[ChoiceAsk, ...] = ()
     message: str = ""  # the last refusal, in the rules' words
     dice: tuple[int, ...] = ()  # the dice kept (none when the rules dropped them)
@@ -120,9 +120,7 @@ def read(q: Question, battle: Battle, faces: tuple[int, ...]) -> Reading:
         resolver.feed(face)
     _answer_choices(resolver, answers, asked)
     ask = resolver.next_die()
-    return Reading(resolver.odds(), resolver.rolled,
-                   (ask.sides, ask.label) if ask is not None else None, resolver.result(),
-                   tuple(asked))
+    return Reading(resolver.odds(), resolver.rolled, ask, resolver.result(), tuple(asked))
 
 
 def _answer_choices(resolver: Resolver, answers: dict[str, str],
@@ -153,8 +151,7 @@ def answer(q: Question) -> Answers:
             except RulesError as e:
                 out = replace(out, message=f"dice dropped: {e}", dice=(), dice_dropped=True)
         if out.next_die is None and out.resolution is None:
-            ask = q.ruleset.begin(battle, request).next_die()
-            out = replace(out, next_die=(ask.sides, ask.label) if ask is not None else None)
+            out = replace(out, next_die=q.ruleset.begin(battle, request).next_die())
     return replace(out, offhands=_offhands(q, battle))
 
 

@@ -58,7 +58,7 @@ from tabletop_gui.rules.base import (
 )
 from tabletop_gui.rules.dist import Dist
 from tabletop_gui.rules.fields import OptionSpec, RulesetInfo
-from tabletop_gui.rules.resolver import ChoiceAsk
+from tabletop_gui.rules.resolver import ChoiceAsk, DieAsk
 from tabletop_gui.scenario.entities import Model, Scenario
 from tabletop_gui.scenario.snapshot import Snapshot
 
@@ -102,7 +102,7 @@ class AttackState:
         self.odds: Dist | None = None  # conditioned on self.dice
         self.resolution: Resolution | None = None
         self.entered: tuple[DieRoll, ...] = ()
-        self.next_die: tuple[int, str] | None = None  # (sides, label) of the die asked next
+        self.next_die: DieAsk | None = None  # the die asked for next
         self.message = ""  # the last refusal, in the rules' words
         self.pending_choices: tuple[ChoiceAsk, ...] = ()  # choices these dice call for
         self.answers: dict[str, str] = {}  # the choices answered (else their defaults)
