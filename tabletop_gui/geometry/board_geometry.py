@@ -437,9 +437,6 @@ class BoardGeometry:
             return self.pair_table(rule)
         return None
 
-    def sight_many(self, i: IntArray, j: IntArray) -> NDArray[np.bool_]:
-        return sight_pairs(self.bodies, self.terrain, i, j).visible
-
 
 def _circle_measure(ba: BodyArrays, i: int, j: int) -> Measure:
     """Exact measure of two round bases, in plain floats."""

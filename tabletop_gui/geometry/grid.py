@@ -79,9 +79,6 @@ class GridGeometry:
         dq, dr = qa - qb, ra - rb
         return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
-    def adjacent(self, a: Space, b: Space) -> bool:
-        return self.distance(a, b) == 1
-
     # -- zones of control -------------------------------------------------------------
     def zone_of_control(self, space: Space) -> set[Space]:
         return set(self.neighbours(space))

@@ -126,10 +126,6 @@ class AttackState:
     def subscribe(self, listener: Listener) -> None:
         self._listeners.append(listener)
 
-    def unsubscribe(self, listener: Listener) -> None:
-        if listener in self._listeners:
-            self._listeners.remove(listener)
-
     def subscribe_scan(self, listener: Listener) -> None:
         """``listener`` is called when more target statuses are known."""
         self._scan_listeners.append(listener)

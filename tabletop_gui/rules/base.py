@@ -28,13 +28,6 @@ if TYPE_CHECKING:  # numpy loads with the engines, not with the GUI's first wind
 # -- what a ruleset reads of the document ------------------------------------------------
 
 
-class WeaponLike(Protocol):
-    @property
-    def name(self) -> str: ...
-    @property
-    def values(self) -> Mapping[str, Any]: ...
-
-
 class Combatant(Protocol):
     """A fighter or a unit, as the rules read it (scenario entities satisfy this)."""
 

@@ -82,9 +82,6 @@ class Declaration:
     def weapon_field(self, name: str) -> FieldSpec | None:
         return next((f for f in self.weapon_fields if f.name == name), None)
 
-    def state_field(self, name: str) -> FieldSpec | None:
-        return next((f for f in self.state if f.name == name), None)
-
 
 # -- value parsing shared by the loader and the rules ----------------------------------
 

@@ -123,10 +123,6 @@ class BattlefieldScene(QGraphicsScene):
         """Items of the document's entities are still being made (see ``built``)."""
         return bool(self._todo)
 
-    def finish_building(self) -> None:
-        """Make every item still to make now (an export, a test)."""
-        self._build_more(budget_s=None)
-
     def _build_more(self, budget_s: float | None = BUILD_SLICE_S) -> None:
         """Mirror the entities still to mirror, for ``budget_s`` seconds (None: all)."""
         scenario = self.document.scenario
