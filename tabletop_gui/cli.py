@@ -13,16 +13,10 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
+from tabletop_gui.commands import InputRefused
+
 SUBCOMMANDS = ("validate", "inspect", "attack", "move", "rulesets", "ruling", "import")
 MODULES = {"import": "importing"}  # "import" cannot name a module
-
-
-class InputRefused(Exception):
-    """Input the program refuses; each line is printed on stderr and the exit status is 2."""
-
-    def __init__(self, lines: Sequence[str]) -> None:
-        super().__init__("\n".join(lines))
-        self.lines = list(lines)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -80,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "or Markdown (.md, with a .png beside it)")
     u.add_argument("--json", action="store_true")
 
-    from tabletop_gui.commands.importing import add_arguments
+    from tabletop_gui.commands.importing import add_arguments  # lazy: the importers load
 
     add_arguments(sub.add_parser("import", help="rosters, maps and table positions into a "
                                  "scenario"))

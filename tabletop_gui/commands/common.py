@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tabletop_gui.cli import InputRefused
+from tabletop_gui.commands import InputRefused
 from tabletop_gui.scenario.entities import Scenario
 
 

@@ -13,7 +13,7 @@ import argparse
 import json
 from pathlib import Path
 
-from tabletop_gui.cli import InputRefused
+from tabletop_gui.commands import InputRefused
 from tabletop_gui.commands.common import load_or_refuse
 from tabletop_gui.importers.combine import ImportResult, import_files
 from tabletop_gui.importers.sources import ImportRefused

@@ -14,7 +14,7 @@ import argparse
 import json
 from pathlib import Path
 
-from tabletop_gui.cli import InputRefused
+from tabletop_gui.commands import InputRefused
 from tabletop_gui.commands.attack import evaluate
 from tabletop_gui.commands.common import load_or_refuse
 from tabletop_gui.rules import registry

@@ -25,9 +25,10 @@ from numpy.typing import NDArray
 
 from tabletop_gui.geometry import ninth_age, outline
 from tabletop_gui.geometry.board import Board, Body, Point
-from tabletop_gui.geometry.bodies import BodyArrays, gaps
+from tabletop_gui.geometry.bodies import BodyArrays
 from tabletop_gui.geometry.cover import CoverRule, cover_both_ways
 from tabletop_gui.geometry.facts import Arc, Cover, FacingCover, Flank, Measure, Sight, Threshold
+from tabletop_gui.geometry.gaps import gaps
 from tabletop_gui.geometry.grid import GridGeometry
 from tabletop_gui.geometry.pairs import PairTable
 from tabletop_gui.geometry.sight import sight_pairs
@@ -213,10 +214,10 @@ class BoardGeometry:
         ids = tuple(self.terrain.terrains[k].id for k in res.blockers_of(0))
         return Sight(False, ids)
 
-    def warcry_cover(self, attacker: str, target: str, *, gate_1in: bool,
-                     platform_threshold: float, platform_applies: bool = True) -> Cover:
+    def cover(self, attacker: str, target: str, rule: CoverRule) -> Cover:
+        """Cover of ``target`` against ``attacker`` under ``rule`` (``cover.CoverRule``: the
+        parameters a ruleset gives)."""
         i, j = self.index(attacker), self.index(target)
-        rule = CoverRule(gate_1in, float(platform_threshold), platform_applies)
         table = self._busy_table(rule, i, j)
         if table is not None:
             return self.cover_fact(sorted(table.cover_terrain(i, j),
@@ -316,17 +317,18 @@ class BoardGeometry:
                      threshold: Literal["more_than_half", "half_or_more"] = "more_than_half"
                      ) -> FacingCover:
         """Soft/hard cover of the target's facing against the shooter (``facing_cover``)."""
-        from tabletop_gui.geometry.facing_cover import facing_cover
+        from tabletop_gui.geometry import facing_cover  # lazy: fan.py and the facing tables
 
-        return facing_cover(self, self.index(shooter_id), self.index(target_id), threshold)
+        return facing_cover.facing_cover(self.obstructions(), self.index(shooter_id),
+                                         self.index(target_id), threshold)
 
     def facing_covers(self, threshold: Literal["more_than_half", "half_or_more"]
                       = "more_than_half") -> dict[tuple[int, int], FacingCover]:
         """``facing_cover`` of every ordered pair of active bodies on different sides, by
         (shooter index, target index), computed at once."""
-        from tabletop_gui.geometry.facing_cover import facing_covers
+        from tabletop_gui.geometry import facing_cover  # lazy: fan.py and the facing tables
 
-        return facing_covers(self, threshold)
+        return facing_cover.facing_covers(self.obstructions(), threshold)
 
     def facing_choices(self, threshold: Literal["more_than_half", "half_or_more"]
                        = "more_than_half"
@@ -334,9 +336,18 @@ class BoardGeometry:
                                   list[float], list[float], list[tuple[str, ...]]]:
         """``facing_covers`` as lists of their fields (pairs, kinds, hard and total
         fractions, by): no objects made per pair."""
-        from tabletop_gui.geometry.facing_cover import facing_choices
+        from tabletop_gui.geometry import facing_cover  # lazy: fan.py and the facing tables
 
-        return facing_choices(self, threshold)
+        return facing_cover.facing_choices(self.obstructions(), threshold)
+
+    def obstructions(self) -> Obstructions:
+        """What can hide the samples of a facing (``facing_cover.obstructions``), prepared
+        on the first facing-cover question and kept."""
+        from tabletop_gui.geometry import facing_cover  # lazy: fan.py and the facing tables
+
+        if self.facing_obstructions is None:
+            self.facing_obstructions = facing_cover.obstructions(self.bodies, self.terrain)
+        return self.facing_obstructions
 
     def sight_matrix(self) -> NDArray[np.bool_]:
         """visible[a, t] of every pair of active bodies on different sides (the pair table:

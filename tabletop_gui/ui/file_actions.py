@@ -24,7 +24,7 @@ from tabletop_gui.scenario.entities import Scenario
 
 if TYPE_CHECKING:
     from tabletop_gui.model.recovery import Recovery
-    from tabletop_gui.ui.main_window import MainWindow
+    from tabletop_gui.ui.window_host import WindowHost
 
 FILTER = "Scenarios (*.battle.json *.json);;All files (*)"
 RECENT_KEY = "files/recent"
@@ -40,7 +40,7 @@ class FileActions(QObject):
 
     opened = Signal(str, bool)  # an Open is over: the path, and whether it is shown now
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowHost) -> None:
         super().__init__(window)
         self.window = window
         self.document = window.document

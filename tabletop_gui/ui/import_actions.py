@@ -30,7 +30,7 @@ from tabletop_gui.importers.fighter_data import FighterLibrary, LibraryStore
 from tabletop_gui.importers.sources import ImportRefused
 
 if TYPE_CHECKING:
-    from tabletop_gui.ui.main_window import MainWindow
+    from tabletop_gui.ui.window_host import WindowHost
 
 FILTER = ("Rosters, maps and table positions (*.ros *.rosz *.json *.dd2vtt *.uvtt *.df2vtt)"
           ";;All files (*)")
@@ -95,7 +95,7 @@ class ImportSummary(QDialog):
 class ImportActions:
     """The import operations of one main window."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowHost) -> None:
         self.window = window
         self.document = window.document
         self.summary: ImportSummary | None = None

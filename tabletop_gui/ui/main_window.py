@@ -19,7 +19,7 @@ from PySide6.QtGui import (
     QDropEvent,
     QKeySequence,
 )
-from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMessageBox, QWidget
+from PySide6.QtWidgets import QDockWidget, QLabel, QMessageBox, QWidget
 
 from tabletop_gui.model import heap
 from tabletop_gui.model.document import Change, Document
@@ -30,6 +30,12 @@ from tabletop_gui.ui.busy import BusyIndicator
 from tabletop_gui.ui.canvas.scene import BattlefieldScene
 from tabletop_gui.ui.canvas.view import BattlefieldView
 from tabletop_gui.ui.errors import ErrorReporter, write_error_text
+from tabletop_gui.ui.file_actions import FileActions
+from tabletop_gui.ui.import_actions import ImportActions, local_files
+from tabletop_gui.ui.library_panel import LibraryPanel
+from tabletop_gui.ui.panels import install_panels
+from tabletop_gui.ui.toolbox import Toolbox
+from tabletop_gui.ui.window_host import WindowHost
 
 if TYPE_CHECKING:
     from tabletop_gui.ui.inspector import InspectorPanel
@@ -56,8 +62,13 @@ def _std(key: QKeySequence.StandardKey) -> QKeySequence:
     return QKeySequence(key)
 
 
-class MainWindow(QMainWindow):
+class MainWindow(WindowHost):
     """One document shown in a canvas with panels; ``settings`` keeps geometry and recents."""
+
+    files: FileActions
+    imports: ImportActions
+    toolbox: Toolbox
+    library_panel: LibraryPanel
 
     def __init__(self, document: Document, settings: QSettings | None = None,
                  parent: QWidget | None = None) -> None:
@@ -80,11 +91,6 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.busy)
         self.statusBar().addPermanentWidget(self._coords)
         self.view.status_message.connect(lambda text: self.statusBar().showMessage(text, 4000))
-
-        from tabletop_gui.ui.file_actions import FileActions
-        from tabletop_gui.ui.import_actions import ImportActions
-        from tabletop_gui.ui.panels import install_panels
-        from tabletop_gui.ui.toolbox import Toolbox
 
         self.files = FileActions(self)
         self.imports = ImportActions(self)
@@ -216,20 +222,14 @@ class MainWindow(QMainWindow):
 
     # -- dropped files -----------------------------------------------------------------
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
-        from tabletop_gui.ui.import_actions import local_files
-
         if local_files(event.mimeData()):
             event.acceptProposedAction()
 
     def dragMoveEvent(self, event: QDragMoveEvent) -> None:  # noqa: N802
-        from tabletop_gui.ui.import_actions import local_files
-
         if local_files(event.mimeData()):
             event.acceptProposedAction()
 
     def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
-        from tabletop_gui.ui.import_actions import local_files
-
         paths = local_files(event.mimeData())
         if paths:
             event.acceptProposedAction()

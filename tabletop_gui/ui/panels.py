@@ -10,10 +10,10 @@ from tabletop_gui.ui.library_panel import LibraryPanel
 from tabletop_gui.ui.roster_panel import RosterPanel
 
 if TYPE_CHECKING:
-    from tabletop_gui.ui.main_window import MainWindow
+    from tabletop_gui.ui.window_host import WindowHost
 
 
-def install_panels(window: MainWindow) -> None:
+def install_panels(window: WindowHost) -> None:
     doc = window.document
     window.roster_panel = RosterPanel(doc)
     window.add_panel("Roster", window.roster_panel)

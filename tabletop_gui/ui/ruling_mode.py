@@ -27,14 +27,14 @@ from tabletop_gui.ui.ruling_overlay import RulingOverlay
 from tabletop_gui.ui.ruling_panel import HINT, RulingPanel
 
 if TYPE_CHECKING:
-    from tabletop_gui.ui.main_window import MainWindow
+    from tabletop_gui.ui.window_host import WindowHost
 
 EXPORT_FILTERS = ("PNG picture (*.png);;SVG picture (*.svg);;PDF, one page (*.pdf);;"
                   "Markdown with the picture beside it (*.md)")
 
 
 class RulingMode(QObject):
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowHost) -> None:
         super().__init__(window)
         self.window = window
         self.document = window.document

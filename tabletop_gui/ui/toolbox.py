@@ -14,7 +14,7 @@ from tabletop_gui.ui.canvas.tools.base import Tool
 from tabletop_gui.ui.canvas.tools.select import SelectTool
 
 if TYPE_CHECKING:
-    from tabletop_gui.ui.main_window import MainWindow
+    from tabletop_gui.ui.window_host import WindowHost
 
 
 def _tool_classes() -> list[type[Tool]]:
@@ -35,7 +35,7 @@ def _std(key: QKeySequence.StandardKey) -> QKeySequence:
 class Toolbox:
     """The window's tools; exactly one is active on the view."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowHost) -> None:
         self.window = window
         view, doc = window.view, window.document
         self.tools: list[Tool] = [cls(view, doc) for cls in _tool_classes()]

@@ -96,7 +96,7 @@ def test_masks_never_claim_a_hidden_line_wrongly() -> None:
     from tabletop_gui.geometry.rings import ragged
 
     b = boards()[1]
-    obs = facing_cover.obstructions(BoardGeometry(b))
+    obs = BoardGeometry(b).obstructions()
     pcs, ts = obs.pieces, obs.ts
     rng = np.random.default_rng(3)
     n = 1500
@@ -138,7 +138,7 @@ def test_masks_never_claim_a_hidden_line_wrongly() -> None:
 
 def test_pieces_cover_their_polygon_and_lie_in_it() -> None:
     b = boards()[1]
-    obs = facing_cover.obstructions(BoardGeometry(b))
+    obs = BoardGeometry(b).obstructions()
     pcs, ts = obs.pieces, obs.ts
     for o in np.flatnonzero((pcs.count > 1) | ts.large | ~ts.convex):
         poly = ts.polygons[o]
@@ -205,7 +205,7 @@ def test_facing_ends_in_numpy_equal_facing_edge() -> None:
     b = boards()[0]
     g = BoardGeometry(b)
     pairs = [(a, t) for a in range(len(b.bodies)) for t in range(len(b.bodies)) if a != t]
-    ends, arcs = facing_cover._ends(g, pairs)
+    ends, arcs = facing_cover._ends(g.obstructions(), pairs)
     for n, (s, t) in enumerate(pairs):
         sb, tb = b.bodies[s], b.bodies[t]
         arc = ninth_age.arc_of_point(tb, ninth_age.reference_point(sb))

@@ -254,9 +254,7 @@ def test_warcry_family_cover_rule_is_the_one_inspect_uses():
                 if a.side == t.side:
                     continue
                 facts = engine.pair_facts(battle, a.id, t.id)
-                cover = g.warcry_cover(a.id, t.id, gate_1in=rule.gate_1in,
-                                       platform_threshold=rule.platform_threshold,
-                                       platform_applies=rule.platform_applies)
+                cover = g.cover(a.id, t.id, rule)
                 assert (facts.cover == "cover", facts.cover_by) == (cover.in_cover, cover.by)
 
 
