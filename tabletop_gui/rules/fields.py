@@ -446,3 +446,6 @@ class RulesetInfo:
     situational_options: tuple[OptionSpec, ...] = ()
     ruleset_options: tuple[OptionSpec, ...] = ()
     notes: tuple[str, ...] = field(default_factory=tuple)
+    # the distance (inches, base to base) within which a fighter engages, drawn around the
+    # attacker; None when the ruleset engages otherwise (base contact, adjacent spaces)
+    engagement_zone: float | None = None
