@@ -30,7 +30,7 @@ from tabletop_gui.scenario.entities import Scenario
 
 def opposing_pairs(scenario: Scenario) -> Iterator[tuple[str, str]]:
     """Ordered (attacker, target) ids on different sides, both still in the fight."""
-    models = [m for m in scenario.models if not m.taken_down]
+    models = [m for m in scenario.models if not scenario.taken_down(m)]
     for a in models:
         for t in models:
             if a.side != t.side:

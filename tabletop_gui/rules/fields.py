@@ -13,6 +13,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from tabletop_gui.rules.combatant import Combatant, is_taken_down
+
 FieldKind = Literal[
     "int",  # a whole number (JSON integer, or a float with no fraction)
     "number",  # any finite number
@@ -449,3 +451,5 @@ class RulesetInfo:
     # the distance (inches, base to base) within which a fighter engages, drawn around the
     # attacker; None when the ruleset engages otherwise (base contact, adjacent spaces)
     engagement_zone: float | None = None
+    # when a fighter is out of the game (a ruleset with more ways out declares its own)
+    taken_down_rule: Callable[[Combatant], bool] = is_taken_down

@@ -1,10 +1,20 @@
 """What `circle-of-realms` reads and which options it takes (docs/rulesets/circle-of-realms.md)."""
 
+from tabletop_gui.rules.combatant import Combatant, is_taken_down
 from tabletop_gui.rules.fields import Declaration, FieldSpec, OptionSpec, RulesetInfo
 
 #: Largest pre-rolled bonus (either way) added to an attack total.
 MAX_ATTACK_BONUS = 1000
 ATTACK_TYPES = ("slashing", "hacking", "shredding", "piercing", "blunt", "siege")
+
+
+
+def taken_down(c: Combatant) -> bool:
+    """Out of the game: the generic rule, or both legs lost."""
+    limbs = c.state.get("limbs_lost") or ()
+    return is_taken_down(c) or (isinstance(limbs, list | tuple) and "RL" in limbs
+                                and "LL" in limbs)
+
 
 INFO = RulesetInfo(
     id="circle-of-realms",
@@ -58,6 +68,7 @@ INFO = RulesetInfo(
                    "Zone of Control (moving within it is free), 'space' every step away from "
                    "a space inside it", choices=("zone", "space")),
     ),
+    taken_down_rule=taken_down,
     notes=(
         "A critical hit needs an attack total above 0 that is a multiple of the precision "
         "(bonuses included, decided before the night reduction).",
