@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     scenario = load_or_refuse(args.file)
     ruling = ruling_of(scenario, args)
     if out is not None:
-        from tabletop_gui.ui.ruling_picture import write_ruling
+        from tabletop_gui.ui.ruling_picture import write_ruling  # lazy: Qt, for --out
 
         try:
             written = write_ruling(scenario, ruling, out)

@@ -32,7 +32,7 @@ class Measurement:
 def measure(board: Board, a: End, b: End) -> Measurement:
     """Closest points between bodies (via the geometry library), else straight lines."""
     if isinstance(a, str) and isinstance(b, str) and a != b:
-        from tabletop_gui.geometry.board_geometry import BoardGeometry
+        from tabletop_gui.geometry.board_geometry import BoardGeometry  # lazy: numpy, shapely
 
         g = BoardGeometry.of(board)
         m = g.measure(a, b)

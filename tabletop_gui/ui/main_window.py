@@ -25,8 +25,10 @@ from tabletop_gui.model import heap
 from tabletop_gui.model.document import Change, Document
 from tabletop_gui.model.engine_thread import EngineThread
 from tabletop_gui.model.notices import traceback_text
-from tabletop_gui.model.recovery import Recovery
+from tabletop_gui.model.recovery import Recovery, battlefield_words, describe
+from tabletop_gui.scenario.problems import ScenarioError
 from tabletop_gui.ui.busy import BusyIndicator
+from tabletop_gui.ui.canvas.board_items import DIMMED_OPACITY
 from tabletop_gui.ui.canvas.scene import BattlefieldScene
 from tabletop_gui.ui.canvas.view import BattlefieldView
 from tabletop_gui.ui.errors import ErrorReporter, write_error_text
@@ -140,7 +142,7 @@ class MainWindow(WindowHost):
         the first paint: they bring the rules engines and plotting)."""
         if "Attack" in self.docks:
             return
-        from tabletop_gui.ui.attack_flow import install_attack_flow
+        from tabletop_gui.ui.attack_flow import install_attack_flow  # lazy: after first paint
 
         install_attack_flow(self)
         horizontal, vertical = Qt.Orientation.Horizontal, Qt.Orientation.Vertical
@@ -174,8 +176,6 @@ class MainWindow(WindowHost):
         down.toggled.connect(self.scene.set_show_taken_down)
         overlays = QAction("&Overlays", self, checkable=True, checked=True)
         overlays.toggled.connect(self.scene.overlay_layer.setVisible)
-        from tabletop_gui.ui.canvas.board_items import DIMMED_OPACITY
-
         self.dim_background_action = QAction("&Dim background", self, checkable=True)
         self.dim_background_action.setToolTip("Fade the battlefield's picture (a map)")
         self.dim_background_action.toggled.connect(
@@ -211,7 +211,7 @@ class MainWindow(WindowHost):
                   "Esc\tcancel the tool", "Wheel\tzoom around the cursor",
                   "Middle drag, Space+drag\tpan", "Ctrl+0\tzoom to fit"]
         if "Attack" in self.docks:  # the attack flow is installed (after the first paint)
-            from tabletop_gui.ui.attack_flow import KEY_HELP
+            from tabletop_gui.ui.attack_flow import KEY_HELP  # lazy: see above
 
             lines.append("Attack:")
             lines += [f"{key}\t{what}" for key, what in KEY_HELP]
@@ -278,8 +278,6 @@ class MainWindow(WindowHost):
     # -- recovery --------------------------------------------------------------------
     def start_recovery(self, folder: Path | None = None) -> Recovery:
         """Autosave edits to a recovery file in ``folder`` (default: the user's data)."""
-        from tabletop_gui.model.recovery import Recovery
-
         self.recovery = Recovery(self.document, folder)
         self.recovery.failed.connect(self._autosave_failed)
         self.files.recovery = self.recovery
@@ -297,9 +295,6 @@ class MainWindow(WindowHost):
         rec = self.recovery
         restored = False
         if rec.pending():
-            from tabletop_gui.model.recovery import battlefield_words, describe
-            from tabletop_gui.scenario.problems import ScenarioError
-
             try:
                 found = rec.load()
             except ScenarioError as e:

@@ -25,6 +25,7 @@ from tabletop_gui.scenario.battle import battle_of
 from tabletop_gui.ui.canvas.model_items import ModelItem
 from tabletop_gui.ui.ruling_overlay import RulingOverlay
 from tabletop_gui.ui.ruling_panel import HINT, RulingPanel
+from tabletop_gui.ui.ruling_picture import RulingPicture
 
 if TYPE_CHECKING:
     from tabletop_gui.ui.window_host import WindowHost
@@ -155,8 +156,6 @@ class RulingMode(QObject):
 
     # -- sharing ------------------------------------------------------------------------
     def picture(self) -> Any:
-        from tabletop_gui.ui.ruling_picture import RulingPicture
-
         if self.ruling is None:
             raise RulesError("no ruling to share: choose an attacker and a target first")
         return RulingPicture(self.document.scenario, self.ruling)

@@ -10,7 +10,12 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu, QToolBar
 
 from tabletop_gui.model import edits
+from tabletop_gui.ui.canvas.tools.add import AddTool
 from tabletop_gui.ui.canvas.tools.base import Tool
+from tabletop_gui.ui.canvas.tools.delete import DeleteTool
+from tabletop_gui.ui.canvas.tools.draw import DrawObstacleTool, DrawPlatformTool
+from tabletop_gui.ui.canvas.tools.measure import MeasureTool
+from tabletop_gui.ui.canvas.tools.ruling import RulingTool
 from tabletop_gui.ui.canvas.tools.select import SelectTool
 
 if TYPE_CHECKING:
@@ -18,12 +23,6 @@ if TYPE_CHECKING:
 
 
 def _tool_classes() -> list[type[Tool]]:
-    from tabletop_gui.ui.canvas.tools.add import AddTool
-    from tabletop_gui.ui.canvas.tools.delete import DeleteTool
-    from tabletop_gui.ui.canvas.tools.draw import DrawObstacleTool, DrawPlatformTool
-    from tabletop_gui.ui.canvas.tools.measure import MeasureTool
-    from tabletop_gui.ui.canvas.tools.ruling import RulingTool
-
     return [SelectTool, AddTool, DrawObstacleTool, DrawPlatformTool, MeasureTool, RulingTool,
             DeleteTool]
 
@@ -69,8 +68,6 @@ class Toolbox:
     def context_menu(self, scene_pos: QPointF, global_pos: QPoint) -> None:
         """Right-click on a model: the rulings it can start (``RulingTool``), in a menu
         that pops up without blocking (``menu`` until the next one)."""
-        from tabletop_gui.ui.canvas.tools.ruling import RulingTool
-
         tool = self.tool(RulingTool)
         assert isinstance(tool, RulingTool)
         if self.menu is not None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from tabletop_gui.geometry.board import Terrain
+from tabletop_gui.geometry.board_geometry import BoardGeometry
 from tabletop_gui.geometry.ninth_age import CONTACT
 from tabletop_gui.rules.base import (
     AttackReport,
@@ -65,8 +66,6 @@ def unit_view(battle: Battle, uid: str) -> UnitView:
 
 def situation_of(battle: Battle, attacker: str, target: str, threshold: str) -> Situation:
     """The geometric facts of one pair, from the geometry library."""
-    from tabletop_gui.geometry.board_geometry import BoardGeometry
-
     g = BoardGeometry.of(battle.board)
     cover = g.facing_cover(attacker, target, threshold=_threshold(threshold))
     return _situation(battle, g, attacker, target, g.measure(attacker, target).horizontal,
@@ -146,8 +145,6 @@ def scan_situations(battle: Battle, threshold: str) -> dict[tuple[str, str], Sit
     """``situation_of`` of every ordered pair of active bodies on different sides, from
     the geometry's whole-battlefield answers (gaps a row at a time, facing cover of every
     pair at once, the sight table)."""
-    from tabletop_gui.geometry.board_geometry import BoardGeometry
-
     g = BoardGeometry.of(battle.board)
     ids = [b.id for b in g.bodies.bodies]
     pairs, kinds, _, _, by = g.facing_choices(_threshold(threshold))
