@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, ClassVar, Literal, cast
 import numpy as np
 from numpy.typing import NDArray
 
-from tabletop_gui.geometry import ninth_age, outline
+from tabletop_gui.geometry import outline, unit_arcs
 from tabletop_gui.geometry.board import Board, Body, Point
 from tabletop_gui.geometry.bodies import BodyArrays
 from tabletop_gui.geometry.cover import CoverRule, cover_both_ways
@@ -278,7 +278,7 @@ class BoardGeometry:
                 free.append(ba.bodies[k].id)
         return Flank(bool(free), tuple(free))
 
-    # -- The Ninth Age ----------------------------------------------------------------
+    # -- arcs, facings and base contact of formations ---------------------------------
     def arc_of(self, target_id: str, observer_id: str) -> Arc:
         """The arc of ``target`` holding ``observer``'s reference point (read from the
         facing-cover table when the pair is in it: the same arithmetic)."""
@@ -287,11 +287,11 @@ class BoardGeometry:
             row = obs.known.get((self.index(observer_id), self.index(target_id)))
             if row is not None:
                 return obs.scanned[0].arcs[row]
-        return ninth_age.arc_of_point(self.body(target_id),
-                                      ninth_age.reference_point(self.body(observer_id)))
+        return unit_arcs.arc_of_point(self.body(target_id),
+                                      unit_arcs.reference_point(self.body(observer_id)))
 
     def arc_of_point(self, target_id: str, point: Point) -> Arc:
-        return ninth_age.arc_of_point(self.body(target_id), point)
+        return unit_arcs.arc_of_point(self.body(target_id), point)
 
     def in_contact(self, a_id: str, b_id: str) -> bool:
         """Boundaries within 0.01" of each other (touching or overlapping)."""
@@ -300,18 +300,18 @@ class BoardGeometry:
     @staticmethod
     def touching(horizontal: float) -> bool:
         """``in_contact`` from the pair's horizontal gap."""
-        return horizontal <= ninth_age.CONTACT + 1e-12
+        return horizontal <= unit_arcs.CONTACT + 1e-12
 
     def engaged_facing(self, target_id: str, attacker_id: str) -> Arc | None:
         """The facing of ``target`` that ``attacker`` touches (None when not in contact)."""
         if not self.in_contact(target_id, attacker_id):
             return None
         m = self.measure(attacker_id, target_id)
-        return ninth_age.engaged_facing(self.body(target_id), self.body(attacker_id), m.point_b)
+        return unit_arcs.engaged_facing(self.body(target_id), self.body(attacker_id), m.point_b)
 
     def contact_models(self, attacker_id: str, target_id: str) -> int:
         """Front-rank models of the attacker whose bases are in contact with the target."""
-        return ninth_age.contact_models(self.body(attacker_id), self.body(target_id))
+        return unit_arcs.contact_models(self.body(attacker_id), self.body(target_id))
 
     def facing_cover(self, shooter_id: str, target_id: str, *,
                      threshold: Literal["more_than_half", "half_or_more"] = "more_than_half"

@@ -1,5 +1,5 @@
 """Cover by parameters (``CoverRule``): obstacles crossed by the line between closest
-points, and platforms. A ruleset gives the parameters (the Warcry family does).
+points, and platforms. A ruleset gives the parameters.
 
 The line runs between the closest points of the two bases (in plan). It gives cover when
 a part of it longer than ``segments.EPS_LENGTH`` lies strictly inside an obstacle after

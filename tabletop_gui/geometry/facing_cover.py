@@ -1,4 +1,4 @@
-"""The Ninth Age's cover: how much of the Target Facing is hidden from the shooter.
+"""Cover of a facing: how much of the Target Facing is hidden from the shooter.
 
 Target Facing: the side of the target's boundary matching the arc of the target in which
 the shooter is Located (front/rear/left/right edge). Shooter's Front Facing: the front
@@ -41,7 +41,7 @@ import numpy as np
 import shapely
 from numpy.typing import NDArray
 
-from tabletop_gui.geometry import fan, ninth_age, outline
+from tabletop_gui.geometry import fan, outline, unit_arcs
 from tabletop_gui.geometry.board import Body, Point, Terrain
 from tabletop_gui.geometry.bodies import BodyArrays
 from tabletop_gui.geometry.facts import Arc, FacingCover
@@ -63,7 +63,7 @@ _KINDS: tuple[Literal["none", "soft", "hard"], ...] = ("none", "soft", "hard")
 def facing_edge(body: Body, arc: str, towards: Point) -> tuple[Point, Point]:
     """The two ends of a body's facing in ``arc`` (a diameter across for round bodies)."""
     fp = body.footprint
-    if ninth_age.is_round(body):
+    if unit_arcs.is_round(body):
         dx, dy = towards[0] - fp.x, towards[1] - fp.y
         d = float(np.hypot(dx, dy)) or 1.0
         nx, ny = -dy / d, dx / d
@@ -114,7 +114,7 @@ class Hidden:
 @dataclass(frozen=True, eq=False)
 class _BodyFrames:
     """What ``_ends`` needs of every body (from the same Python arithmetic as
-    ``facing_edge`` and ``ninth_age``)."""
+    ``facing_edge`` and ``unit_arcs``)."""
 
     round: NDArray[np.bool_]
     x: FloatArray
@@ -132,7 +132,7 @@ class _BodyFrames:
     @staticmethod
     def of(bodies: tuple[Body, ...]) -> _BodyFrames:
         n = len(bodies)
-        rnd = np.array([ninth_age.is_round(b) for b in bodies], dtype=bool)
+        rnd = np.array([unit_arcs.is_round(b) for b in bodies], dtype=bool)
         frame = np.array([outline.axes(b.footprint.facing) for b in bodies],
                          dtype=float).reshape(n, 2, 2)
         edges = np.zeros((n, 4, 2, 2))
@@ -146,7 +146,7 @@ class _BodyFrames:
             np.array([0.5 * max(b.footprint.length, b.footprint.width) for b in bodies]),
             np.array([0.5 * b.footprint.width for b in bodies]),
             np.array([0.5 * b.footprint.length for b in bodies]),
-            np.array([ninth_age.reference_point(b) for b in bodies], dtype=float).reshape(n, 2),
+            np.array([unit_arcs.reference_point(b) for b in bodies], dtype=float).reshape(n, 2),
             frame[:, 0, 0], frame[:, 0, 1], frame[:, 1, 0], frame[:, 1, 1], edges)
 
 
@@ -327,7 +327,7 @@ _ARCS: tuple[Arc, ...] = ("front", "rear", "left_flank", "right_flank")
 
 def _ends(obs: Obstructions, pairs: list[tuple[int, int]]) -> tuple[FloatArray, list[Arc]]:
     """(pairs, 4, 2): the ends of the shooter's front facing and of the Target Facing,
-    ``facing_edge`` of each pair with the arc of ``ninth_age.arc_of_point``, in numpy with
+    ``facing_edge`` of each pair with the arc of ``unit_arcs.arc_of_point``, in numpy with
     the same arithmetic (the sines and cosines come from the same per-body values); and
     that arc of each pair."""
     f = obs.bodies
@@ -337,7 +337,7 @@ def _ends(obs: Obstructions, pairs: list[tuple[int, int]]) -> tuple[FloatArray, 
     dx, dy = f.ref[a, 0] - f.x[t], f.ref[a, 1] - f.y[t]
     u = dx * f.rx[t] + dy * f.ry[t]
     v = dx * f.fx[t] + dy * f.fy[t]
-    tie = np.maximum(np.maximum(1.0, np.abs(u)), np.abs(v)) * ninth_age.TIE
+    tie = np.maximum(np.maximum(1.0, np.abs(u)), np.abs(v)) * unit_arcs.TIE
     ahead = np.abs(v) - f.d[t] > np.abs(u) - f.w[t] + tie
     arc_k = np.where(ahead, np.where(v > 0, 0, 1), np.where(u >= 0, 3, 2))
     out = np.empty((len(pr), 4, 2))

@@ -61,7 +61,7 @@ class Flank:
 
 @dataclass(frozen=True)
 class FacingCover:
-    """The Ninth Age's cover: fractions of the Target Facing hidden."""
+    """Cover of a facing: fractions of the Target Facing hidden."""
 
     kind: Literal["none", "soft", "hard"]
     hard_fraction: float

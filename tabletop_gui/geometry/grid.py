@@ -1,4 +1,4 @@
-"""Grids of spaces (Circle of Realms): square and hex.
+"""Grids of spaces: square and hex.
 
 ``size`` is the distance between the centres of neighbouring spaces (inches).
 

@@ -5,7 +5,7 @@ different sides (other entries are NaN / False):
 
 - ``horizontal``, ``vertical``, ``distance`` (3D) -- symmetric;
 - ``visible`` (line of sight, ``sight``) -- symmetric;
-- ``cover[a, t]`` -- Warcry-family cover of target t against attacker a (``cover``), for
+- ``cover[a, t]`` -- cover of target t against attacker a (``cover``), for
   the ``CoverRule`` the table was built with (None: no cover computed, all False);
 - ``flanked[a, t]`` -- a friend of a (not a) is within 1" (3D) of t and has no enemy
   other than t within 1" (``docs/rulesets/fight-vs-defense.md``);

@@ -21,7 +21,7 @@ import pytest
 import shapely
 
 from tabletop_gui.bench.battlefields import ninth_age_scenario, warcry_jagged_scenario
-from tabletop_gui.geometry import facing_cover, fan, ninth_age
+from tabletop_gui.geometry import facing_cover, fan, unit_arcs
 from tabletop_gui.geometry.board import Board, Body, Footprint, Terrain
 from tabletop_gui.geometry.board_geometry import BoardGeometry
 from tabletop_gui.geometry.segments import blocked
@@ -208,7 +208,7 @@ def test_facing_ends_in_numpy_equal_facing_edge() -> None:
     ends, arcs = facing_cover._ends(g.obstructions(), pairs)
     for n, (s, t) in enumerate(pairs):
         sb, tb = b.bodies[s], b.bodies[t]
-        arc = ninth_age.arc_of_point(tb, ninth_age.reference_point(sb))
+        arc = unit_arcs.arc_of_point(tb, unit_arcs.reference_point(sb))
         assert arcs[n] == arc
         want = (facing_cover.facing_edge(sb, "front", (tb.footprint.x, tb.footprint.y))
                 + facing_cover.facing_edge(tb, arc, (sb.footprint.x, sb.footprint.y)))

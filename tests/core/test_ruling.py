@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tabletop_gui.cli import main
-from tabletop_gui.geometry import ninth_age
+from tabletop_gui.geometry import unit_arcs
 from tabletop_gui.geometry.board import Body, Footprint, Formation
 from tabletop_gui.geometry.board_geometry import BoardGeometry
 from tabletop_gui.geometry.tipping import arc_turn, gap_for
@@ -195,8 +195,8 @@ def test_arc_turns_from_the_front_are_the_angles_to_the_lines():
     for sign, arc in ((-1, "left_flank"), (1, "right_flank")):
         before = _unit(0.0, 0.0, 90.0 + sign * (expected - 1e-6), 5, 2)
         at = _unit(0.0, 0.0, 90.0 + sign * expected, 5, 2)
-        assert ninth_age.arc_of_point(before, (0.0, 10.0)) == "front"
-        assert ninth_age.arc_of_point(at, (0.0, 10.0)) == arc
+        assert unit_arcs.arc_of_point(before, (0.0, 10.0)) == "front"
+        assert unit_arcs.arc_of_point(at, (0.0, 10.0)) == arc
 
 
 def test_a_round_unit_has_no_turn_that_changes_its_arc():

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from tabletop_gui.geometry.board import Terrain
 from tabletop_gui.geometry.board_geometry import BoardGeometry
-from tabletop_gui.geometry.ninth_age import CONTACT
+from tabletop_gui.geometry.unit_arcs import CONTACT
 from tabletop_gui.rules.base import (
     AttackReport,
     AttackRequest,

@@ -1,4 +1,5 @@
-"""The Ninth Age: arcs, facings, reference points, base contact.
+"""Arcs, facings, reference points and base contact of a rank-and-file formation (a
+unit's boundary of ranks and files of bases), the primitives a ruleset of units reads.
 
 A rectangular body (a unit's boundary) has four arcs bounded by lines leaving each
 corner at 135 degrees to the two facings meeting there. In the body's own frame
