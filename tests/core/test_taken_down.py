@@ -25,15 +25,19 @@ def _scenario(ruleset: str, state: dict[str, object]) -> Scenario:
                     fighters=(_fighter("a", "red", 3.0, {}), _fighter("t", "blue", 8.0, state)))
 
 
+def _target(sc: Scenario) -> Fighter:
+    target = sc.model("t")
+    assert isinstance(target, Fighter)
+    return target
+
+
 @pytest.mark.parametrize("ruleset,down", [("circle-of-realms", True), ("warcry", False),
                                           ("mordheim-warcry", False)])
 def test_both_legs_lost_is_out_of_the_game_only_in_circle_of_realms(ruleset: str,
                                                                     down: bool) -> None:
     sc = _scenario(ruleset, LEGLESS)
-    target = sc.model("t")
-    assert target is not None
-    assert sc.taken_down(target) is down
-    assert registry.get(ruleset).is_taken_down(target) is down
+    assert sc.taken_down(_target(sc)) is down
+    assert registry.get(ruleset).is_taken_down(_target(sc)) is down
     # the battle's body of the target is out of the game the same way
     body = next(b for b in battle_of(sc).board.bodies if b.id == "t")
     assert body.active is not down
@@ -46,17 +50,15 @@ def test_the_generic_rule_holds_in_every_fighter_ruleset(ruleset: str,
                                                          state: dict[str, object],
                                                          down: bool) -> None:
     sc = _scenario(ruleset, state)
-    target = sc.model("t")
-    assert target is not None
-    assert sc.taken_down(target) is down
-    assert registry.get(ruleset).is_taken_down(target) is down
+    assert (sc.taken_down(_target(sc)), registry.get(ruleset).is_taken_down(_target(sc))) == (
+        down, down)
 
 
 def test_a_rulesets_declared_rule_is_what_the_scenario_reads(monkeypatch: pytest.MonkeyPatch
                                                              ) -> None:
     sc = _scenario("warcry", {})
-    target = sc.model("t")
-    assert target is not None and not sc.taken_down(target)
+    target = _target(sc)
+    assert not sc.taken_down(target)
     always = dataclasses.replace(registry.INFOS["warcry"], taken_down_rule=lambda c: True)
     monkeypatch.setitem(registry.INFOS, "warcry", always)
     assert sc.taken_down(target)
