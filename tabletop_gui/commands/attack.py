@@ -28,6 +28,7 @@ from tabletop_gui.rules.base import (
     Ruleset,
     SeededDice,
 )
+from tabletop_gui.rules.resolver import drive
 from tabletop_gui.scenario.battle import battle_of
 from tabletop_gui.scenario.entities import Scenario
 
@@ -122,9 +123,11 @@ def evaluate(scenario: Scenario, args: argparse.Namespace
 
 def resolve(ruleset: Ruleset, battle: Battle, request: AttackRequest, dice: DiceSource
             ) -> Resolution:
-    """The rolled attack; dice that do not fit it are refused naming ``--dice``."""
+    """The rolled attack: a ``Resolver`` fed die by die from ``dice`` (a choice the dice
+    call for takes the ``--set`` value or its default); dice that do not fit it are
+    refused naming ``--dice``."""
     try:
-        return ruleset.resolve(battle, request, dice)
+        return drive(ruleset.begin(battle, request), dice)
     except DiceError as e:
         raise RulesError(f"--dice: {e}") from None
 

@@ -19,18 +19,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 from tabletop_gui.geometry.board_geometry import BoardGeometry
-from tabletop_gui.model.dice_probe import (
-    EnteredDie,
-    choices_called_for,
-    first_die,
-    read_dice,
-)
 from tabletop_gui.model.target_scan import TargetStatus, report_status
 from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import (
     AttackReport,
     AttackRequest,
     Battle,
+    DieRoll,
     Resolution,
     RulesError,
     Ruleset,
@@ -38,6 +33,7 @@ from tabletop_gui.rules.base import (
 )
 from tabletop_gui.rules.dist import Dist
 from tabletop_gui.rules.fields import OptionSpec
+from tabletop_gui.rules.resolver import ChoiceAsk, Resolver, too_many
 from tabletop_gui.scenario.battle import battle_of
 from tabletop_gui.scenario.entities import Scenario
 
@@ -109,6 +105,7 @@ class Question:
     dice: tuple[int, ...]
     option_specs: tuple[OptionSpec, ...]
     weapons: tuple[str, ...]  # the attacker's weapons: the off-hand candidates
+    answers: tuple[tuple[str, str], ...] = ()  # choices the dice call for, answered
 
     @property
     def ruleset(self) -> Ruleset:
@@ -118,13 +115,14 @@ class Question:
 
 @dataclass(frozen=True)
 class Reading:
-    """What the dice so far mean (``dice_probe.read_dice``) and the choices they call for."""
+    """What the dice so far mean (a ``Resolver`` fed with them) and the choices they
+    called for (each answered with ``Question.answers`` or its default)."""
 
     odds: Dist
-    entered: tuple[EnteredDie, ...]
+    entered: tuple[DieRoll, ...]
     next_die: tuple[int, str] | None
     resolution: Resolution | None
-    pending_choices: tuple[OptionSpec, ...]
+    pending_choices: tuple[ChoiceAsk, ...]
 
 
 @dataclass(frozen=True)
@@ -134,14 +132,15 @@ class Answers:
     report: AttackReport | None = None
     odds: Dist | None = None
     resolution: Resolution | None = None
-    entered: tuple[EnteredDie, ...] = ()
+    entered: tuple[DieRoll, ...] = ()
     next_die: tuple[int, str] | None = None
-    pending_choices: tuple[OptionSpec, ...] = ()
+    pending_choices: tuple[ChoiceAsk, ...] = ()
     message: str = ""  # the last refusal, in the rules' words
     dice: tuple[int, ...] = ()  # the dice kept (none when the rules dropped them)
     dice_dropped: bool = False
     offhands: tuple[str, ...] = ()  # weapons the ruleset accepts in the off hand
     status: TargetStatus | None = None  # the target's status, from the report
+    damage_axis: str = "damage"  # what the distribution counts (``Ruleset.damage_axis``)
 
     def with_reading(self, reading: Reading, dice: tuple[int, ...]) -> Answers:
         return replace(self, odds=reading.odds, entered=reading.entered,
@@ -152,11 +151,28 @@ class Answers:
 def read(q: Question, battle: Battle, faces: tuple[int, ...]) -> Reading:
     """The reading of ``faces``; RulesError when the rules refuse them."""
     assert q.request is not None
-    reading = read_dice(q.ruleset, battle, q.request, faces)
-    choices = () if reading.resolution is None else choices_called_for(
-        q.option_specs, q.ruleset, battle, q.request, faces)
-    return Reading(reading.odds, reading.entered, reading.next_die, reading.resolution,
-                   choices)
+    resolver = q.ruleset.begin(battle, q.request)
+    answers = dict(q.answers)
+    asked: list[ChoiceAsk] = []
+    for face in faces:
+        _answer_choices(resolver, answers, asked)
+        if resolver.done:
+            raise too_many(len(resolver.fed), len(faces))
+        resolver.feed(face)
+    _answer_choices(resolver, answers, asked)
+    ask = resolver.next_die()
+    return Reading(resolver.odds(), resolver.rolled,
+                   (ask.sides, ask.label) if ask is not None else None, resolver.result(),
+                   tuple(asked))
+
+
+def _answer_choices(resolver: Resolver, answers: dict[str, str],
+                    asked: list[ChoiceAsk]) -> None:
+    """Answer the choices the resolver stands at: the answer given, else the default."""
+    while (choice := resolver.pending_choice()) is not None:
+        asked.append(choice)
+        given = answers.get(choice.key)
+        resolver.answer(given if given in choice.choices else choice.default)
 
 
 def answer(q: Question, battles: Battles) -> Answers:
@@ -171,14 +187,15 @@ def answer(q: Question, battles: Battles) -> Answers:
         except RulesError as e:
             return Answers(message=str(e), dice=q.dice, offhands=_offhands(q, battle))
         out = Answers(report=report, odds=report.distribution, dice=q.dice,
-                      status=report_status(report))
+                      status=report_status(report), damage_axis=q.ruleset.damage_axis)
         if q.dice:
             try:
                 out = out.with_reading(read(q, battle, q.dice), q.dice)
             except RulesError as e:
                 out = replace(out, message=f"dice dropped: {e}", dice=(), dice_dropped=True)
         if out.next_die is None and out.resolution is None:
-            out = replace(out, next_die=first_die(q.ruleset, battle, request))
+            ask = q.ruleset.begin(battle, request).next_die()
+            out = replace(out, next_die=(ask.sides, ask.label) if ask is not None else None)
     return replace(out, offhands=_offhands(q, battle))
 
 

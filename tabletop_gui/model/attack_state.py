@@ -38,7 +38,6 @@ from tabletop_gui.model.attack_answers import (
     Question,
     Rolled,
 )
-from tabletop_gui.model.dice_probe import EnteredDie
 from tabletop_gui.model.jobs import InlineRunner, Outcome, Runner, Ticket
 from tabletop_gui.model.notices import Notice
 from tabletop_gui.model.target_scan import (
@@ -53,12 +52,14 @@ from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import (
     AttackReport,
     AttackRequest,
+    DieRoll,
     Resolution,
     RulesError,
     Ruleset,
 )
 from tabletop_gui.rules.dist import Dist
 from tabletop_gui.rules.fields import OptionSpec, RulesetInfo
+from tabletop_gui.rules.resolver import ChoiceAsk
 from tabletop_gui.scenario.entities import Model, Scenario
 
 Listener = Callable[[], None]
@@ -99,10 +100,12 @@ class AttackState:
         self.report: AttackReport | None = None
         self.odds: Dist | None = None  # conditioned on self.dice
         self.resolution: Resolution | None = None
-        self.entered: tuple[EnteredDie, ...] = ()
+        self.entered: tuple[DieRoll, ...] = ()
         self.next_die: tuple[int, str] | None = None  # (sides, label) of the die asked next
         self.message = ""  # the last refusal, in the rules' words
-        self.pending_choices: tuple[OptionSpec, ...] = ()  # choices these dice call for
+        self.pending_choices: tuple[ChoiceAsk, ...] = ()  # choices these dice call for
+        self.answers: dict[str, str] = {}  # the choices answered (else their defaults)
+        self.damage_axis = "damage"  # what the odds count (the ruleset's words)
         self.scan = TargetScan()
         self.pending = False  # answers for the current choices are being computed
         self._offhands: tuple[str, ...] = ()
@@ -264,6 +267,12 @@ class AttackState:
             self.options[key] = value
         self._recompute(keep_dice=True)
 
+    def answer_choice(self, key: str, value: str) -> None:
+        """Answer a choice the dice call for (``pending_choices``), e.g. a limb."""
+        if self.answers.get(key) != value:
+            self.answers[key] = value
+            self._recompute(keep_dice=True)
+
     def set_seed(self, seed: int | None) -> None:
         """Fix the seed of the next roll (the rolls after it take the next seeds), or None
         for a fresh seed from the operating system at every roll (the default)."""
@@ -373,6 +382,7 @@ class AttackState:
 
     def clear_dice(self) -> None:
         self.dice = []
+        self.answers.clear()
         self.rolled_seed = None
         self._recompute(keep_dice=True)
 
@@ -471,7 +481,8 @@ class AttackState:
         if self.scenario is None:
             return None
         return Question(self.scenario.ruleset, self.scenario, self.request(), tuple(self.dice),
-                        self.option_specs, tuple(self.weapon_names()))
+                        self.option_specs, tuple(self.weapon_names()),
+                        tuple(sorted(self.answers.items())))
 
     def _recompute(self, keep_dice: bool = False, live: bool = False,
                    keep_typed: bool = False) -> None:
@@ -578,7 +589,7 @@ class AttackState:
     def _current(self) -> Answers:
         return Answers(self.report, self.odds, self.resolution, self.entered, self.next_die,
                        self.pending_choices, self.message, tuple(self.dice),
-                       offhands=self._offhands)
+                       offhands=self._offhands, damage_axis=self.damage_axis)
 
     def _take(self, answers: Answers, request: AttackRequest | None) -> None:
         self._answered_for = request
@@ -589,6 +600,8 @@ class AttackState:
         self.entered = answers.entered
         self.next_die = answers.next_die
         self.pending_choices = answers.pending_choices
+        if answers.report is not None:
+            self.damage_axis = answers.damage_axis
         self.message = answers.message
         self._offhands = answers.offhands
 

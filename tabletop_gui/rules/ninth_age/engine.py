@@ -14,20 +14,21 @@ In ``roll``: ``hits``, ``wounds`` and ``casualties`` of the rolled attack.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from tabletop_gui.geometry.board import Terrain
 from tabletop_gui.geometry.board_geometry import BoardGeometry
-from tabletop_gui.geometry.unit_arcs import CONTACT
+from tabletop_gui.geometry.unit_arcs import CONTACT, arc_lines
 from tabletop_gui.rules.base import (
     AttackReport,
     AttackRequest,
     Battle,
     DiceError,
     DiceShortage,
-    DiceSource,
+    DieRoll,
+    OverlayShape,
     PairFacts,
     Resolution,
     RulesError,
@@ -39,8 +40,9 @@ from tabletop_gui.rules.dist import Dist
 from tabletop_gui.rules.ninth_age.build import Plan, build_plan
 from tabletop_gui.rules.ninth_age.info import INFO, MAX_HITS, MAX_HP
 from tabletop_gui.rules.ninth_age.odds import Measure, Odds, capped
-from tabletop_gui.rules.ninth_age.sequence import Runner, conditioned, dice_waiting
+from tabletop_gui.rules.ninth_age.sequence import Run, Runner, conditioned, dice_waiting
 from tabletop_gui.rules.ninth_age.units import HAND_WEAPON, Situation, UnitView, WeaponView
+from tabletop_gui.rules.resolver import DieAsk, Resolver, Steps
 
 if TYPE_CHECKING:
     from tabletop_gui.geometry.board_geometry import BoardGeometry
@@ -222,6 +224,7 @@ def plan_distribution(plan: Plan, measure: Measure = "hp") -> Dist:
 
 class NinthAgeRuleset(Ruleset):
     info = INFO
+    damage_axis = "Health Points lost"
 
     # -- geometry ------------------------------------------------------------------------
     def situation(self, battle: Battle, attacker: str, target: str) -> Situation:
@@ -270,7 +273,6 @@ class NinthAgeRuleset(Ruleset):
         plan, s = self.plan(battle, request, situation)
         hp = plan_distribution(plan)
         extras: dict[str, Any] = {
-            "_take_down_probability": hp.prob_at_least(plan.remaining) if plan.remaining else 1.0,
             "expected_casualties": round(casualties(hp, plan.target_hp, plan.target_hp_lost), 3),
             "hits": summary(plan_distribution(plan, "hits")),
             "wounds": summary(plan_distribution(plan, "wounds")),
@@ -281,44 +283,28 @@ class NinthAgeRuleset(Ruleset):
             checks=plan.checks, modifiers=plan.modifiers,
             facts=facts_of(request.attacker, request.target, s), distribution=hp,
             table_row=plan.table_row, extras=extras,
+            take_down_probability=(hp.prob_at_least(plan.remaining) if plan.remaining
+                                   else 1.0),
         )
 
-    def resolve(self, battle: Battle, request: AttackRequest, dice: DiceSource,
-                situation: Situation | None = None) -> Resolution:
+    def begin(self, battle: Battle, request: AttackRequest,
+              situation: Situation | None = None) -> Resolver:
         plan, _ = self.plan(battle, request, situation)
+        runner = Runner(plan.profile, plan.shots)
+        trace: list[DieRoll] = []
+        run = runner.start(plan.attacks, plan.shots, plan.shooting_models, trace)
+        cap = max(0, plan.remaining)
+        odds = Odds(plan.profile)
+        return Resolver(
+            _resolution(plan, request.target, runner.run(run)), trace,
+            lambda fed: capped(runner.remainder(odds, run, plan.shots, cap), plan.remaining),
+            lambda given: DiceShortage(len(run.dice) + max(1, dice_waiting(run)), given))
 
-        short: list[DiceShortage] = []
-
-        def feed(sides: int, label: str) -> int | None:
-            if short:
-                return None
-            try:
-                return dice.roll(sides, label)
-            except DiceShortage as e:  # name every die still needed, not just the next
-                short.append(e)
-                return None
-
-        runner = Runner(plan.profile, feed, plan.shots)
-        run = runner.run(runner.start(plan.attacks, plan.shots, plan.shooting_models))
-        if short:
-            raise DiceShortage(len(run.dice) + max(1, dice_waiting(run)), short[0].given)
-        dice.finish()
-        damage = min(run.hp, plan.remaining)
-        taken = plan.remaining > 0 and damage >= plan.remaining
-        lost = plan.target_hp_lost + damage
-        removed = lost // plan.target_hp - plan.target_hp_lost // plan.target_hp
-        steps = [f"{d.label}: {d.face}, {d.outcome}" for d in run.dice]
-        steps.append(f"{run.hits} hits, {run.wounds} wounds, {damage} Health Points lost, "
-                     f"{removed} model{'' if removed == 1 else 's'} removed"
-                     + (": the unit is destroyed" if taken else ""))
-        state: dict[str, Any] = {"hp_lost": lost}
-        if taken:
-            state["taken_down"] = True
-        return Resolution(
-            dice=tuple(run.dice), damage=damage, taken_down=taken, steps=tuple(steps),
-            changes=(StateChange(request.target, state),),
-            extras={"hits": run.hits, "wounds": run.wounds, "casualties": removed},
-        )
+    def overlays(self, battle: Battle, request: AttackRequest) -> tuple[OverlayShape, ...]:
+        """The target's arc lines (front, flanks and rear meet on them)."""
+        return tuple(OverlayShape("arc_line", "135° arc line of the target (a model on a "
+                                  "line is in the flank)", (a, b))
+                     for a, b in arc_lines(battle.board, request.target))
 
     def odds_given(self, battle: Battle, request: AttackRequest, known: Sequence[int],
                    situation: Situation | None = None) -> Dist:
@@ -328,6 +314,28 @@ class NinthAgeRuleset(Ruleset):
         if used < len(known):
             raise DiceError(f"too many dice: this attack needs {used}, {len(known)} were given")
         return d
+
+
+def _resolution(plan: Plan, target: str, steps: Generator[DieAsk, int | str, Run]
+                ) -> Steps:
+    """The run of the attack's dice, then what it does to the target."""
+    run = yield from steps
+    damage = min(run.hp, plan.remaining)
+    taken = plan.remaining > 0 and damage >= plan.remaining
+    lost = plan.target_hp_lost + damage
+    removed = lost // plan.target_hp - plan.target_hp_lost // plan.target_hp
+    texts = [f"{d.label}: {d.face}, {d.outcome}" for d in run.dice]
+    texts.append(f"{run.hits} hits, {run.wounds} wounds, {damage} Health Points lost, "
+                 f"{removed} model{'' if removed == 1 else 's'} removed"
+                 + (": the unit is destroyed" if taken else ""))
+    state: dict[str, Any] = {"hp_lost": lost}
+    if taken:
+        state["taken_down"] = True
+    return Resolution(
+        dice=tuple(run.dice), damage=damage, taken_down=taken, steps=tuple(texts),
+        changes=(StateChange(target, state),),
+        extras={"hits": run.hits, "wounds": run.wounds, "casualties": removed},
+    )
 
 
 RULESET = NinthAgeRuleset()
