@@ -131,10 +131,6 @@ class AttackState:
     def subscribe(self, listener: Listener) -> None:
         self._listeners.append(listener)
 
-    def unsubscribe(self, listener: Listener) -> None:
-        if listener in self._listeners:
-            self._listeners.remove(listener)
-
     def subscribe_scan(self, listener: Listener) -> None:
         """``listener`` is called when more target statuses are known."""
         self._scan_listeners.append(listener)
@@ -199,12 +195,14 @@ class AttackState:
         return list(self._enemies_cache[1])
 
     def is_down(self, model: Model) -> bool:
-        """``model.taken_down``, remembered per model value (a drag changes one model)."""
+        """``scenario.taken_down(model)``, remembered per model value (a drag changes one
+        model)."""
         known = self._down.get(id(model))
         if known is None or known[0] is not model:
             if len(self._down) > DOWN_CACHE:
                 self._down.clear()
-            known = self._down[id(model)] = (model, model.taken_down)
+            down = self.scenario is not None and self.scenario.taken_down(model)
+            known = self._down[id(model)] = (model, down)
         return known[1]
 
     def option_value(self, key: str) -> Any:

@@ -25,17 +25,26 @@ from PySide6.QtGui import (
     QDropEvent,
     QKeySequence,
 )
-from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMessageBox, QWidget
+from PySide6.QtWidgets import QDockWidget, QLabel, QMessageBox, QWidget
 
 from tabletop_gui.model import heap
 from tabletop_gui.model.document import Change, Document
 from tabletop_gui.model.engine_thread import EngineThread
 from tabletop_gui.model.notices import traceback_text
-from tabletop_gui.model.recovery import Recovery
+from tabletop_gui.model.recovery import Recovery, battlefield_words, describe
+from tabletop_gui.scenario.problems import ScenarioError
 from tabletop_gui.ui.busy import BusyIndicator
+from tabletop_gui.ui.canvas.board_items import DIMMED_OPACITY
 from tabletop_gui.ui.canvas.scene import BattlefieldScene
 from tabletop_gui.ui.canvas.view import BattlefieldView
 from tabletop_gui.ui.errors import ErrorReporter, write_error_text
+from tabletop_gui.ui.file_actions import FileActions
+from tabletop_gui.ui.import_actions import ImportActions, local_files
+from tabletop_gui.ui.inspector import InspectorPanel
+from tabletop_gui.ui.library_panel import LibraryPanel
+from tabletop_gui.ui.roster_panel import RosterPanel
+from tabletop_gui.ui.toolbox import Toolbox
+from tabletop_gui.ui.window_host import WindowHost
 
 if TYPE_CHECKING:
     from tabletop_gui.scenario.entities import Model
@@ -86,8 +95,13 @@ def dock_sizes(width: int, height: int) -> tuple[int, int, int]:
             _clamp(height * LOG_SHARE, LOG_RANGE))
 
 
-class MainWindow(QMainWindow):
+class MainWindow(WindowHost):
     """One document shown in a canvas with panels; ``settings`` keeps geometry and recents."""
+
+    files: FileActions
+    imports: ImportActions
+    toolbox: Toolbox
+    library_panel: LibraryPanel
 
     def __init__(self, document: Document, settings: QSettings | None = None,
                  parent: QWidget | None = None) -> None:
@@ -111,13 +125,6 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.busy)
         self.statusBar().addPermanentWidget(self._coords)
         self.view.status_message.connect(lambda text: self.statusBar().showMessage(text, 4000))
-
-        from tabletop_gui.ui.file_actions import FileActions
-        from tabletop_gui.ui.import_actions import ImportActions
-        from tabletop_gui.ui.inspector import InspectorPanel
-        from tabletop_gui.ui.library_panel import LibraryPanel
-        from tabletop_gui.ui.roster_panel import RosterPanel
-        from tabletop_gui.ui.toolbox import Toolbox
 
         self.files = FileActions(self)
         self.imports = ImportActions(self)
@@ -257,8 +264,6 @@ class MainWindow(QMainWindow):
         down.toggled.connect(self.scene.set_show_taken_down)
         overlays = QAction("&Overlays", self, checkable=True, checked=True)
         overlays.toggled.connect(self.scene.overlay_layer.setVisible)
-        from tabletop_gui.ui.canvas.board_items import DIMMED_OPACITY
-
         self.dim_background_action = QAction("&Dim background", self, checkable=True)
         self.dim_background_action.setToolTip("Fade the battlefield's picture (a map)")
         self.dim_background_action.toggled.connect(
@@ -294,7 +299,7 @@ class MainWindow(QMainWindow):
                   "Esc\tcancel the tool", "Wheel\tzoom around the cursor",
                   "Middle drag, Space+drag\tpan", "Ctrl+0\tzoom to fit"]
         if "Attack" in self.docks:  # the attack flow is installed (after the first paint)
-            from tabletop_gui.ui.attack_flow import KEY_HELP
+            from tabletop_gui.ui.attack_flow import KEY_HELP  # lazy: see above
 
             lines.append("Attack:")
             lines += [f"{key}\t{what}" for key, what in KEY_HELP]
@@ -305,20 +310,14 @@ class MainWindow(QMainWindow):
 
     # -- dropped files -----------------------------------------------------------------
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
-        from tabletop_gui.ui.import_actions import local_files
-
         if local_files(event.mimeData()):
             event.acceptProposedAction()
 
     def dragMoveEvent(self, event: QDragMoveEvent) -> None:  # noqa: N802
-        from tabletop_gui.ui.import_actions import local_files
-
         if local_files(event.mimeData()):
             event.acceptProposedAction()
 
     def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
-        from tabletop_gui.ui.import_actions import local_files
-
         paths = local_files(event.mimeData())
         if paths:
             event.acceptProposedAction()
@@ -372,8 +371,6 @@ class MainWindow(QMainWindow):
     # -- recovery --------------------------------------------------------------------
     def start_recovery(self, folder: Path | None = None) -> Recovery:
         """Autosave edits to a recovery file in ``folder`` (default: the user's data)."""
-        from tabletop_gui.model.recovery import Recovery
-
         self.recovery = Recovery(self.document, folder)
         self.recovery.failed.connect(self._autosave_failed)
         self.files.use_recovery(self.recovery)
@@ -391,9 +388,6 @@ class MainWindow(QMainWindow):
         rec = self.recovery
         restored = False
         if rec.pending():
-            from tabletop_gui.model.recovery import battlefield_words, describe
-            from tabletop_gui.scenario.problems import ScenarioError
-
             try:
                 found = rec.load()
             except ScenarioError as e:

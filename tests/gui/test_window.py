@@ -159,9 +159,9 @@ def test_only_changed_items_are_updated(make_window, monkeypatch):
     calls: list[str] = []
     real = Item.set_model
 
-    def spy(self, model, color):
+    def spy(self, model, color, down=None):
         calls.append(self.entity_id)
-        return real(self, model, color)
+        return real(self, model, color, down)
 
     monkeypatch.setattr(Item, "set_model", spy)
     doc = w.document
