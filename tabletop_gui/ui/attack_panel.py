@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from tabletop_gui.model.attack_state import AttackState
+from tabletop_gui.rules import words
 from tabletop_gui.rules.base import Check
 from tabletop_gui.ui.choice_list import ChoiceList
 from tabletop_gui.ui.dice_entry import DiceEntry
@@ -43,13 +44,15 @@ def _num(v: float | None) -> str:
     return "" if v is None else f"{v:.3g}" if abs(v) < 100 else f"{v:.0f}"
 
 
-def check_row(check: Check) -> list[str]:
-    """Columns of one checklist row: mark, rule, sentence, numbers, margin."""
+def check_row(check: Check, ruleset_id: str = "") -> list[str]:
+    """Columns of one checklist row: mark, rule, sentence, numbers, margin (the rule and
+    the sentence in a player's words, ``rules.words``)."""
     numbers = ""
     if check.value is not None and check.threshold is not None:
         numbers = f"{_num(check.value)} vs {_num(check.threshold)}"
     margin = "" if check.margin is None else f"{check.margin:+.2f}"
-    return ["✔" if check.ok else "✖", check.rule, check.text, numbers, margin]
+    return ["✔" if check.ok else "✖", words.check_title(ruleset_id, check),
+            words.check_sentence(ruleset_id, check), numbers, margin]
 
 
 class AttackPanel(QWidget):
@@ -301,12 +304,13 @@ class AttackPanel(QWidget):
                                        + "; ".join(report.reasons))
             self.verdict_label.setStyleSheet(f"color: {FAIL_COLOR.name()}; font-weight: bold;")
         for check in report.checks:
-            item = QTreeWidgetItem(check_row(check))
+            item = QTreeWidgetItem(check_row(check, report.ruleset))
             color = OK_COLOR if check.ok else FAIL_COLOR
             item.setForeground(0, QBrush(color))
             if not check.ok:
                 item.setForeground(2, QBrush(color))
-            item.setToolTip(2, check.text)
+            item.setToolTip(1, words.rule_meaning(report.ruleset, check.rule))
+            item.setToolTip(2, words.check_sentence(report.ruleset, check))
             self.checklist.addTopLevelItem(item)
         for mod in report.modifiers:
             item = QTreeWidgetItem([mod.name, mod.effect, mod.why])
