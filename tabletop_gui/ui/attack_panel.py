@@ -297,11 +297,13 @@ class AttackPanel(QWidget):
             return
         weapon = f" with {report.weapon}" if report.weapon else ""
         if report.valid:
-            self.verdict_label.setText(f"✔ {report.attack_type} attack{weapon}: allowed")
+            kind = words.attack_type_words(report.ruleset, report.attack_type)
+            self.verdict_label.setText(f"✔ {kind} attack{weapon}: allowed")
             self.verdict_label.setStyleSheet(f"color: {OK_COLOR.name()}; font-weight: bold;")
         else:
-            self.verdict_label.setText(f"✖ {report.attack_type} attack{weapon}: not allowed — "
-                                       + "; ".join(report.reasons))
+            kind = words.attack_type_words(report.ruleset, report.attack_type)
+            self.verdict_label.setText(f"✖ {kind} attack{weapon}: not allowed — " + "; ".join(
+                words.check_sentence(report.ruleset, c) for c in report.checks if not c.ok))
             self.verdict_label.setStyleSheet(f"color: {FAIL_COLOR.name()}; font-weight: bold;")
         for check in report.checks:
             item = QTreeWidgetItem(check_row(check, report.ruleset))
