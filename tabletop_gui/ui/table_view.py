@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QEvent, QObject, Qt
+from PySide6.QtCore import QByteArray, QEvent, QObject, QRect, Qt, QTimer
 from PySide6.QtGui import QAction, QFont, QKeyEvent, QKeySequence, QPalette
 from PySide6.QtWidgets import QApplication
 
@@ -17,14 +17,15 @@ from tabletop_gui.ui.theme import high_contrast_palette
 if TYPE_CHECKING:
     from tabletop_gui.ui.main_window import MainWindow
 
-BIG_TYPE = 1.6  # the table view's font, times the normal one
+BIG_TYPE = 1.5  # the table view's font, times the normal one
 KEPT_PANELS = ("Attack", "Odds")  # shown over the battlefield (the attack card)
-CARD_SHARE = 0.3  # of the screen's width
+CARD_SHARE = 0.33  # of the screen's width
 
 
 @dataclass
 class _Saved:
     state: QByteArray
+    geometry: QRect  # the frame's place and size (restoreGeometry would clamp it)
     window_state: Qt.WindowState
     own_font: QFont | None  # the window's own font, None when it inherited one
     own_palette: QPalette | None
@@ -64,7 +65,7 @@ class TableView(QObject):
     def enter(self) -> None:
         w = self.window
         self._saved = _Saved(
-            state=w.saveState(), window_state=w.windowState(),
+            state=w.saveState(), geometry=w.geometry(), window_state=w.windowState(),
             own_font=QFont(w.font()) if w.testAttribute(Qt.WidgetAttribute.WA_SetFont)
             else None,
             own_palette=QPalette(w.palette())
@@ -94,11 +95,14 @@ class TableView(QObject):
             card.raise_()
         self.action.setChecked(True)
         w.showFullScreen()
+        screen = w.screen()
+        if screen is not None:  # without a window manager the request alone does nothing
+            w.setGeometry(screen.geometry())
         if card is not None:
-            width = w.screen().availableGeometry().width() if w.screen() else w.width()
+            width = screen.geometry().width() if screen is not None else w.width()
             w.resizeDocks([card], [int(width * CARD_SHARE)], Qt.Orientation.Horizontal)
         QApplication.instance().installEventFilter(self)  # type: ignore[union-attr]
-        w.view.fit_to_window()
+        QTimer.singleShot(0, self._fit)  # once the layout has given the canvas its room
 
     def leave(self) -> None:
         saved, self._saved = self._saved, None
@@ -116,9 +120,13 @@ class TableView(QObject):
                 else w.setWindowState(saved.window_state)
         for name, bar in self._bars().items():
             bar.setVisible(saved.bars[name])  # type: ignore[attr-defined]
+        w.setGeometry(saved.geometry)
         w.restoreState(saved.state)
         self.action.setChecked(False)
-        w.view.fit_to_window()
+        QTimer.singleShot(0, self._fit)
+
+    def _fit(self) -> None:
+        self.window.view.fit_to_window()
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802
         """Esc leaves the table view (before the attack's Esc shortcut clears it)."""

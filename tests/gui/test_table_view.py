@@ -94,7 +94,7 @@ def _layout(window):  # noqa: ANN001, ANN202
 
 
 def test_f11_shows_the_table_view_and_f11_returns_exactly(window, qtbot):
-    before = _layout(window)
+    before, geometry = _layout(window), window.geometry()
     font, palette = window.font(), window.palette()
     bars = (window.menuBar().isVisible(), window.toolbox.toolbar.isVisible(),
             window.statusBar().isVisible())
@@ -117,6 +117,7 @@ def test_f11_shows_the_table_view_and_f11_returns_exactly(window, qtbot):
     qtbot.waitUntil(lambda: not window.windowState() & Qt.WindowState.WindowFullScreen)
     assert not window.table_view.active and not window.table_view.action.isChecked()
     assert _layout(window) == before
+    qtbot.waitUntil(lambda: window.geometry() == geometry)
     assert window.font() == font and window.palette() == palette
     assert not window.testAttribute(Qt.WidgetAttribute.WA_SetFont)
     assert (window.menuBar().isVisible(), window.toolbox.toolbar.isVisible(),
