@@ -119,6 +119,7 @@ def test_f11_shows_the_table_view_and_f11_returns_exactly(window, qtbot):
     assert _layout(window) == before
     qtbot.waitUntil(lambda: window.geometry() == geometry)
     assert window.font() == font and window.palette() == palette
+    assert window.styleSheet() == ""
     assert not window.testAttribute(Qt.WidgetAttribute.WA_SetFont)
     assert (window.menuBar().isVisible(), window.toolbox.toolbar.isVisible(),
             window.statusBar().isVisible()) == bars
