@@ -20,11 +20,6 @@ if TYPE_CHECKING:
 BIG_TYPE = 1.5  # the table view's font, times the normal one
 KEPT_PANELS = ("Attack", "Odds")  # shown over the battlefield (the attack card)
 CARD_SHARE = 0.33  # of the screen's width
-# the style draws check box and radio outlines from the window colour: black on black
-HIGH_CONTRAST_STYLE = (
-    "QCheckBox::indicator, QRadioButton::indicator { width: 0.9em; height: 0.9em; "
-    "border: 2px solid #ffffff; background: #000000; } "
-    "QCheckBox::indicator:checked, QRadioButton::indicator:checked { background: #ffd400; }")
 
 
 @dataclass
@@ -34,7 +29,6 @@ class _Saved:
     window_state: Qt.WindowState
     own_font: QFont | None  # the window's own font, None when it inherited one
     own_palette: QPalette | None
-    style_sheet: str
     bars: dict[str, bool]
     lent: list[QAction]  # actions added to the window so that their keys work without bars
 
@@ -70,14 +64,12 @@ class TableView(QObject):
 
     def enter(self) -> None:
         w = self.window
-        saved_sheet = w.styleSheet()
         self._saved = _Saved(
             state=w.saveState(), geometry=w.geometry(), window_state=w.windowState(),
             own_font=QFont(w.font()) if w.testAttribute(Qt.WidgetAttribute.WA_SetFont)
             else None,
             own_palette=QPalette(w.palette())
             if w.testAttribute(Qt.WidgetAttribute.WA_SetPalette) else None,
-            style_sheet=w.styleSheet(),
             bars={name: bar.isVisible() for name, bar in self._bars().items()},  # type: ignore[attr-defined]
             lent=[],
         )
@@ -97,7 +89,6 @@ class TableView(QObject):
         font.setPointSizeF(size * BIG_TYPE)
         w.setFont(font)
         w.setPalette(high_contrast_palette())
-        w.setStyleSheet(saved_sheet + (" " if saved_sheet else "") + HIGH_CONTRAST_STYLE)
         card = w.docks.get("Attack")
         if card is not None:
             card.show()
@@ -121,7 +112,6 @@ class TableView(QObject):
         QApplication.instance().removeEventFilter(self)  # type: ignore[union-attr]
         for action in saved.lent:
             w.removeAction(action)
-        w.setStyleSheet(saved.style_sheet)  # first: taking a sheet off puts a palette back
         w.setFont(saved.own_font if saved.own_font is not None else QFont())
         w.setPalette(saved.own_palette if saved.own_palette is not None else QPalette())
         w.setWindowState(saved.window_state)

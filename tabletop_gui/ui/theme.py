@@ -45,18 +45,20 @@ def dark_palette() -> QPalette:
 
 
 def high_contrast_palette() -> QPalette:
-    """Black and white with yellow highlights: the table view on a TV or projector."""
+    """Black on white with deep blue selections, every outline dark: the table view on a
+    TV or projector (the style draws its frames from these, so they all stay visible)."""
     p = QPalette()
-    black, white, yellow = QColor("#000000"), QColor("#ffffff"), QColor("#ffd400")
-    for role, colour in ((Role.Window, black), (Role.WindowText, white), (Role.Base, black),
-                         (Role.AlternateBase, QColor("#1a1a1a")), (Role.Text, white),
-                         (Role.Button, QColor("#101010")), (Role.ButtonText, white),
-                         (Role.ToolTipBase, black), (Role.ToolTipText, white),
-                         (Role.Highlight, yellow), (Role.HighlightedText, black),
-                         (Role.BrightText, yellow), (Role.Link, yellow),
-                         (Role.PlaceholderText, QColor("#cccccc")),
-                         (Role.Mid, QColor("#808080")), (Role.Light, white),
-                         (Role.Dark, QColor("#404040"))):
+    black, white, blue = QColor("#000000"), QColor("#ffffff"), QColor("#0033cc")
+    for role, colour in ((Role.Window, white), (Role.WindowText, black), (Role.Base, white),
+                         (Role.AlternateBase, QColor("#f0f0f0")), (Role.Text, black),
+                         (Role.Button, QColor("#f4f4f4")), (Role.ButtonText, black),
+                         (Role.ToolTipBase, white), (Role.ToolTipText, black),
+                         (Role.Highlight, blue), (Role.HighlightedText, white),
+                         (Role.BrightText, QColor("#c00000")), (Role.Link, blue),
+                         (Role.PlaceholderText, QColor("#404040")),
+                         (Role.Mid, QColor("#606060")), (Role.Dark, QColor("#303030")),
+                         (Role.Shadow, black), (Role.Light, white),
+                         (Role.Midlight, QColor("#e0e0e0"))):
         p.setColor(role, colour)
     return p
 

@@ -107,8 +107,9 @@ def test_f11_shows_the_table_view_and_f11_returns_exactly(window, qtbot):
     assert not window.menuBar().isVisible() and not window.toolbox.toolbar.isVisible()
     assert window.font().pointSizeF() >= 1.5 * font.pointSizeF()
     assert window.docks["Attack"].widget().font().pointSizeF() >= 1.5 * font.pointSizeF()
-    assert window.palette().color(QPalette.ColorRole.Window) == QColor("#000000")
-    assert window.palette().color(QPalette.ColorRole.WindowText) == QColor("#ffffff")
+    assert window.palette().color(QPalette.ColorRole.Window) == QColor("#ffffff")
+    assert window.palette().color(QPalette.ColorRole.WindowText) == QColor("#000000")
+    assert window.palette().color(QPalette.ColorRole.Text) == QColor("#000000")
     # the tool keys still work with the bars hidden
     qtbot.keyClick(window.view, K.Key_M)
     assert type(window.view.tool).__name__ == "MeasureTool"
