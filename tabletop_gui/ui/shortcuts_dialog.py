@@ -34,8 +34,21 @@ def _plain(text: str) -> str:
     return text.replace("&&", "\0").replace("&", "").replace("\0", "&").rstrip("\u2026.")
 
 
-def action_rows(actions: Iterable[QAction]) -> list[tuple[str, str, str]]:
+def menu_titles(window: QMainWindow) -> dict[QAction, str]:
+    """The menu each action of the menu bar sits in ("File", "View", …)."""
+    out: dict[QAction, str] = {}
+    for top in window.menuBar().actions():
+        menu = top.menu()
+        if menu is not None:
+            for a in menu.actions():
+                out.setdefault(a, _plain(top.text()))
+    return out
+
+
+def action_rows(actions: Iterable[QAction], where_of: dict[QAction, str] | None = None,
+                ) -> list[tuple[str, str, str]]:
     """(key, what, where) of every action with a shortcut, each key once, in menu order."""
+    where_of = where_of or {}
     rows: list[tuple[str, str, str]] = []
     seen: set[str] = set()
     for a in actions:
@@ -44,7 +57,7 @@ def action_rows(actions: Iterable[QAction]) -> list[tuple[str, str, str]]:
             if not key or key in seen:
                 continue
             seen.add(key)
-            where = "Tools" if a.isCheckable() and a.actionGroup() is not None else "Menu"
+            where = where_of.get(a, "Window")
             rows.append((key, _plain(a.text()), where))
     return rows
 
@@ -71,7 +84,7 @@ def window_actions(window: QMainWindow) -> list[QAction]:
 
 def shortcut_rows(window: QMainWindow,
                   attack_keys: Iterable[tuple[str, str]] = ()) -> list[tuple[str, str, str]]:
-    rows = action_rows(window_actions(window))
+    rows = action_rows(window_actions(window), menu_titles(window))
     rows += [(key, what, "Canvas") for key, what in CANVAS_KEYS]
     rows += [(key, what, "Attack") for key, what in attack_keys]
     return rows
