@@ -1,16 +1,16 @@
 """Warcry in a player's words (``rules/words.py``): rule ids, state and options."""
 
+from tabletop_gui.rules.warcry_family.words import FAMILY_RULES, ranged_friendly_fire
 from tabletop_gui.rules.words import RuleWords, Words
+
+_FRIENDLY_FIRE = ranged_friendly_fire("missile")
 
 WORDS = Words(
     rules={
-        "enemy": RuleWords("Enemy", "Only enemy fighters can be attacked."),
-        "minimum_range": RuleWords(
-            "Minimum range", "A weapon with a minimum range cannot attack a target that close."),
+        **FAMILY_RULES,
         "friendly_fire": RuleWords(
-            "Friendly fire",
-            'A missile attack may not target an enemy within 1" of the attacker\'s friends, '
-            'unless the weapon has no minimum range and the attacker is within 3".'),
+            _FRIENDLY_FIRE.title, _FRIENDLY_FIRE.meaning[:-1]
+            + ', unless the weapon has no minimum range and the attacker is within 3".'),
     },
     options={"cover": "Cover applies to"},
     option_values={"cover": {"all": "all attacks", "missile": "missile attacks only",
