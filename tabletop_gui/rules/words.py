@@ -11,8 +11,8 @@ this module holds the entries common to every ruleset and the look-ups the windo
 - ``modifier_sentence(ruleset_id, modifier)``: "Cover: +1 defense (line crosses …)";
 - ``state_words(ruleset_id, key, value)`` and ``state_sentence(ruleset_id, state)``:
   "3 damage", "taken down", "lost right hand";
-- ``option_label(ruleset_id, key)`` and ``option_words(ruleset_id, key, value)``:
-  "Attacking models", "automatic";
+- ``option_label(ruleset_id, key)``, ``option_words(ruleset_id, key, value)`` and
+  ``option_help(ruleset_id, key, rules_help)``: "Attacking models", "automatic";
 - ``limb_words(code)``, ``attack_type_words``, ``arc_words``, ``outcome_words`` and
   ``extra_words`` for the dice and the result.
 
@@ -52,6 +52,8 @@ class Words:
     options: Mapping[str, str] = field(default_factory=dict)
     # option values in words, by option key: {"attacking_models": {-1: "automatic"}}
     option_values: Mapping[str, Mapping[Any, str]] = field(default_factory=dict)
+    # an option's help where the rules' help names a raw value ("-1: from the geometry")
+    option_help: Mapping[str, str] = field(default_factory=dict)
     # resolution extras (``Resolution.extras``): a label
     extras: Mapping[str, str] = field(default_factory=dict)
     attack_types: Mapping[str, str] = field(default_factory=dict)
@@ -204,6 +206,11 @@ def option_label(ruleset_id: str, key: str) -> str:
     """A situational or ruleset option's name: "Attacking models"."""
     table = words_for(ruleset_id)
     return table.options.get(key) or _capital(spelled(key))
+
+
+def option_help(ruleset_id: str, key: str, rules_help: str) -> str:
+    """What an option does, for its tooltip: the table's words, else the rules' help."""
+    return words_for(ruleset_id).option_help.get(key) or player_text(rules_help)
 
 
 def option_words(ruleset_id: str, key: str, value: Any) -> str:

@@ -53,7 +53,8 @@ class OptionsForm(QWidget):
             self._layout.addRow(self._empty)
         for spec in self._specs:
             widget = self._make(spec)
-            tip = f"{spec.help} (--set {spec.key}=…)"
+            tip = (f"{words.option_help(self._ruleset(), spec.key, spec.help)}\n"
+                   f"(command line: --set {spec.key}=…)")
             widget.setToolTip(tip)
             label = QLabel(option_label(spec, self._ruleset()))
             label.setToolTip(tip)

@@ -74,6 +74,8 @@ def test_option_widgets_say_automatic_and_spell_limbs(qtbot):
     spin = form.widgets["attacking_models"]
     assert isinstance(spin, QSpinBox) and spin.value() == -1
     assert spin.text() == "automatic"
+    assert spin.toolTip().splitlines()[0] == \
+        "Models attacking; automatic: counted from the geometry"
     labels = [w.text() for w in form.findChildren(QLabel)]
     assert "Attacking models" in labels and not any("_" in text for text in labels)
     form = OptionsForm(AttackState(demo("circle-of-realms")))

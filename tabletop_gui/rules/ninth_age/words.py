@@ -41,6 +41,11 @@ WORDS = Words(
         "cover_threshold": {"more_than_half": "more than half hidden",
                             "half_or_more": "half or more hidden"},
     },
+    option_help={
+        "attacking_models": "Models attacking; automatic: counted from the geometry",
+        "supporting_models": "Models making supporting attacks; automatic: counted from "
+                             "the geometry",
+    },
     extras={"hits": "hits", "wounds": "wounds", "casualties": "models removed"},
     attack_types={"close_combat": "close combat", "shooting": "shooting"},
 )
