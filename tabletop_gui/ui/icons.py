@@ -11,10 +11,20 @@ from PySide6.QtCore import QByteArray, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QIcon, QImage, QPainter, QPixmap
 from PySide6.QtSvg import QSvgRenderer
 
-from tabletop_gui.scenario.resources import RESOURCES
 
-ICONS_FOLDER = RESOURCES / "icons"
-SIZES = (16, 24, 32, 48)
+def _icons_folder() -> Path:
+    """``tabletop_gui/resources/icons`` in an installed wheel, else the checkout's
+    ``resources/icons`` (as ``scenario.resources`` finds the other shipped files, without
+    importing the scenario layer before the first paint)."""
+    package = Path(__file__).resolve().parent.parent
+    for folder in (package / "resources" / "icons", package.parent / "resources" / "icons"):
+        if folder.is_dir():
+            return folder
+    return package.parent / "resources" / "icons"
+
+
+ICONS_FOLDER = _icons_folder()
+SIZES = (24, 48)  # the toolbar's size, and twice it for high-DPI screens (Qt scales)
 
 
 def icon_path(name: str) -> Path:

@@ -135,9 +135,11 @@ class Toolbox:
 
     def add_action(self, action: QAction, icon_name: str) -> None:
         """Another tool of the window on the toolbar (the table view), with its icon."""
+        from tabletop_gui.ui.icons import icon
+
         self.icon_names[action] = icon_name
         self.toolbar.addAction(action)
-        self.refresh_icons()
+        action.setIcon(icon(icon_name, self.window.palette().color(QPalette.ColorRole.WindowText)))
 
     def refresh_icons(self) -> None:
         """The icons, tinted to the window's text colour (again after a palette change)."""
