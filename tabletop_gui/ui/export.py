@@ -25,7 +25,9 @@ def _render(scene: BattlefieldScene, painter: QPainter, target: QRectF, source: 
     for item in cached:  # drawn as vectors, not as the screen's cached pixmaps
         item.setCacheMode(QGraphicsItem.CacheMode.NoCache)
     try:
-        scene.render(painter, target, source, Qt.AspectRatioMode.KeepAspectRatio)
+        with scene.labels.placed_at(min(target.width() / source.width(),
+                                        target.height() / source.height())):
+            scene.render(painter, target, source, Qt.AspectRatioMode.KeepAspectRatio)
     finally:
         for item in cached:
             item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)

@@ -178,6 +178,9 @@ class MainWindow(QMainWindow):
         view.addActions([fit, zoom_in, zoom_out])
         view.addSeparator()
         view.addActions([grid, down, overlays, self.dim_background_action])
+        from tabletop_gui.ui.canvas.labels import label_menu
+
+        self.labels_menu = view.addMenu(label_menu(self, self.scene.labels, self.settings))
         view.addSeparator()
         self._view_menu = view
         self.toolbox.populate_tools(bar.addMenu("&Tools"))
