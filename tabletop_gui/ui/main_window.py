@@ -180,7 +180,8 @@ class MainWindow(QMainWindow):
         view.addActions([grid, down, overlays, self.dim_background_action])
         from tabletop_gui.ui.canvas.labels import label_menu
 
-        self.labels_menu = view.addMenu(label_menu(self, self.scene.labels, self.settings))
+        self.labels_menu = label_menu(self, self.scene.labels, self.settings)
+        view.addMenu(self.labels_menu)
         view.addSeparator()
         self._view_menu = view
         self.toolbox.populate_tools(bar.addMenu("&Tools"))

@@ -237,6 +237,11 @@ class ModelItem(Companions, QGraphicsItem):
         self._bounds = QRectF(-reach, -reach, 2 * reach, 2 * reach)
 
     @property
+    def cells(self) -> list[QRectF]:
+        """A unit's models drawn in its grid (``unit_cells``); none for a fighter."""
+        return list(self._cells)
+
+    @property
     def fill_color(self) -> QColor:
         """What the base is filled with: its side's colour, grey when taken down."""
         return QColor(TAKEN_DOWN if self._down else self._color)

@@ -33,6 +33,7 @@ NAMES: Mapping[str, str] = {
     "attack_type": "", "hand": "", "kind": "", "aim": "aim", "shots": "shots",
     "attributes": "",
 }
+WEAPON_NAMES: Mapping[str, str] = {"ap": "AP"}  # where a weapon's field reads otherwise
 WORDS: Mapping[str, str] = {  # enum values
     "melee": "melee", "ranged": "ranged", "missile": "missile",
     "close_combat": "close combat", "shooting": "shooting",
@@ -57,9 +58,7 @@ def _value(spec: FieldSpec | None, value: object, *, unit_inches: bool) -> str:
         return "yes" if value else "no"
     if isinstance(value, list | tuple):
         return ", ".join(_num(v) for v in value)
-    if isinstance(value, str):
-        return WORDS.get(value, value)
-    text = _num(value)
+    text = WORDS.get(value, value) if isinstance(value, str) else _num(value)
     if kind == "range" and unit_inches:
         return f"{text}{INCH_MARK}"
     return text
@@ -99,7 +98,9 @@ def weapon_lines(model: Model, ruleset: str) -> list[str]:
             value = _value(specs.get(name), raw, unit_inches=not grid)
             if name == "range" and grid:
                 value += " space" if raw == 1 else " spaces"
-            label = NAMES.get(name, name.replace("_", " "))
+            elif name == "aim":
+                value += "+"
+            label = WEAPON_NAMES.get(name, NAMES.get(name, name.replace("_", " ")))
             parts.append(f"{label} {value}" if label else value)
         lines.append(f"{weapon.name}: {', '.join(parts)}" if parts else weapon.name)
     return lines
