@@ -17,7 +17,7 @@ from PySide6.QtGui import QColor, QHelpEvent, QImage, QPainter, QTransform
 from PySide6.QtWidgets import QApplication, QGraphicsItem, QGraphicsScene, QToolTip
 
 from tabletop_gui.ui.canvas.board_items import TerrainItem
-from tabletop_gui.ui.canvas.coords import Z_BAR, Z_LABEL, Z_OBSTACLE, Z_OVERLAY, to_scene
+from tabletop_gui.ui.canvas.coords import Z_LABEL, Z_OBSTACLE, Z_OVERLAY, to_scene
 from tabletop_gui.ui.canvas.labels import SETTINGS_KEY
 from tabletop_gui.ui.canvas.model_items import TAKEN_DOWN, ModelItem, unit_cells
 from tests.gui.attack_support import RULESETS, demo, first_pair, select_attacker
@@ -31,21 +31,17 @@ def _placed(qtbot, window) -> None:  # noqa: ANN001
                     timeout=10000)
 
 
-def _scene_rect(window, item) -> QRectF:  # noqa: ANN001
-    """Where a label is on screen, mapped back into scene coordinates."""
-    view = window.view
-    on_screen = item.deviceTransform(view.viewportTransform()).mapRect(item.boundingRect())
-    back, ok = view.viewportTransform().inverted()
-    assert ok
-    return back.mapRect(on_screen)
-
-
 def _labels(window) -> list[tuple[str, QRectF]]:  # noqa: ANN001
+    """Each shown label's rectangle in scene coordinates, for the view's zoom."""
+    assert window.scene.labels.names.zoom == pytest.approx(window.view.zoom, rel=1e-12)
     out = []
     for owner in window.scene.entity_items().values():
-        label = owner.label_item
-        if label is not None and label.isVisible():
-            out.append((owner.entity_id, _scene_rect(window, label)))
+        rect = owner.label_rect()
+        if rect is not None:
+            w, h = owner.label_item.size  # its size on screen does not change with zoom
+            assert rect.width() * window.view.zoom == pytest.approx(w, rel=1e-9)
+            assert rect.height() * window.view.zoom == pytest.approx(h, rel=1e-9)
+            out.append((owner.entity_id, rect))
     return out
 
 
@@ -77,29 +73,33 @@ def test_labels_never_overlap_each_other_or_tokens(make_window, qtbot, ruleset):
             for m in models:  # the base itself and its wounds bar
                 base = m.mapToScene(m.shape())
                 assert not base.intersects(a), (ruleset, factor, a_id, m.entity_id)
-                bar = m.bar_item.sceneBoundingRect()
+                bar = m.bar_rect()
+                assert bar is not None
                 assert not _overlapping(bar, a), (ruleset, factor, a_id, m.entity_id)
 
 
 @pytest.mark.parametrize("ruleset", RULESETS)
-def test_labels_are_drawn_above_terrain_models_overlays_and_bars(make_window, qtbot,
-                                                                 ruleset):
+def test_labels_are_drawn_above_terrain_models_and_overlays(make_window, qtbot, ruleset):
     window = make_window(demo(ruleset))
     _placed(qtbot, window)
-    terrain = [i for i in window.scene.entity_items().values() if isinstance(i, TerrainItem)]
+    items = window.scene.entity_items().values()
+    terrain = [i for i in items if isinstance(i, TerrainItem)]
     assert terrain, "every demo has terrain"
-    top_terrain = max(t.zValue() for t in terrain)
-    assert top_terrain <= Z_OBSTACLE
-    for owner in window.scene.entity_items().values():
-        label = owner.label_item
-        assert label is not None and label.parentItem() is None  # stacked on its own
-        assert label.zValue() == Z_LABEL
-    assert Z_LABEL > Z_BAR > Z_OVERLAY > top_terrain
-    # a platform's label is whole: its text box is as wide as its text (never clipped)
+    names = window.scene.labels.names
+    assert names.parentItem() is None and names.zValue() == Z_LABEL
+    assert Z_LABEL > Z_OVERLAY > max(i.zValue() for i in items) >= Z_OBSTACLE
+    # the layer's area holds every label whole: none is clipped by it
+    for owner in items:
+        rect = owner.label_rect()
+        assert rect is not None and names.boundingRect().contains(rect)
     platform = next(t for t in terrain if t.terrain.kind == "platform")
-    text = platform.label_item.text
-    assert text.startswith(platform.terrain.name)
-    assert platform.label_item.isVisible()
+    assert platform.label_item.text.startswith(platform.terrain.name)
+    # drawn: the label's box (white) covers the platform's own fill where it sits
+    rect = platform.label_rect()
+    image = _render(window.scene, rect, 200)
+    inner = rect.adjusted(rect.width() * 0.45, rect.height() * 0.1, -rect.width() * 0.45,
+                          -rect.height() * 0.8)
+    assert _pixel(image, rect, inner.topLeft()).lightness() > 200
 
 
 def test_label_mode_switches_and_persists(make_window, qtbot, tmp_path):
@@ -112,7 +112,7 @@ def test_label_mode_switches_and_persists(make_window, qtbot, tmp_path):
     _placed(qtbot, window)
     models = window.scene.model_items()
     assert all(m.label_item.text == m.entity_id for m in models)
-    assert all(m.label_item.isVisible() for m in models)
+    assert all(m.label_rect() is not None for m in models)
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     assert settings.value(SETTINGS_KEY) == "id"
 
@@ -123,14 +123,14 @@ def test_label_mode_switches_and_persists(make_window, qtbot, tmp_path):
 
     actions["labels_none"].trigger()
     _placed(qtbot, window)
-    assert not any(m.label_item.isVisible() for m in window.scene.model_items())
+    assert not any(m.label_rect() is not None for m in window.scene.model_items())
     terrain = [i for i in window.scene.entity_items().values() if isinstance(i, TerrainItem)]
-    assert all(t.label_item.isVisible() for t in terrain)  # terrain keeps its name
+    assert all(t.label_rect() is not None for t in terrain)  # terrain keeps its name
     settings.sync()
     assert settings.value(SETTINGS_KEY) == "none"
     actions["labels_name"].trigger()
     _placed(qtbot, window)
-    assert all(m.label_item.isVisible() and m.label_item.text.startswith(m.model.name)
+    assert all(m.label_rect() is not None and m.label_item.text.startswith(m.model.name)
                for m in window.scene.model_items())
 
 
@@ -292,22 +292,38 @@ def test_taken_down_fighters_are_greyed(make_window, qtbot):
 
 
 def test_the_wounds_bar_is_drawn_above_the_target_ring(qtbot, tmp_path):
+    from tabletop_gui.ui.canvas.labels import BAR_BACK, BAR_LEFT
+    from tabletop_gui.ui.canvas_overlays import INVALID, VALID
+
     scenario = demo("warcry")
     window, flow = make_attack_window(qtbot, scenario, tmp_path)
     attacker, target = first_pair(scenario)
     select_attacker(qtbot, flow, attacker)
     flow.state.set_target(target)
     qtbot.waitUntil(lambda: flow.idle, timeout=20000)
+    qtbot.waitUntil(lambda: not window.scene.labels.pending, timeout=10000)
+    assert [m for m in flow.overlay.of_kind("target") if m.key == target], "marked"
     item = window.scene.item_for(target)
-    bar = item.bar_item
-    marks = [m for m in flow.overlay.of_kind("target") if m.key == target]
-    assert marks, "the target is marked"
-    # the ring runs 0.12" outside the base, across the bar just under it: at the bar's
-    # middle both are there, the bar on top
-    middle = bar.mapToScene(bar.rect().center())
-    stack = window.scene.items(middle)
-    assert bar in stack
-    ring = [i for i in stack if i in marks or getattr(i, "kind", "") == "selected_target"]
-    assert ring, "the ring passes over the bar's end"
-    assert stack.index(bar) < min(stack.index(r) for r in ring)
-    assert bar.zValue() == Z_BAR and bar.parentItem() is None
+    bar = item.bar_rect()
+    assert bar is not None
+    # the ring runs 0.12" outside the base, across the bar just under it: along the
+    # bar's middle every pixel is the bar's (green: no damage yet), none the ring's
+    source = bar.adjusted(-2, -20, 2, 20)
+    image = _render(window.scene, source, 800)
+    y = bar.center().y()
+    ring_seen = bar_seen = 0
+    steps = 200
+    for k in range(1, steps):
+        x = bar.left() + bar.width() * k / steps
+        c = _pixel(image, source, QPointF(x, y))
+        ring_seen += _close(c, VALID, 40) or _close(c, INVALID, 40)
+        bar_seen += _close(c, BAR_LEFT, 40) or _close(c, BAR_BACK, 40)
+    assert ring_seen == 0 and bar_seen == steps - 1
+    # and the ring is there: just under the bar, it shows
+    below = bar.bottom() + 4.0
+    ring_below = sum(_close(_pixel(image, source, QPointF(bar.left() + bar.width() * k / steps,
+                                                          below)), VALID, 60)
+                     or _close(_pixel(image, source, QPointF(bar.left() + bar.width() * k
+                                                             / steps, below)), INVALID, 60)
+                     for k in range(1, steps))
+    assert ring_below > 0

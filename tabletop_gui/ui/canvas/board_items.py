@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 from tabletop_gui.scenario.background import decode_data_uri
 from tabletop_gui.scenario.entities import Background, Battlefield, Obstacle, Platform
 from tabletop_gui.ui.canvas.coords import INCH, Z_BOARD, Z_OBSTACLE, Z_PLATFORM, board_rect
-from tabletop_gui.ui.canvas.model_items import Companions
+from tabletop_gui.ui.canvas.model_items import Named
 
 TABLE = QColor("#e8e2cf")
 GRID_MINOR = QColor("#cfc6ab")
@@ -244,10 +244,10 @@ class BattlefieldItem(QGraphicsItem):
             painter.drawText(QRectF(w * INCH + gap, y - px, box, 2 * px), left, str(j))
 
 
-class TerrainItem(Companions, QGraphicsItem):
+class TerrainItem(Named, QGraphicsItem):
     """An obstacle (solid for hard cover, hatched for soft) or a platform (shaded by height),
-    labelled with its name and height (a companion ``LabelItem`` above every model, placed
-    by the scene's label layer: never clipped, never under a token)."""
+    labelled with its name and height (drawn by the scene's ``NamesLayer`` above every
+    model, placed by its label layer: never clipped, never under a token)."""
 
     def __init__(self, entity_id: str) -> None:
         super().__init__()
@@ -291,9 +291,9 @@ class TerrainItem(Companions, QGraphicsItem):
         self._path.closeSubpath()
         m = 0.5 * INCH  # cosmetic pens and the selection's vertex marks
         self._bounds = self._path.boundingRect().adjusted(-m, -m, m, m)
-        if self.label_item is not None:
-            self.label_item.setPos(self.label_anchor())
-            self.label_item.set_text(*self.label_spec())
+        if self.names is not None and self.names.label(self) is not None:
+            self.names.move(self, self.label_anchor())
+            self.names.set_label(self, *self.label_spec(), bold=True)
         self.update()
 
     def label(self) -> str:

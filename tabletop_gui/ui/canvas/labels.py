@@ -17,25 +17,30 @@ of labels is done in slices of ``SLICE_S`` per event-loop turn; ``placed`` says 
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QPointF, QRectF, QSettings, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QActionGroup, QColor, QFont, QFontMetricsF, QPen
-from PySide6.QtWidgets import (
-    QGraphicsItem,
-    QGraphicsRectItem,
-    QGraphicsSimpleTextItem,
-    QMenu,
-    QWidget,
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QGuiApplication,
+    QPainter,
+    QPen,
+    QPixmap,
 )
+from PySide6.QtWidgets import QGraphicsItem, QMenu, QStyleOptionGraphicsItem, QWidget
 
 from tabletop_gui.ui.canvas.coords import Z_LABEL
 
 if TYPE_CHECKING:
-    from tabletop_gui.ui.canvas.model_items import Companions
+    from tabletop_gui.ui.canvas.model_items import Named
     from tabletop_gui.ui.canvas.scene import BattlefieldScene
 
 LABEL_MODES = ("name", "id", "none")
@@ -50,6 +55,8 @@ TEXT = QColor("#1b1b1b")
 TEXT_DOWN = QColor("#6f6f6f")
 BACK = QColor(255, 255, 255, 215)
 BACK_DOWN = QColor(235, 235, 235, 170)
+BAR_BACK = QColor("#5a1c1c")
+BAR_LEFT = QColor("#2ecc40")
 
 Rect = tuple[float, float, float, float]  # left, top, right, bottom (pixels)
 
@@ -73,79 +80,219 @@ def label_size(text: str, bold: bool = False, stripe: bool = False) -> tuple[flo
     return fm.horizontalAdvance(text) + pad + 3.0, fm.height() + 1.0
 
 
-class LabelItem(QGraphicsRectItem):
-    """A name drawn at a fixed size on screen, at ``offset`` pixels from its anchor (the
-    item's position: a token's centre, a terrain's centre): a box with the text and, for
-    a model, a stripe of its side's colour. Made of Qt's own items, so that painting and
-    finding thousands of them never calls back into Python."""
+class Label:
+    """A name: its text, greyed or not, its side's stripe; drawn once into a pixmap of
+    the size it has on screen; ``offset`` (pixels) from its anchor where it was placed."""
 
-    def __init__(self, bold: bool = False) -> None:
-        super().__init__()
-        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations, True)
-        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-        self.setZValue(Z_LABEL)
-        self.setPen(QPen(Qt.PenStyle.NoPen))
-        self.setBrush(BACK)
-        self._font = label_font(bold)
-        self._bold = bold
-        self._text_item = QGraphicsSimpleTextItem(self)
-        self._text_item.setFont(self._font)
-        self._text_item.setBrush(TEXT)
-        self._stripe_item = QGraphicsRectItem(self)
-        self._stripe_item.setPen(QPen(Qt.PenStyle.NoPen))
-        self._stripe_item.setVisible(False)
-        self._text = ""
-        self._greyed = False
-        self._stripe: QColor | None = None
-        self._size = (0.0, 0.0)
-        self._offset = QPointF()
-        self.placed = False  # the last placement found it a free spot
-        self.setVisible(False)  # until placed
+    __slots__ = ("text", "greyed", "stripe", "bold", "size", "pixmap", "offset", "placed")
 
-    @property
-    def text(self) -> str:
-        return self._text
+    def __init__(self, text: str, greyed: bool, stripe: QColor | None, bold: bool) -> None:
+        self.text, self.greyed, self.bold = text, greyed, bold
+        self.stripe = QColor(stripe) if stripe is not None else None
+        self.size = label_size(text, bold, stripe is not None)
+        self.pixmap = self._draw()
+        self.offset = QPointF()
+        self.placed = False
 
-    @property
-    def greyed(self) -> bool:
-        return self._greyed
+    def same(self, text: str, greyed: bool, stripe: QColor | None) -> bool:
+        return (text, greyed, stripe) == (self.text, self.greyed, self.stripe)
 
-    def set_text(self, text: str, greyed: bool = False, stripe: QColor | None = None) -> None:
-        if (text, greyed, stripe) == (self._text, self._greyed, self._stripe):
-            return
-        self._text, self._greyed = text, greyed
-        self._stripe = QColor(stripe) if stripe is not None else None
-        self._size = label_size(text, self._bold, stripe is not None)
-        self._text_item.setText(text)
-        self._text_item.setBrush(TEXT_DOWN if greyed else TEXT)
-        self.setBrush(BACK_DOWN if greyed else BACK)
-        if stripe is not None:
-            self._stripe_item.setBrush(TEXT_DOWN if greyed else stripe)
-        self._stripe_item.setVisible(stripe is not None)
-        self._arrange()
+    def _draw(self) -> QPixmap:
+        w, h = self.size
+        app = QGuiApplication.instance()
+        ratio = app.devicePixelRatio() if isinstance(app, QGuiApplication) else 1.0
+        pixmap = QPixmap(max(1, math.ceil(w * ratio)), max(1, math.ceil(h * ratio)))
+        pixmap.setDevicePixelRatio(ratio)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(pixmap)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+        self.paint(painter, QPointF())
+        painter.end()
+        return pixmap
 
-    def _arrange(self) -> None:
-        x, y = self._offset.x(), self._offset.y()
-        w, h = self._size
-        self.setRect(QRectF(x, y, w, h))
+    def paint(self, painter: QPainter, at: QPointF) -> None:
+        """The box, the stripe and the text, at ``at`` (pixels)."""
+        w, h = self.size
+        x, y = at.x(), at.y()
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(BACK_DOWN if self.greyed else BACK)
+        painter.drawRoundedRect(QRectF(x, y, w, h), 3, 3)
         left = 3.0
-        if self._stripe is not None:
-            self._stripe_item.setRect(QRectF(x + 1.5, y + 2.0, 3.0, max(0.0, h - 4.0)))
+        if self.stripe is not None:
+            painter.setBrush(TEXT_DOWN if self.greyed else self.stripe)
+            painter.drawRect(QRectF(x + 1.5, y + 2.0, 3.0, max(0.0, h - 4.0)))
             left += 4.0
-        self._text_item.setPos(x + left, y + 0.5)
+        painter.setFont(label_font(self.bold))
+        painter.setPen(QPen(TEXT_DOWN if self.greyed else TEXT))
+        painter.drawText(QRectF(x + left, y, w - left, h),
+                         Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, self.text)
 
-    def size(self) -> tuple[float, float]:
-        """Width and height on screen, pixels."""
-        return self._size
 
-    def set_offset(self, offset: QPointF) -> None:
-        if offset != self._offset:
-            self._offset = QPointF(offset)
-            self._arrange()
+class NamesLayer(QGraphicsItem):
+    """One item above the overlays that draws every wounds bar (in scene units, under the
+    labels) and every placed label (the same size on screen at any zoom). One item with a
+    device cache: a repaint of the view is one blit, and a model moved re-draws only the
+    places its bar and label left and reached."""
 
-    @property
-    def offset(self) -> QPointF:
-        return QPointF(self._offset)
+    def __init__(self) -> None:
+        super().__init__()
+        self.setZValue(Z_LABEL)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.zoom = 1.0  # device pixels per scene unit the labels are placed for
+        self.vector = False  # draw text as text (an SVG export), not the pixmaps
+        self._bounds = QRectF()
+        # owner (a model or terrain item) -> [anchor (scene), shown, label, bar (scene,
+        # around the anchor), the bar's green fraction]
+        self._owners: dict[object, list[Any]] = {}
+
+    def set_bounds(self, rect: QRectF) -> None:
+        if rect != self._bounds:
+            self.prepareGeometryChange()
+            self._bounds = QRectF(rect)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        return self._bounds
+
+    # -- content ---------------------------------------------------------------------------
+    def _entry(self, owner: object) -> list[Any]:
+        entry = self._owners.get(owner)
+        if entry is None:
+            entry = self._owners[owner] = [QPointF(), True, None, None, 0.0]
+        return entry
+
+    def _dirty(self, entry: list[Any]) -> None:
+        for r in self._rects(entry):
+            self.update(r)
+
+    def _rects(self, entry: list[Any]) -> list[QRectF]:
+        anchor, shown, label, bar = entry[0], entry[1], entry[2], entry[3]
+        out = []
+        if not shown:
+            return out
+        if bar is not None:
+            out.append(bar.translated(anchor))
+        if label is not None and label.placed:
+            out.append(self._label_rect(anchor, label, self.zoom))
+        return out
+
+    @staticmethod
+    def _label_rect(anchor: QPointF, label: Label, zoom: float) -> QRectF:
+        w, h = label.size
+        return QRectF(anchor.x() + label.offset.x() / zoom, anchor.y() + label.offset.y() / zoom,
+                      w / zoom, h / zoom)
+
+    def move(self, owner: object, anchor: QPointF) -> None:
+        entry = self._entry(owner)
+        if entry[0] != anchor:
+            self._dirty(entry)
+            entry[0] = QPointF(anchor)
+            self._dirty(entry)
+
+    def set_shown(self, owner: object, shown: bool) -> None:
+        entry = self._entry(owner)
+        if entry[1] != shown:
+            self._dirty(entry)
+            entry[1] = shown
+            self._dirty(entry)
+
+    def set_bar(self, owner: object, bar: QRectF | None, fraction: float) -> None:
+        entry = self._entry(owner)
+        if (entry[3], entry[4]) != (bar, fraction):
+            self._dirty(entry)
+            entry[3] = QRectF(bar) if bar is not None else None
+            entry[4] = fraction
+            self._dirty(entry)
+
+    def set_label(self, owner: object, text: str, greyed: bool = False,
+                  stripe: QColor | None = None, bold: bool = False) -> Label:
+        """The owner's label with this text (kept while the same), placed as it was."""
+        entry = self._entry(owner)
+        label = entry[2]
+        if label is None or not label.same(text, greyed, stripe):
+            self._dirty(entry)
+            old = label
+            label = entry[2] = Label(text, greyed, stripe, bold)
+            if old is not None:
+                label.offset, label.placed = old.offset, old.placed
+            self._dirty(entry)
+        return label
+
+    def place(self, owner: object, offset: QPointF | None) -> None:
+        """Put the owner's label at ``offset`` pixels from its anchor; None: hide it."""
+        entry = self._entry(owner)
+        label = entry[2]
+        if label is None:
+            return
+        if (offset is None and not label.placed) or (
+                offset is not None and label.placed and offset == label.offset):
+            return
+        self._dirty(entry)
+        label.placed = offset is not None
+        if offset is not None:
+            label.offset = QPointF(offset)
+        self._dirty(entry)
+
+    def forget(self, owner: object) -> None:
+        entry = self._owners.pop(owner, None)
+        if entry is not None:
+            self._dirty(entry)
+
+    # -- what tests and the placement read -------------------------------------------------
+    def label(self, owner: object) -> Label | None:
+        entry = self._owners.get(owner)
+        return entry[2] if entry is not None else None
+
+    def label_shown(self, owner: object) -> bool:
+        entry = self._owners.get(owner)
+        return bool(entry is not None and entry[1] and entry[2] is not None
+                    and entry[2].placed)
+
+    def label_rect(self, owner: object, zoom: float | None = None) -> QRectF | None:
+        """Where the owner's label is drawn (scene units) at ``zoom`` (default: the zoom
+        it was placed for), or None when it is not shown."""
+        entry = self._owners.get(owner)
+        if not self.label_shown(owner):
+            return None
+        assert entry is not None
+        return self._label_rect(entry[0], entry[2], zoom or self.zoom)
+
+    def bar_rect(self, owner: object) -> QRectF | None:
+        entry = self._owners.get(owner)
+        if entry is None or entry[3] is None or not entry[1]:
+            return None
+        return entry[3].translated(entry[0])
+
+    # -- painting --------------------------------------------------------------------------
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        exposed = option.exposedRect  # type: ignore[attr-defined]
+        zoom = max(painter.worldTransform().m11(), 1e-9)
+        painter.setPen(Qt.PenStyle.NoPen)
+        entries = [e for e in self._owners.values() if e[1]]
+        for anchor, _, _, bar, fraction in entries:
+            if bar is None:
+                continue
+            r = bar.translated(anchor)
+            if r.intersects(exposed):
+                painter.fillRect(r, BAR_BACK)
+                painter.fillRect(QRectF(r.left(), r.top(), r.width() * fraction, r.height()),
+                                 BAR_LEFT)
+        for anchor, _, label, _, _ in entries:
+            if label is None or not label.placed:
+                continue
+            if not self._label_rect(anchor, label, zoom).intersects(exposed):
+                continue
+            painter.save()
+            painter.translate(anchor)
+            painter.scale(1 / zoom, 1 / zoom)
+            if self.vector:
+                label.paint(painter, label.offset)
+            else:
+                painter.drawPixmap(label.offset, label.pixmap)
+            painter.restore()
 
 
 class _Hash:
@@ -217,6 +364,8 @@ class LabelLayer(QObject):
     def __init__(self, scene: BattlefieldScene) -> None:
         super().__init__(scene)
         self._scene = scene
+        self.names = NamesLayer()
+        scene.addItem(self.names)
         self.zoom = 1.0
         self.mode = "name"
         self._timer = QTimer(self)
@@ -268,14 +417,16 @@ class LabelLayer(QObject):
 
     @contextmanager
     def placed_at(self, zoom: float) -> Iterator[None]:
-        """Labels placed for a picture drawn at ``zoom`` (an export), then for the view
-        again."""
+        """Labels placed for a picture drawn at ``zoom`` (an export; their text drawn as
+        text, for SVG), then for the view again."""
         shown = self.zoom
         self.zoom = zoom
         self.place_now()
+        self.names.vector = True
         try:
             yield
         finally:
+            self.names.vector = False
             self.zoom = shown
             self.place_now()
 
@@ -298,6 +449,11 @@ class LabelLayer(QObject):
         from tabletop_gui.ui.canvas.model_items import ModelItem
 
         z = self.zoom
+        names = self.names
+        names.set_bounds(self._scene.sceneRect().adjusted(-1e3, -1e3, 1e3, 1e3))
+        if names.zoom != z:
+            names.zoom = z
+            names.update()
         taken = _Hash()
         models: list[ModelItem] = []
         terrain: list[TerrainItem] = []
@@ -323,38 +479,29 @@ class LabelLayer(QObject):
                 w, h = label_size(m.label_text(), False, True)
                 self._put(m, around(_px(m.token_rect(), z), w, h), taken, tokens)
             else:
-                self._hide(m)
+                names.place(m, None)
             if n % 16 == 15:
                 yield
 
-    @staticmethod
-    def _hide(owner: Companions) -> None:
-        label = owner.label_item
-        if label is not None:
-            label.placed = False
-            label.setVisible(False)
-
-    def _put(self, owner: Companions, spots: list[tuple[float, float]], taken: _Hash,
+    def _put(self, owner: Named, spots: list[tuple[float, float]], taken: _Hash,
              tokens: _Hash) -> None:
         """The owner's label at the first free spot, or hidden."""
         text, greyed, stripe = owner.label_spec()
         if not text:
-            self._hide(owner)
+            self.names.place(owner, None)
             return
-        w, h = label_size(text, owner.bold_label, stripe is not None)
+        label = self.names.set_label(owner, text, greyed, stripe, owner.bold_label)
+        w, h = label.size
         anchor = owner.label_anchor()
+        self.names.move(owner, anchor)
         ax, ay = anchor.x() * self.zoom, anchor.y() * self.zoom
         for x, y in spots:
             r = (x, y, x + w, y + h)
             if not taken.hits(r) and not tokens.hits(r):
                 taken.add(r)
-                label = owner.ensure_label()
-                label.set_text(text, greyed, stripe)
-                label.set_offset(QPointF(x - ax, y - ay))
-                label.placed = True
-                label.setVisible(True)
+                self.names.place(owner, QPointF(x - ax, y - ay))
                 return
-        self._hide(owner)
+        self.names.place(owner, None)
 
 
 def label_menu(parent: QWidget, layer: LabelLayer, settings: QSettings) -> QMenu:

@@ -1,10 +1,9 @@
 """Canvas items of fighters (bases) and units (boundaries with their model grid).
 
 An item holds a copy of its entity's data and repaints only when ``set_model`` gets
-different data; it never writes to the document. Each model item brings two companion
-items into its scene: its wounds bar (``BarItem``, above the attack overlays, so a
-target ring never hides it) and its name (``labels.LabelItem``, placed by the scene's
-``LabelLayer``); they follow the model's position and visibility.
+different data; it never writes to the document. A model's wounds bar and its name
+are drawn by the scene's ``labels.NamesLayer`` above the attack overlays (a target ring
+never hides them); the item tells the layer where they are and whether they show.
 """
 
 from __future__ import annotations
@@ -16,13 +15,13 @@ from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QTransform
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsRectItem, QStyleOptionGraphicsItem, QWidget
+from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from tabletop_gui.model.health import Health, health_of
 from tabletop_gui.rules.ninth_age.counts import alive_models, rank_counts
 from tabletop_gui.scenario.entities import Fighter, Model, Unit
-from tabletop_gui.ui.canvas.coords import INCH, Z_BAR, Z_MODEL, to_scene
-from tabletop_gui.ui.canvas.labels import LabelItem
+from tabletop_gui.ui.canvas.coords import INCH, Z_MODEL, to_scene
+from tabletop_gui.ui.canvas.labels import Label, NamesLayer
 
 HANDLE_GAP = 0.45 * INCH  # from the base edge to the rotate handle
 HANDLE_RADIUS = 0.12 * INCH
@@ -33,25 +32,12 @@ OUTLINE = QColor("#222222")
 TAKEN_DOWN = QColor("#9e9e9e")
 
 
-class Companions:
-    """Mixin of a scene item with companion top-level items that the scene adds, removes
-    and shows with it (``set_shown``): its label, made when first placed (most labels of
-    a crowded board at a low zoom never are), and ``extra_companions`` (a bar)."""
+class Named:
+    """Mixin of a scene item named on the board: what its label says, where it is
+    anchored, and the scene's ``NamesLayer`` that draws it (set by the scene)."""
 
-    _label: LabelItem | None = None
     bold_label = False
-
-    def extra_companions(self) -> list[QGraphicsItem]:
-        return []
-
-    def companions(self) -> list[QGraphicsItem]:
-        label = self._label
-        return [*self.extra_companions(), *([label] if label is not None else [])]
-
-    @property
-    def label_item(self) -> LabelItem | None:
-        """The label, if it was ever placed."""
-        return self._label
+    names: NamesLayer | None = None
 
     def label_anchor(self) -> QPointF:
         item: Any = self
@@ -61,59 +47,21 @@ class Companions:
         """The label's text (empty: none), greyed or not, and its stripe's colour."""
         return "", False, None
 
-    def ensure_label(self) -> LabelItem:
-        if self._label is None:
-            self._label = LabelItem(self.bold_label)
-            self._label.setPos(self.label_anchor())
-            item: Any = self
-            scene = item.scene()
-            if scene is not None:
-                scene.addItem(self._label)
-        return self._label
+    @property
+    def label_item(self) -> Label | None:
+        """The label, once the label layer has made it."""
+        return self.names.label(self) if self.names is not None else None
+
+    def label_rect(self) -> QRectF | None:
+        """Where the label is drawn (scene units), None when it is not shown."""
+        return self.names.label_rect(self) if self.names is not None else None
 
     def set_shown(self, visible: bool) -> None:
-        """Show or hide the item with its companions (a label only where it was placed)."""
+        """Show or hide the item with its label and bar."""
         item: Any = self
         item.setVisible(visible)
-        for c in self.extra_companions():
-            c.setVisible(visible)
-        if self._label is not None:
-            self._label.setVisible(visible and self._label.placed)
-
-
-class BarItem(QGraphicsRectItem):
-    """A model's wounds (or Health Points) bar under its base, drawn above the overlays:
-    the dark bar and its green part (Qt's own items: no Python at paint time)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.setZValue(Z_BAR)
-        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-        self.setPen(QPen(Qt.PenStyle.NoPen))
-        self.setBrush(QColor("#5a1c1c"))
-        self._left = QGraphicsRectItem(self)
-        self._left.setPen(QPen(Qt.PenStyle.NoPen))
-        self._left.setBrush(QColor("#2ecc40"))
-        self._health: Health | None = None
-
-    @property
-    def health(self) -> Health | None:
-        return self._health
-
-    @property
-    def filled(self) -> QRectF:
-        """The green part (wounds left), in the bar's coordinates."""
-        return self._left.rect()
-
-    def set_bar(self, rect: QRectF, health: Health | None) -> None:
-        self._health = health
-        if health is None:
-            self.setRect(QRectF())
-            self._left.setRect(QRectF())
-            return
-        self.setRect(rect)
-        self._left.setRect(QRectF(rect.left(), rect.top(), rect.width() * health.fraction,
-                                  rect.height()))
+        if self.names is not None:
+            self.names.set_shown(self, visible)
 
 
 def unit_cells(unit: Unit) -> list[QRectF]:
@@ -134,7 +82,7 @@ def unit_cells(unit: Unit) -> list[QRectF]:
     return cells
 
 
-class ModelItem(Companions, QGraphicsItem):
+class ModelItem(Named, QGraphicsItem):
     """A fighter's base or a unit's boundary, drawn to scale and rotated by its facing."""
 
     def __init__(self, entity_id: str) -> None:
@@ -151,14 +99,15 @@ class ModelItem(Companions, QGraphicsItem):
         self._health: Health | None = None
         self._cells: list[QRectF] = []
         self._token = QRectF()  # base and bar around the item's origin (token_rect)
-        self.bar_item = BarItem()
+        self._bar: QRectF | None = None  # around the item's origin
         self.label_mode = "name"  # the scene's label layer sets it
         # told when the label's text or the token's place changed (the label layer)
         self.on_layout: Callable[[bool], None] | None = None
 
-    # -- companions ----------------------------------------------------------------------
-    def extra_companions(self) -> list[QGraphicsItem]:
-        return [self.bar_item]
+    # -- name and bar ----------------------------------------------------------------------
+    def bar_rect(self) -> QRectF | None:
+        """The wounds bar (scene units), None without wounds."""
+        return self._bar.translated(self.pos()) if self._bar is not None else None
 
     def label_text(self) -> str:
         """The label in the current mode: the name (a unit's with its models left), the
@@ -179,8 +128,9 @@ class ModelItem(Companions, QGraphicsItem):
         return self.label_text(), self._down, self._color
 
     def refresh_label(self) -> None:
-        if self._label is not None:
-            self._label.set_text(*self.label_spec())
+        if self.names is not None and self.names.label(self) is not None:
+            text, greyed, stripe = self.label_spec()
+            self.names.set_label(self, text, greyed, stripe)
 
     def token_rect(self) -> QRectF:
         """The base (its rotated extent) and its wounds bar, in scene units."""
@@ -202,9 +152,8 @@ class ModelItem(Companions, QGraphicsItem):
             length, width = model.depth_in * INCH, model.width_in * INCH
         pos = to_scene(model.x, model.y)
         self.setPos(pos)
-        self.bar_item.setPos(pos)
-        if self._label is not None:
-            self._label.setPos(pos)
+        if self.names is not None:
+            self.names.move(self, pos)
         old = self._model
         if old is None or (length, width, _is_rect(model)) != (
             self._length, self._width, _is_rect(old)
@@ -223,9 +172,12 @@ class ModelItem(Companions, QGraphicsItem):
             r = self.radius
             bw = max(self._width, 0.8 * INCH)
             bar = QRectF(-bw / 2, r + BAR_GAP, bw, BAR_HEIGHT)
-            self.bar_item.set_bar(bar, self._health)
+            self._bar = bar if self._health is not None else None
+            if self.names is not None:
+                self.names.set_bar(self, self._bar, self._health.fraction
+                                   if self._health is not None else 0.0)
             self._token = self.shape().boundingRect()
-            if self._health is not None:
+            if self._bar is not None:
                 self._token = self._token.united(bar)
             self.refresh_label()
             self.update()

@@ -151,14 +151,14 @@ class BattlefieldScene(QGraphicsScene):
         self.setSceneRect(board_rect(bf.width, bf.depth).adjusted(-m, -m, m, m))
 
     def _add(self, item: EntityItem) -> None:
+        item.names = self.labels.names
         self.addItem(item)
-        for c in item.companions():
-            self.addItem(c)
 
     def _drop(self, item: EntityItem) -> None:
-        for c in [item, *item.companions()]:
-            if c.scene() is self:
-                self.removeItem(c)
+        self.labels.names.forget(item)
+        item.names = None
+        if item.scene() is self:
+            self.removeItem(item)
 
     def _rebuild(self, scenario: Scenario) -> None:
         for item in self._items.values():
