@@ -10,6 +10,7 @@ taken-down fighters are greyed.
 from __future__ import annotations
 
 from dataclasses import replace
+from html import escape
 
 import pytest
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, QSettings
@@ -302,8 +303,13 @@ def test_the_wounds_bar_is_drawn_above_the_target_ring(qtbot, tmp_path):
     flow.state.set_target(target)
     qtbot.waitUntil(lambda: flow.idle, timeout=20000)
     qtbot.waitUntil(lambda: not window.scene.labels.pending, timeout=10000)
-    assert [m for m in flow.overlay.of_kind("target") if m.key == target], "marked"
+    marks = [m for m in flow.overlay.of_kind("target") if m.key == target]
+    assert marks, "the target is marked"
     item = window.scene.item_for(target)
+    # hovering it: its profile, then whether it can be attacked (the mark's reasons)
+    tip = window.scene.tooltip_at(item.pos())
+    assert tip.startswith(f"<b>{item.model.name}</b>")
+    assert tip.endswith("<hr>" + escape(marks[0].toolTip()).replace("\n", "<br>"))
     bar = item.bar_rect()
     assert bar is not None
     # the ring runs 0.12" outside the base, across the bar just under it: along the

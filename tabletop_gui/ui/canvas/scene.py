@@ -115,15 +115,20 @@ class BattlefieldScene(QGraphicsScene):
 
     def tooltip_at(self, scene_pos: object) -> str:
         """What hovering here shows: the model's profile and state, then what an overlay
-        under the pointer says (the reasons of a target mark); else an overlay's own."""
-        model_tip, other = "", ""
+        under the pointer says (a target mark's reasons first: whether it can be
+        attacked, then any other overlay's); else an overlay's own."""
+        model_tip, marks, others = "", [], []
         for item in self.items(scene_pos):  # type: ignore[call-overload]
             if not item.isVisible():
                 continue
-            if isinstance(item, ModelItem) and not model_tip:
-                model_tip = model_tooltip(item.model, self.document.scenario)
-            elif not other and item.toolTip():
-                other = item.toolTip()
+            if isinstance(item, ModelItem):
+                if not model_tip:
+                    model_tip = model_tooltip(item.model, self.document.scenario)
+                continue
+            tip = item.toolTip()
+            if tip:
+                (marks if getattr(item, "kind", "") == "target" else others).append(tip)
+        other = (marks or others or [""])[0]
         if model_tip and other:
             return f"{model_tip}<hr>{escape(other).replace(chr(10), '<br>')}"
         return model_tip or other
