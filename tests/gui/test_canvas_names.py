@@ -282,12 +282,14 @@ def test_taken_down_fighters_are_greyed(make_window, qtbot):
     window = make_window(demo("warcry"))
     item = window.scene.item_for("r1")
     side = QColor(item.color)
+    assert window.scene.labels.names.bar_fraction(item) == 1.0
     source = item.sceneBoundingRect()
     centre = item.pos()
     assert _close(_pixel(_render(window.scene, source), source, centre), side)
     _set_state(window, "r1", taken_down=True)
     _placed(qtbot, window)
     assert item.fill_color == TAKEN_DOWN
+    assert window.scene.labels.names.bar_fraction(item) == 0.0  # its bar is empty
     assert _close(_pixel(_render(window.scene, source), source, centre), TAKEN_DOWN)
     assert item.label_item.greyed
 

@@ -265,6 +265,11 @@ class NamesLayer(QGraphicsItem):
             return None
         return entry[3].translated(entry[0])
 
+    def bar_fraction(self, owner: object) -> float | None:
+        """How much of the owner's bar is green (wounds left), None without a bar."""
+        entry = self._owners.get(owner)
+        return entry[4] if entry is not None and entry[3] is not None else None
+
     # -- painting --------------------------------------------------------------------------
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:

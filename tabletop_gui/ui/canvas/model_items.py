@@ -174,8 +174,10 @@ class ModelItem(Named, QGraphicsItem):
             bar = QRectF(-bw / 2, r + BAR_GAP, bw, BAR_HEIGHT)
             self._bar = bar if self._health is not None else None
             if self.names is not None:
-                self.names.set_bar(self, self._bar, self._health.fraction
-                                   if self._health is not None else 0.0)
+                # a fighter flagged taken down has nothing left, whatever its wounds say
+                left = self._health.fraction if self._health is not None and not \
+                    self._down else 0.0
+                self.names.set_bar(self, self._bar, left)
             self._token = self.shape().boundingRect()
             if self._bar is not None:
                 self._token = self._token.united(bar)
