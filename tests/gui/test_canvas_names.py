@@ -39,7 +39,7 @@ def _labels(window) -> list[tuple[str, QRectF]]:  # noqa: ANN001
     for owner in window.scene.entity_items().values():
         rect = owner.label_rect()
         if rect is not None:
-            w, h = owner.label_item.size  # its size on screen does not change with zoom
+            w, h = owner.name_label.size  # its size on screen does not change with zoom
             assert rect.width() * window.view.zoom == pytest.approx(w, rel=1e-9)
             assert rect.height() * window.view.zoom == pytest.approx(h, rel=1e-9)
             out.append((owner.entity_id, rect))
@@ -66,8 +66,8 @@ def test_labels_never_overlap_each_other_or_tokens(make_window, qtbot, ruleset):
             named = {i for i, _ in labels}
             assert named == set(window.scene.entity_items()), ruleset
             for m in models:
-                assert m.label_item.text == m.model.name or (
-                    m.label_item.text.startswith(m.model.name + " ("))
+                assert m.name_label.text == m.model.name or (
+                    m.name_label.text.startswith(m.model.name + " ("))
         for n, (a_id, a) in enumerate(labels):
             for b_id, b in labels[n + 1:]:
                 assert not _overlapping(a, b), (ruleset, factor, a_id, b_id)
@@ -94,7 +94,7 @@ def test_labels_are_drawn_above_terrain_models_and_overlays(make_window, qtbot, 
         rect = owner.label_rect()
         assert rect is not None and names.boundingRect().contains(rect)
     platform = next(t for t in terrain if t.terrain.kind == "platform")
-    assert platform.label_item.text.startswith(platform.terrain.name)
+    assert platform.name_label.text.startswith(platform.terrain.name)
     # drawn: the label's box (white) covers the platform's own fill where it sits
     rect = platform.label_rect()
     image = _render(window.scene, rect, 200)
@@ -112,7 +112,7 @@ def test_label_mode_switches_and_persists(make_window, qtbot, tmp_path):
     actions["labels_id"].trigger()
     _placed(qtbot, window)
     models = window.scene.model_items()
-    assert all(m.label_item.text == m.entity_id for m in models)
+    assert all(m.name_label.text == m.entity_id for m in models)
     assert all(m.label_rect() is not None for m in models)
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     assert settings.value(SETTINGS_KEY) == "id"
@@ -131,7 +131,7 @@ def test_label_mode_switches_and_persists(make_window, qtbot, tmp_path):
     assert settings.value(SETTINGS_KEY) == "none"
     actions["labels_name"].trigger()
     _placed(qtbot, window)
-    assert all(m.label_rect() is not None and m.label_item.text.startswith(m.model.name)
+    assert all(m.label_rect() is not None and m.name_label.text.startswith(m.model.name)
                for m in window.scene.model_items())
 
 
@@ -259,7 +259,7 @@ def test_ninth_age_casualties_leave_the_grid_from_the_rear(make_window, qtbot):
         key = round(c.left(), 6)
         by_rank[key] = by_rank.get(key, 0) + 1
     assert [by_rank[k] for k in sorted(by_rank, reverse=True)] == [5, 5, 5, 2]
-    assert item.label_item.text == "Crown Spearmen (17)"
+    assert item.name_label.text == "Crown Spearmen (17)"
     # drawn so: a removed rear model's place shows the unit's light boundary only,
     # a front model is filled
     item.setSelected(False)
@@ -291,7 +291,7 @@ def test_taken_down_fighters_are_greyed(make_window, qtbot):
     assert item.fill_color == TAKEN_DOWN
     assert window.scene.labels.names.bar_fraction(item) == 0.0  # its bar is empty
     assert _close(_pixel(_render(window.scene, source), source, centre), TAKEN_DOWN)
-    assert item.label_item.greyed
+    assert item.name_label.greyed
 
 
 def test_the_wounds_bar_is_drawn_above_the_target_ring(qtbot, tmp_path):

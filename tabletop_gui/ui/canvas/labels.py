@@ -1,14 +1,17 @@
 """Names on the board: a label for every model (its name, a short id, or none: a View
 choice kept in the settings) and every piece of terrain, placed so that labels never
-overlap each other or a token, and drawn above terrain, models, overlays and wounds bars.
+overlap each other or a token, and drawn above terrain, models and overlays; the wounds
+bars are drawn with them (``NamesLayer``: one cached item above the overlays, so a
+target ring never hides a bar).
 
-Labels ignore the view's zoom (``ItemIgnoresTransformations``): they stay the same
-readable size on screen. Where they go depends on the zoom, so ``LabelLayer`` places them
-in screen pixels: terrain labels first, then each model's in the battlefield's order, each
-at the first of a few candidate spots around its token (below, above, right, left, the
-diagonals, then the same further out) that overlaps nothing placed so far and no token; a
-label with no free spot is hidden at that zoom (the tooltip and the roster still name
-the model). The result depends only on the battlefield and the zoom.
+Labels keep their size on screen at any zoom (drawn from a pixmap at the device's
+resolution): readable zoomed out or in. Where they go depends on the zoom, so
+``LabelLayer`` places them in screen pixels: terrain labels first, then each model's in
+the battlefield's order, each at the first of a few candidate spots around its token
+(below, above, right, left, the diagonals, then the same further out) that overlaps
+nothing placed so far and no token; a label with no free spot is hidden at that zoom
+(the tooltip and the roster still name the model). The result depends only on the
+battlefield and the zoom.
 
 Placement runs after a zoom, after an edit, and once a drag pauses (``MOVE_SETTLE_MS``);
 while a model is dragged its label keeps its place beside the token. Placing thousands

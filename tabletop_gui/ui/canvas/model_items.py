@@ -48,7 +48,7 @@ class Named:
         return "", False, None
 
     @property
-    def label_item(self) -> Label | None:
+    def name_label(self) -> Label | None:
         """The label, once the label layer has made it."""
         return self.names.label(self) if self.names is not None else None
 
