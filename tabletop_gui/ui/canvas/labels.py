@@ -37,6 +37,7 @@ from PySide6.QtGui import (
     QPainter,
     QPen,
     QPixmap,
+    QTransform,
 )
 from PySide6.QtWidgets import QGraphicsItem, QMenu, QStyleOptionGraphicsItem, QWidget
 
@@ -148,7 +149,8 @@ class NamesLayer(QGraphicsItem):
         self.vector = False  # draw text as text (an SVG export), not the pixmaps
         self._bounds = QRectF()
         # owner (a model or terrain item) -> [anchor (scene), shown, label, bar (scene,
-        # around the anchor), the bar's green fraction]
+        # around the anchor), the bar's green fraction, the bar and its green part where
+        # they are (scene; kept so that painting thousands is two calls)]
         self._owners: dict[object, list[Any]] = {}
 
     def set_bounds(self, rect: QRectF) -> None:
@@ -163,8 +165,18 @@ class NamesLayer(QGraphicsItem):
     def _entry(self, owner: object) -> list[Any]:
         entry = self._owners.get(owner)
         if entry is None:
-            entry = self._owners[owner] = [QPointF(), True, None, None, 0.0]
+            entry = self._owners[owner] = [QPointF(), True, None, None, 0.0, None, None]
         return entry
+
+    @staticmethod
+    def _place_bar(entry: list[Any]) -> None:
+        bar = entry[3]
+        if bar is None:
+            entry[5] = entry[6] = None
+            return
+        at = bar.translated(entry[0])
+        entry[5] = at
+        entry[6] = QRectF(at.left(), at.top(), at.width() * entry[4], at.height())
 
     def _dirty(self, entry: list[Any]) -> None:
         for r in self._rects(entry):
@@ -192,6 +204,7 @@ class NamesLayer(QGraphicsItem):
         if entry[0] != anchor:
             self._dirty(entry)
             entry[0] = QPointF(anchor)
+            self._place_bar(entry)
             self._dirty(entry)
 
     def set_shown(self, owner: object, shown: bool) -> None:
@@ -207,6 +220,7 @@ class NamesLayer(QGraphicsItem):
             self._dirty(entry)
             entry[3] = QRectF(bar) if bar is not None else None
             entry[4] = fraction
+            self._place_bar(entry)
             self._dirty(entry)
 
     def set_label(self, owner: object, text: str, greyed: bool = False,
@@ -277,30 +291,30 @@ class NamesLayer(QGraphicsItem):
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
         exposed = option.exposedRect  # type: ignore[attr-defined]
-        zoom = max(painter.worldTransform().m11(), 1e-9)
-        painter.setPen(Qt.PenStyle.NoPen)
         entries = [e for e in self._owners.values() if e[1]]
-        for anchor, _, _, bar, fraction in entries:
-            if bar is None:
-                continue
-            r = bar.translated(anchor)
-            if r.intersects(exposed):
-                painter.fillRect(r, BAR_BACK)
-                painter.fillRect(QRectF(r.left(), r.top(), r.width() * fraction, r.height()),
-                                 BAR_LEFT)
-        for anchor, _, label, _, _ in entries:
+        bars = [e for e in entries if e[5] is not None and e[5].intersects(exposed)]
+        if bars:
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(BAR_BACK)
+            painter.drawRects([e[5] for e in bars])
+            painter.setBrush(BAR_LEFT)
+            painter.drawRects([e[6] for e in bars if e[4] > 0])
+        # labels at the device's scale: each where its anchor falls, plus its offset
+        world = painter.worldTransform()
+        seen = world.mapRect(exposed)
+        painter.setWorldTransform(QTransform())
+        for anchor, _, label, *_ in entries:
             if label is None or not label.placed:
                 continue
-            if not self._label_rect(anchor, label, zoom).intersects(exposed):
+            at = world.map(anchor) + label.offset
+            w, h = label.size
+            if not seen.intersects(QRectF(at.x(), at.y(), w, h)):
                 continue
-            painter.save()
-            painter.translate(anchor)
-            painter.scale(1 / zoom, 1 / zoom)
             if self.vector:
-                label.paint(painter, label.offset)
+                label.paint(painter, at)
             else:
-                painter.drawPixmap(label.offset, label.pixmap)
-            painter.restore()
+                painter.drawPixmap(at, label.pixmap)
+        painter.setWorldTransform(world)
 
 
 class _Hash:
