@@ -59,7 +59,7 @@ def run_app(file: str | None, ruleset: str | None) -> int:
 
         def _done() -> None:
             print(PAINT_MARKER, flush=True)
-            window.keep_state = False  # a measurement, not a session: settings untouched
+            window.leave_settings_alone()  # a measurement, not a session
             window.document.undo_stack.setClean()
             app.quit()
 

@@ -20,8 +20,8 @@ from tabletop_gui.commands.common import load_or_refuse
 from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import RulesError
 from tabletop_gui.rules.ruling import Ruling, build_ruling
-from tabletop_gui.scenario.battle import battle_of
 from tabletop_gui.scenario.entities import Scenario
+from tabletop_gui.scenario.snapshot import Snapshot
 
 OUT_KINDS = (".png", ".svg", ".pdf", ".md")
 
@@ -32,7 +32,7 @@ def ruling_of(scenario: Scenario, args: argparse.Namespace) -> Ruling:
                                  dice=None, seed=None)
     report, _ = evaluate(scenario, request)
     try:
-        return build_ruling(registry.get(scenario.ruleset), battle_of(scenario), report)
+        return build_ruling(registry.get(scenario.ruleset), Snapshot.of(scenario).battle, report)
     except RulesError as e:
         raise InputRefused([str(e)]) from None
 

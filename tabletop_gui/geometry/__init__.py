@@ -1,6 +1,7 @@
 """Geometry of the battlefield: numpy/shapely only, no rules and no Qt.
 
-Entry point: ``board_geometry.BoardGeometry.of(board)``. The modules, one concept each:
+Entry point: ``board_geometry.BoardGeometry(board)``, one per document revision (held by
+``scenario.snapshot.Snapshot``, built on first use). The modules, one concept each:
 
 - ``board``, ``facts``: the plain inputs (Board, Body, Terrain...) and the result values.
 - ``outline``, ``outline_distance``: base outlines (circle, ellipse, rectangle by facing),

@@ -1,8 +1,10 @@
 """``BoardGeometry``: the one object through which rules and GUI ask geometric questions.
 
-``BoardGeometry.of(board)`` builds the arrays of a board once (bodies, terrain prisms)
-and keeps the instance for that same Board object, so every question asked about one
-document revision shares the work. Answers are the frozen values of ``geometry.facts``.
+``BoardGeometry(board)`` builds the arrays of a board (bodies, terrain prisms); whoever
+holds one document revision holds its geometry (``scenario.snapshot.Snapshot``, built
+lazily once through ``lazy_geometry.LazyGeometry``), so every question asked about the
+revision shares the work. ``moved`` derives the geometry of a drag step from the previous
+one as a new value. Answers are the frozen values of ``geometry.facts``.
 
 Measuring: the horizontal gap between base outlines (0 when they overlap), the vertical
 difference of elevations, and the 3D distance ``sqrt(gap^2 + vertical^2)``. "Within X"
@@ -17,8 +19,8 @@ floats, are still measured one by one).
 from __future__ import annotations
 
 import math
-import threading
-from typing import TYPE_CHECKING, ClassVar, Literal, cast
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Literal, cast
 
 import numpy as np
 from numpy.typing import NDArray
@@ -41,23 +43,24 @@ IntArray = NDArray[np.intp]
 
 ENGAGE = 1.0
 TABLE_AFTER = 64  # single-pair questions before the whole table is built
-_CACHE_SIZE = 8
-_CACHE_LOCK = threading.Lock()
 
 
 class BoardGeometry:
     """Geometry of one Board value (bodies and terrain as arrays, answers as facts)."""
 
-    _cache: ClassVar[list[tuple[Board, BoardGeometry]]] = []
-
-    def __init__(self, board: Board, terrain: TerrainSet | None = None) -> None:
+    def __init__(self, board: Board, terrain: TerrainSet | None = None, *,
+                 bodies: BodyArrays | None = None,
+                 tables: Mapping[CoverRule | None, PairTable] | None = None) -> None:
+        """``terrain``, ``bodies`` and ``tables``: parts already built for this very board
+        (``moved`` passes the previous geometry's terrain and the updated ones)."""
         self.board = board
-        self.terrain = terrain if terrain is not None else TerrainSet.of(board.terrains)
-        self.bodies = BodyArrays.build(board.bodies, self.terrain)
+        self.terrain = terrain if terrain is not None else TerrainSet.build(board.terrains)
+        self.bodies = bodies if bodies is not None else BodyArrays.build(board.bodies,
+                                                                         self.terrain)
         self.grid: GridGeometry | None = (
             GridGeometry(board.grid.kind, board.grid.size) if board.grid else None
         )
-        self._tables: dict[CoverRule | None, PairTable] = {}
+        self._tables: dict[CoverRule | None, PairTable] = dict(tables or {})
         self._queries = 0
         self._measures = 0
         # gaps and closest points from a body to each body (``_gap_row``), as Python values
@@ -66,22 +69,6 @@ class BoardGeometry:
         self._gap_matrix: tuple[FloatArray, FloatArray, FloatArray] | None = None
         # terrain and body outlines as one TerrainSet (``facing_cover.obstructions``)
         self.facing_obstructions: Obstructions | None = None
-
-    @classmethod
-    def of(cls, board: Board) -> BoardGeometry:
-        """The geometry of ``board``, built once per Board object (a small identity cache,
-        shared by the threads that ask: one geometry per board)."""
-        with _CACHE_LOCK:
-            for b, g in cls._cache:
-                if b is board:
-                    return g
-        g = cls(board)
-        with _CACHE_LOCK:
-            for b, other in cls._cache:
-                if b is board:
-                    return other  # built meanwhile on another thread
-            cls._remember(board, g)
-        return g
 
     # -- look-ups ---------------------------------------------------------------------
     def index(self, body_id: str) -> int:
@@ -370,52 +357,31 @@ class BoardGeometry:
             self._tables[rule] = table
         return table
 
-    def moved(self, board: Board, body_id: str, *, handover: bool = False) -> BoardGeometry:
+    def moved(self, board: Board, body_id: str) -> BoardGeometry:
         """The geometry of ``board``, which differs from this one only in body ``body_id``.
 
-        Reuses the terrain and the other bodies' arrays, and updates every pair table
-        already built by recomputing one row and column (a drag step). With ``handover``
-        the tables' matrices move to the new geometry and are updated in place (no copies);
-        this geometry then forgets them and rebuilds them if asked again.
+        A new value: reuses the terrain and the other bodies' arrays, and derives every
+        pair table already built by recomputing one row and column (a drag step) into new
+        matrices; this geometry and its answers stay as they were. When the boards differ
+        in more than that body, a geometry built afresh (terrain reused when equal).
         """
         k = self.index(body_id)
         old = self.board.bodies
+        same_terrain = (board.terrains is self.board.terrains
+                        or board.terrains == self.board.terrains)
         same_rest = (len(board.bodies) == len(old)
                      and board.bodies[k].id == body_id
                      and board.bodies[k].side == old[k].side
-                     and (board.terrains is self.board.terrains
-                          or board.terrains == self.board.terrains)
+                     and same_terrain
                      and all(x is y or x == y
                              for n, (x, y) in enumerate(zip(board.bodies, old, strict=True))
                              if n != k))
         if not same_rest:
-            return BoardGeometry.of(board)
-        g = BoardGeometry.__new__(BoardGeometry)
-        g.board = board
-        g.terrain = self.terrain
-        g.bodies = self.bodies.with_body(k, board.bodies[k], self.terrain)
-        g.grid = self.grid
-        g._queries = 0
-        g._measures = 0
-        g._gap_rows = {}
-        g._measured = {}
-        g._gap_matrix = None
-        g.facing_obstructions = None
-        # tables share their distance and sight matrices (``with_rule``): update in place
-        # only when no other table holds them
-        g._tables = {rule: t.moved(g.bodies, g.terrain, k,
-                                   in_place=handover and len(self._tables) == 1)
-                     for rule, t in self._tables.items()}
-        if handover:
-            self._tables = {}
-        with _CACHE_LOCK:
-            type(self)._remember(board, g)
-        return g
-
-    @classmethod
-    def _remember(cls, board: Board, g: BoardGeometry) -> None:
-        cls._cache.insert(0, (board, g))
-        del cls._cache[_CACHE_SIZE:]
+            return BoardGeometry(board, self.terrain if same_terrain else None)
+        bodies = self.bodies.with_body(k, board.bodies[k], self.terrain)
+        return BoardGeometry(board, self.terrain, bodies=bodies,
+                             tables={rule: t.moved(bodies, self.terrain, k)
+                                     for rule, t in self._tables.items()})
 
     def _busy_table(self, rule: CoverRule | None, i: int, j: int) -> PairTable | None:
         """The pair table to answer a single-pair question from, if it pays to use one.

@@ -2,7 +2,7 @@
 
 The functions that produce them live in the other modules of this package and are
 gathered on ``BoardGeometry`` (``geometry/board_geometry.py``), the one object the rules
-and the GUI use: ``BoardGeometry.of(board)`` caches one instance per Board value.
+and the GUI use (one per document revision, no cache behind it).
 """
 
 from __future__ import annotations

@@ -45,13 +45,21 @@ PAIR_CHUNK = 40_000  # pairs computed together (bounds the memory of huge battle
 class PairTable:
     rule: CoverRule | None
     horizontal: FloatArray
-    vertical: FloatArray
+    elevation: FloatArray  # of each body (``vertical`` is read from it)
     distance: FloatArray
     visible: BoolArray
     cover: BoolArray
     flanked: BoolArray
     blocked_by: Triples  # rows (a < t, terrain): blocks the top-centre sight line
     cover_by: Triples  # rows (attacker, target, terrain): gives cover
+    near: tuple[IntArray, IntArray]  # the ordered pairs (f, t) within 1" (3D), both ways
+
+    @property
+    def vertical(self) -> FloatArray:
+        """The vertical distances (NaN where ``horizontal`` is): computed when asked, with
+        the arithmetic of the table (a drag step copies no matrix of them)."""
+        e = self.elevation
+        return np.where(np.isnan(self.horizontal), np.nan, np.abs(e[:, None] - e[None, :]))
 
     # -- building ---------------------------------------------------------------------
     @staticmethod
@@ -68,8 +76,9 @@ class PairTable:
         blocked = np.concatenate([b for b, _ in parts] or [empty])
         covers = np.concatenate([c for _, c in parts] or [empty])
         d = np.hypot(h, v)
-        return PairTable(rule, h, v, d, vis, cov, _flanked(ba, d), Triples.build(blocked),
-                         Triples.build(covers))
+        near = _near(d)
+        return PairTable(rule, h, ba.elevation, d, vis, cov, _flanked(ba, near),
+                         Triples.build(blocked), Triples.build(covers), near)
 
     def with_rule(self, ba: BodyArrays, ts: TerrainSet, rule: CoverRule) -> PairTable:
         """The same facts with cover under another rule (distances and sight shared, not
@@ -83,24 +92,20 @@ class PairTable:
             parts.append(_cover_facts(ba, ts, rule, ii, jj, pa, pb, self.distance[ii, jj],
                                       corridor_candidates(ba, ts, ii, jj), cov))
         covers = np.concatenate(parts or [np.zeros((0, 3), dtype=np.intp)])
-        return PairTable(rule, self.horizontal, self.vertical, self.distance, self.visible, cov,
-                         self.flanked, self.blocked_by, Triples.build(covers))
+        return PairTable(rule, self.horizontal, self.elevation, self.distance, self.visible, cov,
+                         self.flanked, self.blocked_by, Triples.build(covers), self.near)
 
-    def moved(self, ba: BodyArrays, ts: TerrainSet, k: int, in_place: bool = False
-              ) -> PairTable:
-        """This table after body ``k`` moved (``ba`` are the new arrays, same bodies order).
-
-        Only k's row and column are computed again (and flanking, from the distances). With
-        ``in_place`` the matrices of this table are reused and it must not be read again
-        (a drag hands each step's table to the next).
+    def moved(self, ba: BodyArrays, ts: TerrainSet, k: int) -> PairTable:
+        """This table after body ``k`` moved (``ba`` are the new arrays, same bodies order),
+        as a new table: only k's row and column are computed again (and flanking, from the
+        distances), into copies of the matrices; this table is never written.
         """
         others = np.flatnonzero(ba.active & (ba.side != ba.side[k]))
         if not ba.active[k]:
             others = others[:0]
-        cp = (lambda x: x) if in_place else np.copy
-        h, v, d = cp(self.horizontal), cp(self.vertical), cp(self.distance)
-        vis, cov = cp(self.visible), cp(self.cover)
-        for a in (h, v, d):
+        h, d = self.horizontal.copy(), self.distance.copy()
+        vis, cov = self.visible.copy(), self.cover.copy()
+        for a in (h, d):
             a[k, :] = np.nan
             a[:, k] = np.nan
         for b in (vis, cov):
@@ -110,13 +115,20 @@ class PairTable:
         others = others.astype(np.intp)
         i = np.minimum(others, k).astype(np.intp)
         j = np.maximum(others, k).astype(np.intp)
-        blocked, covers = _pair_facts(ba, ts, self.rule, i, j, h, v, vis, cov)
-        d[k, others] = np.hypot(h[k, others], v[k, others])
+        blocked, covers = _pair_facts(ba, ts, self.rule, i, j, h, None, vis, cov)
+        d[k, others] = np.hypot(h[k, others], np.abs(ba.elevation[k] - ba.elevation[others]))
         d[others, k] = d[k, others]
+        # the pairs within 1": the others' as they were, k's from its new row
+        f0, t0 = self.near
+        keep = (f0 != k) & (t0 != k)
+        with np.errstate(invalid="ignore"):
+            close = others[d[k, others] <= ENGAGE + 1e-9]
+        kk = np.full(len(close), k, dtype=np.intp)
+        near = (np.concatenate([f0[keep], kk, close]), np.concatenate([t0[keep], close, kk]))
         return PairTable(
-            self.rule, h, v, d, vis, cov, _flanked(ba, d),
-            self.blocked_by.replace_body(k, blocked, in_place),
-            self.cover_by.replace_body(k, covers, in_place),
+            self.rule, h, ba.elevation, d, vis, cov, _flanked(ba, near),
+            self.blocked_by.replace_body(k, blocked),
+            self.cover_by.replace_body(k, covers), near,
         )
 
     # -- reading ----------------------------------------------------------------------
@@ -143,13 +155,15 @@ def opposing_pairs(ba: BodyArrays) -> tuple[IntArray, IntArray]:
 
 
 def _pair_facts(ba: BodyArrays, ts: TerrainSet, rule: CoverRule | None, i: IntArray,
-                j: IntArray, h: FloatArray, v: FloatArray, vis: BoolArray, cov: BoolArray
-                ) -> tuple[IntArray, IntArray]:
-    """Fill the matrices for pairs (i, j) both ways; return blocker and cover triples."""
+                j: IntArray, h: FloatArray, v: FloatArray | None, vis: BoolArray,
+                cov: BoolArray) -> tuple[IntArray, IntArray]:
+    """Fill the matrices for pairs (i, j) both ways (``v`` when given); return blocker and
+    cover triples."""
     gap, pa, pb = gaps(ba, i, j)
     vert = np.abs(ba.elevation[i] - ba.elevation[j])
     h[i, j] = h[j, i] = gap
-    v[i, j] = v[j, i] = vert
+    if v is not None:
+        v[i, j] = v[j, i] = vert
     ck, ct = corridor_candidates(ba, ts, i, j)
     sres = sight_pairs(ba, ts, i, j, candidates=(ck, ct))
     vis[i, j] = vis[j, i] = sres.visible
@@ -177,16 +191,22 @@ def _cover_facts(ba: BodyArrays, ts: TerrainSet, rule: CoverRule, i: IntArray, j
     return np.concatenate(rows).astype(np.intp).reshape(-1, 3)
 
 
-def _flanked(ba: BodyArrays, d: FloatArray) -> BoolArray:
-    """flanked[a, t] from the 3D distances of opposing pairs (NaN elsewhere).
+def _near(d: FloatArray) -> tuple[IntArray, IntArray]:
+    """The ordered pairs whose 3D distance is within 1" (NaN elsewhere: none)."""
+    with np.errstate(invalid="ignore"):
+        f, t = np.nonzero(d <= ENGAGE + 1e-9)
+    return f.astype(np.intp), t.astype(np.intp)
 
-    Works from the few pairs within 1": f is *lone* at t when t is the only enemy within
-    1" of f; a is flanking-supported at t when a lone friend of a (not a) stands at t.
+
+def _flanked(ba: BodyArrays, near: tuple[IntArray, IntArray]) -> BoolArray:
+    """flanked[a, t] from the opposing pairs within 1" (``near``, in any order).
+
+    f is *lone* at t when t is the only enemy within 1" of f; a is flanking-supported at t
+    when a lone friend of a (not a) stands at t.
     """
     n = len(ba)
     fl = np.zeros((n, n), dtype=bool)
-    with np.errstate(invalid="ignore"):
-        f, t = np.nonzero(d <= ENGAGE + 1e-9)
+    f, t = near
     if len(f) == 0:
         return fl
     count = np.bincount(f, minlength=n)

@@ -209,7 +209,7 @@ def build_ruling(ruleset: Ruleset, battle: Battle, report: AttackReport,
     a, t = report.attacker, report.target
     facts = ruleset.pair_facts(battle, a, t)
     terms = ruleset.terms(battle)
-    g = BoardGeometry.of(battle.board)
+    g = battle.geometry
     m = g.measure(a, t)
     za, zt = (g.elevation(a), g.elevation(t)) if terms.three_d else (0.0, 0.0)
     points = ((m.point_a[0], m.point_a[1], za), (m.point_b[0], m.point_b[1], zt))

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import threading
 from typing import Literal
 
 from tabletop_gui.geometry.board import Board, Body, Footprint, Formation, GridSpec, Terrain
+from tabletop_gui.geometry.lazy_geometry import LazyGeometry
 from tabletop_gui.rules.base import Battle
 from tabletop_gui.scenario.entities import (
     MM_PER_INCH,
@@ -87,28 +87,15 @@ def board_of(scenario: Scenario, like: tuple[Scenario, Board] | None = None) -> 
     )
 
 
-_last: list[tuple[Scenario, Battle]] = []
-_last_lock = threading.Lock()  # the GUI's worker thread and the GUI thread both ask
-
-
-def battle_of(scenario: Scenario) -> Battle:
-    """The Battle a ruleset resolves attacks in (the last two are kept: the document and
-    a drag preview of it)."""
-    with _last_lock:
-        for n, (known, battle) in enumerate(_last):
-            if known is scenario:
-                if n:
-                    _last.insert(0, _last.pop(n))
-                return battle
-        like = (_last[0][0], _last[0][1].board) if _last else None
-    battle = Battle(
+def battle_of(scenario: Scenario, geometry: LazyGeometry | None = None) -> Battle:
+    """The Battle a ruleset resolves attacks in, with ``geometry`` (the lazy geometry of
+    its board, which it is built with) or a geometry of its own, built on first use. A
+    document revision's battle comes with its ``snapshot.Snapshot``."""
+    if geometry is None:
+        geometry = LazyGeometry(board_of(scenario))
+    return Battle(
         ruleset_options=dict(scenario.ruleset_options),
-        board=board_of(scenario, like),
+        board=geometry.board,
         combatants={m.id: m for m in scenario.models},
+        geometry_source=geometry,
     )
-    with _last_lock:
-        known_now = next((b for s, b in _last if s is scenario), None)
-        if known_now is not None:  # made meanwhile on another thread: one Battle each
-            return known_now
-        _last[:] = [(scenario, battle), *_last[:1]]
-    return battle

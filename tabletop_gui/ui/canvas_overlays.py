@@ -84,10 +84,13 @@ class OverlayItem(QGraphicsPathItem):
 
     def __init__(self, kind: str, key: str, path: QPainterPath, pen: QPen,
                  brush: QBrush | None = None, tooltip: str = "",
-                 parent: QGraphicsItem | None = None) -> None:
+                 parent: QGraphicsItem | None = None, clear_count: int = 0,
+                 total: int = 0) -> None:
         super().__init__(path, parent)
         self.kind = kind
         self.key = key
+        self.clear_count = clear_count  # a ruling's sight line: heights clear of ``total``
+        self.total = total
         self.setPen(pen)
         self.setBrush(brush if brush is not None else QBrush(Qt.BrushStyle.NoBrush))
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)

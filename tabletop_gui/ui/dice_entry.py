@@ -188,24 +188,25 @@ class DiceEntry(QWidget):
             b.hide()
             b.deleteLater()
         self.choice_buttons = []
-        specs = self.state.pending_choices
-        self.choice_label.setVisible(bool(specs))
-        if not specs:
+        asks = self.state.pending_choices
+        self.choice_label.setVisible(bool(asks))
+        if not asks:
             return
-        self.choice_label.setText("Choose: " + "; ".join(
-            f"{s.key.replace('_', ' ')} ({s.help})" for s in specs))
-        for spec in specs:
-            current = self.state.option_value(spec.key)
-            for choice in spec.choices:
-                if not choice:
+        self.choice_label.setText("Choose: " + "; ".join(a.why for a in asks))
+        shown: set[tuple[str, str]] = set()
+        for ask in asks:
+            current = self.state.answers.get(ask.key, ask.default)
+            for choice, label in zip(ask.choices, ask.labels, strict=True):
+                if (ask.key, choice) in shown:
                     continue
+                shown.add((ask.key, choice))
                 b = QToolButton()
-                b.setText(choice)
+                b.setText(label)
                 b.setCheckable(True)
                 b.setChecked(choice == current)
-                b.setToolTip(f"{spec.key} = {choice}")
+                b.setToolTip(f"{ask.key} = {choice}")
                 b.clicked.connect(
-                    lambda _=False, k=spec.key, c=choice: self.state.set_option(k, c))
+                    lambda _=False, k=ask.key, c=choice: self.state.answer_choice(k, c))
                 self.choices_row.addWidget(b)
                 self.choice_buttons.append(b)
 

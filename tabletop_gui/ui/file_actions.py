@@ -50,6 +50,10 @@ class FileActions(QObject):
         self.opening: str | None = None  # the file being read, if any (see ``opened``)
 
     # -- menu ------------------------------------------------------------------------
+
+    def use_recovery(self, recovery: Recovery | None) -> None:
+        """Autosave to ``recovery`` (None: none; New and Open then discard nothing)."""
+        self.recovery = recovery
     def populate(self, menu: QMenu) -> None:
         w = self.window
         new_menu = menu.addMenu("&New")

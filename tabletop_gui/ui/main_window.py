@@ -32,9 +32,8 @@ from tabletop_gui.ui.canvas.view import BattlefieldView
 from tabletop_gui.ui.errors import ErrorReporter, write_error_text
 
 if TYPE_CHECKING:
-    from tabletop_gui.ui.inspector import InspectorPanel
-    from tabletop_gui.ui.library_panel import LibraryPanel
-    from tabletop_gui.ui.roster_panel import RosterPanel
+    from tabletop_gui.scenario.entities import Model
+    from tabletop_gui.ui.attack_flow import AttackFlow
 
 APP_TITLE = "Tabletop GUI"
 Area = Qt.DockWidgetArea
@@ -71,9 +70,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.view)
         self.docks: dict[str, QDockWidget] = {}
         self.keep_state = True  # save window state and geometry when closed
-        self.roster_panel: RosterPanel
-        self.inspector: InspectorPanel
-        self.library_panel: LibraryPanel
+        self.attack_flow: AttackFlow | None = None  # installed after the first paint
         self.setDockNestingEnabled(True)
         self._coords = QLabel()
         self.busy = BusyIndicator()
@@ -83,7 +80,9 @@ class MainWindow(QMainWindow):
 
         from tabletop_gui.ui.file_actions import FileActions
         from tabletop_gui.ui.import_actions import ImportActions
-        from tabletop_gui.ui.panels import install_panels
+        from tabletop_gui.ui.inspector import InspectorPanel
+        from tabletop_gui.ui.library_panel import LibraryPanel
+        from tabletop_gui.ui.roster_panel import RosterPanel
         from tabletop_gui.ui.toolbox import Toolbox
 
         self.files = FileActions(self)
@@ -91,7 +90,12 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self.toolbox = Toolbox(self)
         self._build_menus()
-        install_panels(self)
+        self.roster_panel = RosterPanel(document)
+        self.add_panel("Roster", self.roster_panel)
+        self.inspector = InspectorPanel(document)
+        self.add_panel("Inspector", self.inspector)
+        self.library_panel = LibraryPanel(document, self._library_picked, self.errors.problem)
+        self.add_panel("Library", self.library_panel)
         # once work is over, what it made is long-lived: the collector no longer walks it
         self._settle = QTimer(self)
         self._settle.setSingleShot(True)
@@ -129,18 +133,35 @@ class MainWindow(QMainWindow):
         self._view_menu.addAction(dock.toggleViewAction())
         return dock
 
-    def install_attack_flow(self) -> None:
+    def _library_picked(self, profile: Model | None, side: str | None) -> None:
+        """A profile picked in the Library: the Add tool places it (for ``side``)."""
+        from tabletop_gui.ui.canvas.tools.add import AddTool
+
+        add_tool = self.toolbox.tool(AddTool)
+        assert isinstance(add_tool, AddTool)
+        add_tool.set_template(profile, side)
+        if profile is not None:
+            self.toolbox.activate(add_tool)
+
+    def install_attack_flow(self) -> AttackFlow:
         """Dock the Attack, Odds and Log panels and their canvas overlays (loaded after
         the first paint: they bring the rules engines and plotting)."""
-        if "Attack" in self.docks:
-            return
-        from tabletop_gui.ui.attack_flow import install_attack_flow
+        if self.attack_flow is not None:
+            return self.attack_flow
+        from tabletop_gui.ui.attack_flow import AttackFlow
 
-        install_attack_flow(self)
+        flow = AttackFlow(self, self.document, self.scene, self.errors, self.worker,
+                          self.busy)
+        for title, widget in flow.panels():
+            self.add_panel(title, widget)
+        for dock in self.findChildren(QDockWidget):
+            flow.watch_keys_of(dock)
+        self.attack_flow = flow
         horizontal, vertical = Qt.Orientation.Horizontal, Qt.Orientation.Vertical
         self.resizeDocks([self.docks["Attack"]], [380], horizontal)
         if "Log" in self.docks:
             self.resizeDocks([self.docks["Log"]], [130], vertical)
+        return flow
 
     # -- menus -----------------------------------------------------------------------
     def _build_menus(self) -> None:
@@ -279,6 +300,10 @@ class MainWindow(QMainWindow):
         self.settings.setValue("window/state", self.saveState())
         self.settings.sync()
 
+    def leave_settings_alone(self) -> None:
+        """Closing saves no window state or geometry (a measurement, not a session)."""
+        self.keep_state = False
+
     # -- recovery --------------------------------------------------------------------
     def start_recovery(self, folder: Path | None = None) -> Recovery:
         """Autosave edits to a recovery file in ``folder`` (default: the user's data)."""
@@ -286,7 +311,7 @@ class MainWindow(QMainWindow):
 
         self.recovery = Recovery(self.document, folder)
         self.recovery.failed.connect(self._autosave_failed)
-        self.files.recovery = self.recovery
+        self.files.use_recovery(self.recovery)
         return self.recovery
 
     def _autosave_failed(self, exc: Exception) -> None:

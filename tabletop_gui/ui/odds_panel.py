@@ -128,10 +128,8 @@ class OddsPanel(QWidget):
 
     # -- binding -----------------------------------------------------------------------
     def _axis_label(self) -> None:
-        """The damage axis named after the state the damage goes to (e.g. hp lost)."""
-        info = self.state.info
-        fields = [f for f in info.declaration.state if f.kind == "int"] if info else []
-        name = fields[0].name.replace("_", " ") if fields else "damage"
+        """The damage axis named as the ruleset counts damage (``Ruleset.damage_axis``)."""
+        name = self.state.damage_axis
         if name == self._axis_name:
             return
         self._axis_name = name

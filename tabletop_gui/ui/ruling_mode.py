@@ -21,7 +21,6 @@ from tabletop_gui.model.document import Change
 from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import AttackRequest, RulesError
 from tabletop_gui.rules.ruling import Ruling, build_ruling
-from tabletop_gui.scenario.battle import battle_of
 from tabletop_gui.ui.canvas.model_items import ModelItem
 from tabletop_gui.ui.ruling_overlay import RulingOverlay
 from tabletop_gui.ui.ruling_panel import HINT, RulingPanel
@@ -139,12 +138,12 @@ class RulingMode(QObject):
             return
         self.panel.show_ruling(self.ruling)
         if self.active:
-            self.overlay.show(self.ruling, scenario)
+            self.overlay.show(self.ruling, self.document.snapshot)
 
     def compute(self, attacker: str, target: str) -> Ruling:
-        scenario = self.document.scenario
-        ruleset = registry.get(scenario.ruleset)
-        battle = battle_of(scenario)
+        snapshot = self.document.snapshot
+        ruleset = registry.get(snapshot.scenario.ruleset)
+        battle = snapshot.battle
         weapon: str | None = None
         options: dict[str, Any] = {}
         state = getattr(getattr(self.window, "attack_flow", None), "state", None)

@@ -64,7 +64,7 @@ class RulingPicture:
         self.document = Document(scenario)
         self.scene = BattlefieldScene(self.document)
         self.overlay = RulingOverlay(self.scene.overlay_layer)
-        self.overlay.show(ruling, scenario)
+        self.overlay.show(ruling, self.document.snapshot)
         self.source = self._frame(scenario)
         w_in, h_in = self.source.width() / INCH, self.source.height() / INCH
         ppi = min(MAX_PICTURE_PX[0] / w_in, MAX_PICTURE_PX[1] / h_in)

@@ -9,7 +9,7 @@ from tests.core.geometry_helpers import board, box, disc, oval, rect
 
 
 def g_of(*bodies, terrain=()):  # type: ignore[no-untyped-def]
-    return BoardGeometry.of(board(*bodies, terrain=terrain))
+    return BoardGeometry(board(*bodies, terrain=terrain))
 
 
 WARCRY = {"gate_1in": True, "platform_threshold": 3.0}

@@ -11,7 +11,7 @@ from tests.core.geometry_helpers import board, box, disc, oval, rect, unit
 
 
 def g_of(*bodies, terrain=()):  # type: ignore[no-untyped-def]
-    return BoardGeometry.of(board(*bodies, terrain=terrain))
+    return BoardGeometry(board(*bodies, terrain=terrain))
 
 
 def test_two_round_bases_gap_is_centre_distance_minus_radii() -> None:
@@ -159,12 +159,6 @@ def test_unknown_id_raises_key_error() -> None:
     g = g_of(disc("a", "r", 0, 0))
     with pytest.raises(KeyError, match="nope"):
         g.measure("a", "nope")
-
-
-def test_of_caches_per_board_object() -> None:
-    b = board(disc("a", "r", 0, 0))
-    assert BoardGeometry.of(b) is BoardGeometry.of(b)
-    assert BoardGeometry.of(board(disc("a", "r", 0, 0))) is not BoardGeometry.of(b)
 
 
 def test_huge_and_tiny_coordinates_are_defined() -> None:

@@ -15,7 +15,6 @@ import pytest
 from tabletop_gui.cli import main
 from tabletop_gui.geometry import ninth_age
 from tabletop_gui.geometry.board import Body, Footprint, Formation
-from tabletop_gui.geometry.board_geometry import BoardGeometry
 from tabletop_gui.geometry.tipping import arc_turn, gap_for
 from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import AttackRequest
@@ -222,7 +221,7 @@ def test_facts_are_inspect_and_lines_agree_with_sight_on_every_demo(ruleset, cap
     scenario = load_scenario(path)
     battle = battle_of(scenario)
     engine = registry.get(ruleset)
-    g = BoardGeometry.of(battle.board)
+    g = battle.geometry
     for p in pairs:
         a, t = p["attacker"], p["target"]
         ruling = build_ruling(engine, battle, engine.attack(battle, AttackRequest(a, t)),
@@ -248,7 +247,7 @@ def test_warcry_family_cover_rule_is_the_one_inspect_uses():
         engine = registry.get(ruleset)
         rule = engine.terms(battle).cover
         assert rule is not None
-        g = BoardGeometry.of(battle.board)
+        g = battle.geometry
         for a in scenario.models:
             for t in scenario.models:
                 if a.side == t.side:

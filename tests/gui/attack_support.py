@@ -22,7 +22,7 @@ from tabletop_gui.scenario.entities import (
     Weapon,
 )
 from tabletop_gui.scenario.load import load_scenario
-from tabletop_gui.ui.attack_flow import AttackFlow, install_attack_flow
+from tabletop_gui.ui.attack_flow import AttackFlow
 
 DEMOS = Path(__file__).resolve().parents[2] / "resources" / "demos"
 
@@ -41,9 +41,7 @@ def make_window(qtbot, scenario: Scenario, tmp_path: Path):  # noqa: ANN001, ANN
     window = MainWindow(Document(scenario), settings=settings)
     window.files.maybe_discard = lambda: True  # closing at teardown asks nothing
     qtbot.addWidget(window)
-    flow = getattr(window, "attack_flow", None)
-    if flow is None:
-        flow = install_attack_flow(window)
+    flow = window.install_attack_flow()
     window.resize(1500, 950)
     with qtbot.waitActive(window):
         window.show()

@@ -136,13 +136,19 @@ def test_circle_of_realms_asks_for_the_limb_on_a_choosers_face() -> None:
     assert st.enter_die(5), st.message
     assert st.resolution is not None
     assert [s.key for s in st.pending_choices] == ["limb_choice"]
-    st.set_option("limb_choice", "LL")
+    ask = st.pending_choices[0]
+    assert ask.default == "RH" and ask.labels[ask.choices.index("LL")] == "left leg"
+    st.answer_choice("limb_choice", "LL")
     assert st.resolution is not None and st.dice[-1] == 5
     lost = {c.combatant: c.state.get("limbs_lost") for c in st.resolution.changes}
     assert "LL" in lost[t]
-    st.set_option("limb_choice", "RL")
+    assert [s.key for s in st.pending_choices] == ["limb_choice"]  # still offered
+    st.answer_choice("limb_choice", "RL")
     lost = {c.combatant: c.state.get("limbs_lost") for c in st.resolution.changes}
     assert "RL" in lost[t]
+    st.set_option("limb_choice", "LH")  # the option set beforehand: nothing to ask
+    lost = {c.combatant: c.state.get("limbs_lost") for c in st.resolution.changes}
+    assert "LH" in lost[t] and st.pending_choices == ()
 
 
 def test_choices_are_not_asked_when_the_dice_do_not_call_for_them() -> None:

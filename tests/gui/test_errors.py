@@ -195,8 +195,7 @@ def test_the_state_alone_lets_an_engine_failure_through_and_a_handler_is_told(mo
     with pytest.raises(ZeroDivisionError):
         alone.set_target(target)
     told: list[tuple[str, str]] = []
-    st = AttackState(scenario)
-    st.on_failure = lambda where, e: told.append((where, str(e)))
+    st = AttackState(scenario, on_failure=lambda where, e: told.append((where, str(e))))
     st.set_attacker(attacker)
     st.set_target(target)
     assert told == [("Preparing the attack", ENGINE_BUG)]

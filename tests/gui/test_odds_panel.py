@@ -85,3 +85,12 @@ def test_empty_without_a_target(qtbot) -> None:
     qtbot.addWidget(panel)
     assert len(panel.bars.opts["height"]) == 0
     assert panel.expected_label.text() == "–"
+
+
+@pytest.mark.parametrize(("ruleset", "axis"), [("warcry", "damage"),
+                                                ("ninth-age", "Health Points lost"),
+                                                ("circle-of-realms", "wounds")])
+def test_the_damage_axis_is_named_by_the_ruleset(qtbot, ruleset: str, axis: str) -> None:
+    panel, _, _, _ = _panel(qtbot, ruleset)
+    assert panel.plot.getAxis("bottom").labelText == f"{axis} (target)"
+    assert panel.at_least_plot.getAxis("bottom").labelText == f"at least n {axis}"

@@ -58,7 +58,7 @@ def test_sight_lines_clear_solid_and_in_cover_dashed_with_the_terrain(qtbot, tmp
     assert lines["t"].pen().style() == Qt.PenStyle.SolidLine
     assert lines["c"].pen().style() == Qt.PenStyle.DashLine
     assert "Low wall" in lines["c"].toolTip()
-    g = BoardGeometry.of(battle_of(flow.state.scenario).board)
+    g = BoardGeometry(battle_of(flow.state.scenario).board)
     m = g.measure("a", "c")
     start = lines["c"].path().elementAt(0)
     assert QPointF(start.x, start.y) == to_scene(*m.point_a)
@@ -91,7 +91,7 @@ def test_dragging_the_target_out_of_range_flips_it_and_updates_the_odds(qtbot, t
 
 def test_a_drag_preview_updates_the_marks_before_release(qtbot, tmp_path):
     window, flow = _archer_window(qtbot, tmp_path)
-    window.scene.preview_moved.emit({"far": (9.0, 9.0)})
+    window.document.preview({"far": window.document.scenario.model("far").moved_to(9.0, 9.0)})
 
     def flipped() -> None:
         marker = flow.overlay.marker("far")
@@ -120,7 +120,7 @@ def test_circle_of_realms_zones_of_control_and_range_in_spaces(qtbot, tmp_path):
     attacker, _ = first_pair(scenario)
     flow.document.set_selection([attacker])
     settle(qtbot, flow)
-    g = BoardGeometry.of(battle_of(scenario).board)
+    g = BoardGeometry(battle_of(scenario).board)
     grid = g.grid
     assert grid is not None
     (spaces,) = flow.overlay.of_kind("range")
@@ -149,7 +149,7 @@ def test_ninth_age_arcs_of_the_selected_target(qtbot, tmp_path):
     from tabletop_gui.geometry import outline
 
     corners = {(round(x, 6), round(y, 6)) for x, y in outline.corners(fp)}
-    g = BoardGeometry.of(battle_of(scenario).board)
+    g = BoardGeometry(battle_of(scenario).board)
     for item in arcs:
         a, b = item.path().elementAt(0), item.path().elementAt(1)
         start = (round(a.x / 40.0, 6), round(-a.y / 40.0, 6))

@@ -6,8 +6,9 @@ the document's selection and the document's selection selects items.
 
 Extension points for canvas overlays: ``item_for(id)`` gives an entity's item;
 ``overlay_layer`` is an empty parent item at ``Z_OVERLAY`` (above terrain and models,
-below tool feedback) to hang overlay items on; ``preview_moved`` tells overlays where
-models are while a drag is in progress (before the edit is pushed on release).
+below tool feedback) to hang overlay items on. Where models are while a drag is in
+progress (before the edit is pushed on release) is the document's preview
+(``Document.preview``).
 
 Names: ``labels`` (a ``LabelLayer``) places every model's and terrain's label for the
 view's zoom; hovering a model shows its profile and state (``helpEvent``), with what an
@@ -21,6 +22,8 @@ and the first items show at once, the rest follow (``building``, ``built``).
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from html import escape
 
 from PySide6.QtCore import QRectF, QTimer, Signal
@@ -63,7 +66,6 @@ class LayerItem(QGraphicsItem):
 class BattlefieldScene(QGraphicsScene):
     """Items of the document's battlefield, terrain, fighters and units."""
 
-    preview_moved = Signal(dict)  # {entity id: (x, y) in inches} while dragging
     built = Signal()  # every entity of the document has its item (after ``building``)
 
     def __init__(self, document: Document) -> None:
@@ -182,6 +184,16 @@ class BattlefieldScene(QGraphicsScene):
     def finish_building(self) -> None:
         """Make every item still to make now (an export, a test)."""
         self._build_more(budget_s=None)
+
+    @contextmanager
+    def selection_kept(self) -> Iterator[None]:
+        """Within it, the items' selection changes leave the document's selection alone
+        (a picture drawn of the scene)."""
+        self._syncing = True
+        try:
+            yield
+        finally:
+            self._syncing = False
 
     def _build_more(self, budget_s: float | None = BUILD_SLICE_S) -> None:
         """Mirror the entities still to mirror, for ``budget_s`` seconds (None: all)."""

@@ -23,6 +23,10 @@ class AddTool(Tool):
         self.template: Model | None = None
         self.side: str | None = None
 
+
+    def set_template(self, profile: Model | None, side: str | None) -> None:
+        """The profile placed by the next clicks (None: nothing), on ``side``."""
+        self.template, self.side = profile, side
     def mouse_press(self, event: QMouseEvent, scene_pos: QPointF) -> bool:
         if event.button() != Qt.MouseButton.LeftButton:
             return False
