@@ -55,6 +55,7 @@ GAP_PX = 2.0  # between a token (and its bar) and its label
 CELL_PX = 64.0  # the placement's spatial hash
 MOVE_SETTLE_MS = 150  # a drag that pauses this long gets its labels re-placed
 SLICE_S = 0.006  # placement work per event-loop turn
+DIRTY_RECTS = 64  # more places to repaint than this before a paint: repaint it all
 TEXT = QColor("#1b1b1b")
 TEXT_DOWN = QColor("#6f6f6f")
 BACK = QColor(255, 255, 255, 215)
@@ -148,10 +149,20 @@ class NamesLayer(QGraphicsItem):
         self.zoom = 1.0  # device pixels per scene unit the labels are placed for
         self.vector = False  # draw text as text (an SVG export), not the pixmaps
         self._bounds = QRectF()
+        self._dirty_count = 0  # places to repaint asked for since the last paint
+        self._all_dirty = False
+        self._held = False  # a battlefield is being built: repainted when it is done
         # owner (a model or terrain item) -> [anchor (scene), shown, label, bar (scene,
         # around the anchor), the bar's green fraction, the bar and its green part where
         # they are (scene; kept so that painting thousands is two calls)]
         self._owners: dict[object, list[Any]] = {}
+
+    def hold(self, held: bool) -> None:
+        """While held, changes are not repainted one by one; released, all is repainted."""
+        if held != self._held:
+            self._held = held
+            if not held:
+                self.update()
 
     def set_bounds(self, rect: QRectF) -> None:
         if rect != self._bounds:
@@ -179,7 +190,18 @@ class NamesLayer(QGraphicsItem):
         entry[6] = QRectF(at.left(), at.top(), at.width() * entry[4], at.height())
 
     def _dirty(self, entry: list[Any]) -> None:
+        """Repaint where the entry's bar and label are. Past ``DIRTY_RECTS`` places
+        before the next paint (a file being built, every label re-placed), the whole
+        layer is repainted once instead: Qt would clip its cache's repaint to a region
+        of thousands of rectangles."""
+        if self._all_dirty or self._held:
+            return
         for r in self._rects(entry):
+            self._dirty_count += 1
+            if self._dirty_count > DIRTY_RECTS:
+                self._all_dirty = True
+                self.update()
+                return
             self.update(r)
 
     def _rects(self, entry: list[Any]) -> list[QRectF]:
@@ -290,6 +312,7 @@ class NamesLayer(QGraphicsItem):
     # -- painting --------------------------------------------------------------------------
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
+        self._dirty_count, self._all_dirty = 0, False
         exposed = option.exposedRect  # type: ignore[attr-defined]
         entries = [e for e in self._owners.values() if e[1]]
         bars = [e for e in entries if e[5] is not None and e[5].intersects(exposed)]

@@ -217,6 +217,7 @@ class BattlefieldScene(QGraphicsScene):
             self._build_timer.start()
         else:
             self._build_timer.stop()
+            self.labels.names.hold(False)
             self.labels.schedule()
             self.built.emit()
 
@@ -260,6 +261,7 @@ class BattlefieldScene(QGraphicsScene):
             if len(self._todo) <= BUILD_AT_ONCE:
                 self._build_more(budget_s=None)
             else:  # another large battlefield: its items from the next turn on
+                self.labels.names.hold(True)  # its bars drawn once, when all are made
                 self._build_timer.start()
             return
         for entity_id in change.ids:
