@@ -17,14 +17,14 @@ all drawn, and the child painted.
 
 from __future__ import annotations
 
+import math
 import os
 import subprocess
 import sys
-import math
 import tempfile
 import time
-from dataclasses import replace
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 N_MODELS = 200
