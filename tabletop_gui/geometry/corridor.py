@@ -8,7 +8,8 @@ segment) shows it lies outside the corridor. The test never drops a piece that t
 the corridor; it may keep a few that do not (the exact segment tests decide).
 
 Many pairs against many pieces (``ANGULAR_AFTER`` combinations or more) are not tested
-all against all: seen from the first body of a pair, a piece can meet the corridor only
+all against all: seen from one end of a pair (its *apex*: the end found in more of the
+pairs, such as the dragged body of a drag's pairs), a piece can meet the corridor only
 if the direction of the other body lies within the angle the piece's circle (grown by
 the largest circumradius) subtends, and the piece is not beyond the other body. Those
 angles are binned (``BINS`` bins around each first body), so a pair looks only at the
@@ -29,7 +30,7 @@ FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
 
 _CHUNK = 1 << 18
-ANGULAR_AFTER = 1 << 21  # pairs x pieces from which the angular bins are used
+ANGULAR_AFTER = 1 << 16  # pairs x pieces from which the angular bins are used
 BINS = 128  # angular bins around each first body
 _MARGIN = 1e-6  # inches (and radians) added to the bins' circles and angles
 
@@ -99,13 +100,17 @@ def _angular(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray, r: FloatA
              ) -> tuple[IntArray, IntArray, int]:
     """Every (pair, piece) whose piece's circle comes within ``r`` of the pair's centre
     segment (and some that do not), as two runs each ordered by pair then piece: the
-    pieces found in the bins, then (from the third value on) those around the first
-    bodies (module doc)."""
+    pieces found in the bins, then (from the third value on) those around the apexes
+    (module doc)."""
     bd = ts.bounds
     cx = 0.5 * (bd[:, 0] + bd[:, 2])
     cy = 0.5 * (bd[:, 1] + bd[:, 3])
     reach = 0.5 * np.hypot(bd[:, 2] - bd[:, 0], bd[:, 3] - bd[:, 1]) + float(r.max()) + _MARGIN
-    apex, ai = np.unique(i, return_inverse=True)  # the first bodies, each pair's own
+    # each pair's apex: the end found in more pairs (the first when as many)
+    seen = np.bincount(np.concatenate([i, j]), minlength=len(ba))
+    from_i = seen[i] >= seen[j]
+    i, j = np.where(from_i, i, j), np.where(from_i, j, i)
+    apex, ai = np.unique(i, return_inverse=True)
     ai = ai.astype(np.intp).ravel()
     vx = cx[None, :] - ba.x[apex][:, None]
     vy = cy[None, :] - ba.y[apex][:, None]
@@ -133,7 +138,7 @@ def _angular(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray, r: FloatA
     length = np.hypot(ba.x[j] - ba.x[i], ba.y[j] - ba.y[i])
     tk1 = t_idx[e1]
     keep = far_e[e1] <= length[pk1] + reach[tk1]
-    # the pieces around each first body, for every pair from it
+    # the pieces around each apex, for every pair from it
     near_starts = np.zeros(len(apex) + 1, dtype=np.intp)
     np.cumsum(near.sum(axis=1), out=near_starts[1:])
     pk2, pos2 = _expand(near_starts, ai)

@@ -21,7 +21,7 @@ rule to the same distances and sight.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
@@ -52,6 +52,9 @@ class PairTable:
     flanked: BoolArray
     blocked_by: Triples  # rows (a < t, terrain): blocks the top-centre sight line
     cover_by: Triples  # rows (attacker, target, terrain): gives cover
+    # the ordered pairs within 1" (rows, columns of ``distance <= 1``), which flanking is
+    # computed from; None: not known (found from ``distance`` when needed)
+    engaged_pairs: tuple[IntArray, IntArray] | None = field(default=None, repr=False)
 
     # -- building ---------------------------------------------------------------------
     @staticmethod
@@ -68,8 +71,9 @@ class PairTable:
         blocked = np.concatenate([b for b, _ in parts] or [empty])
         covers = np.concatenate([c for _, c in parts] or [empty])
         d = np.hypot(h, v)
-        return PairTable(rule, h, v, d, vis, cov, _flanked(ba, d), Triples.build(blocked),
-                         Triples.build(covers))
+        near = _engaged_pairs(d)
+        return PairTable(rule, h, v, d, vis, cov, _flanked(ba, *near), Triples.build(blocked),
+                         Triples.build(covers), near)
 
     def with_rule(self, ba: BodyArrays, ts: TerrainSet, rule: CoverRule) -> PairTable:
         """The same facts with cover under another rule (distances and sight shared, not
@@ -84,13 +88,15 @@ class PairTable:
                                       corridor_candidates(ba, ts, ii, jj), cov))
         covers = np.concatenate(parts or [np.zeros((0, 3), dtype=np.intp)])
         return PairTable(rule, self.horizontal, self.vertical, self.distance, self.visible, cov,
-                         self.flanked, self.blocked_by, Triples.build(covers))
+                         self.flanked, self.blocked_by, Triples.build(covers),
+                         self.engaged_pairs)
 
     def moved(self, ba: BodyArrays, ts: TerrainSet, k: int, in_place: bool = False
               ) -> PairTable:
         """This table after body ``k`` moved (``ba`` are the new arrays, same bodies order).
 
-        Only k's row and column are computed again (and flanking, from the distances). With
+        Only k's row and column are computed again (and flanking, from the pairs within 1":
+        those of the other bodies kept, k's found again). With
         ``in_place`` the matrices of this table are reused and it must not be read again
         (a drag hands each step's table to the next).
         """
@@ -113,10 +119,17 @@ class PairTable:
         blocked, covers = _pair_facts(ba, ts, self.rule, i, j, h, v, vis, cov)
         d[k, others] = np.hypot(h[k, others], v[k, others])
         d[others, k] = d[k, others]
+        f, t = self.engaged_pairs if self.engaged_pairs is not None else _engaged_pairs(d)
+        rest = (f != k) & (t != k)
+        with np.errstate(invalid="ignore"):
+            mine = others[d[k, others] <= ENGAGE + 1e-9]
+        k_col = np.full(len(mine), k, dtype=np.intp)
+        near = (np.concatenate([f[rest], k_col, mine]), np.concatenate([t[rest], mine, k_col]))
         return PairTable(
-            self.rule, h, v, d, vis, cov, _flanked(ba, d),
+            self.rule, h, v, d, vis, cov, _flanked(ba, *near),
             self.blocked_by.replace_body(k, blocked, in_place),
             self.cover_by.replace_body(k, covers, in_place),
+            near,
         )
 
     # -- reading ----------------------------------------------------------------------
@@ -177,28 +190,32 @@ def _cover_facts(ba: BodyArrays, ts: TerrainSet, rule: CoverRule, i: IntArray, j
     return np.concatenate(rows).astype(np.intp).reshape(-1, 3)
 
 
-def _flanked(ba: BodyArrays, d: FloatArray) -> BoolArray:
-    """flanked[a, t] from the 3D distances of opposing pairs (NaN elsewhere).
+def _engaged_pairs(d: FloatArray) -> tuple[IntArray, IntArray]:
+    """The ordered pairs whose 3D distance is within 1" (NaN: not an opposing pair)."""
+    with np.errstate(invalid="ignore"):
+        f, t = np.nonzero(d <= ENGAGE + 1e-9)
+    return f.astype(np.intp), t.astype(np.intp)
+
+
+def _flanked(ba: BodyArrays, f: IntArray, t: IntArray) -> BoolArray:
+    """flanked[a, t] from the ordered opposing pairs (f, t) within 1" (any order).
 
     Works from the few pairs within 1": f is *lone* at t when t is the only enemy within
     1" of f; a is flanking-supported at t when a lone friend of a (not a) stands at t.
     """
     n = len(ba)
-    fl = np.zeros((n, n), dtype=bool)
-    with np.errstate(invalid="ignore"):
-        f, t = np.nonzero(d <= ENGAGE + 1e-9)
-    if len(f) == 0:
-        return fl
     count = np.bincount(f, minlength=n)
     lone = count[f] == 1
     lf, lt = f[lone], t[lone]  # lone friend lf next to target lt
     if len(lf) == 0:
-        return fl
-    cols, col_of = np.unique(lt, return_inverse=True)
-    per_side = np.zeros((len(ba.sides), len(cols)), dtype=np.int64)
-    np.add.at(per_side, (ba.side[lf], col_of), 1)
-    support = per_side[ba.side, :]  # (n, cols): lone friends of each body's side at t
-    support[lf, col_of] -= 1  # a lone friend does not support its own attack
-    opp = (ba.side[:, None] != ba.side[cols][None, :]) & ba.active[:, None]
-    fl[:, cols] = (support > 0) & opp
-    return fl
+        return np.zeros((n, n), dtype=bool)
+    per_side = np.zeros((len(ba.sides), n), dtype=np.int64)
+    np.add.at(per_side, (ba.side[lf], lt), 1)
+    # a side's bodies are supported at t when it has a lone friend there (t an enemy);
+    # a lone friend does not support its own attack: not where it is the only one
+    by_side = (per_side > 0) & (ba.side[None, :] != np.arange(len(ba.sides))[:, None])
+    fl = by_side[ba.side]
+    fl &= ba.active[:, None]
+    alone = per_side[ba.side[lf], lt] == 1
+    fl[lf[alone], lt[alone]] = False
+    return np.asarray(fl, dtype=bool)

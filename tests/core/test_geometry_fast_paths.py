@@ -133,3 +133,41 @@ def test_pair_tables_through_either_path_are_equal(seed: int) -> None:
         for t in range(n):
             assert slow.blockers(a, t) == fast.blockers(a, t)
             assert slow.cover_terrain(a, t) == fast.cover_terrain(a, t)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.integers(0, 10_000), st.lists(st.tuples(st.integers(0, 39), st.floats(-2, 2),
+                                                  st.floats(-2, 2)), min_size=1, max_size=6))
+def test_flanking_after_drags_equals_a_fresh_table(seed: int,
+                                                   steps: list[tuple[int, float, float]]
+                                                   ) -> None:
+    """``PairTable.moved`` keeps the pairs within 1" of the other bodies and finds the
+    dragged one's again: flanking equals the whole computation's after every step."""
+    b = crowded_board(seed, 40, 6, 8.0)  # packed: many pairs within 1", lone friends
+    ts = TerrainSet.build(b.terrains)
+    ba = BodyArrays.build(b.bodies, ts)
+    table = PairTable.build(ba, ts, RULE)
+    assert table.engaged_pairs is not None
+    for k, dx, dy in steps:
+        body = b.bodies[k]
+        fp = body.footprint
+        moved = Body(body.id, body.side, Footprint(fp.shape, fp.x + dx, fp.y + dy, fp.length,
+                                                    fp.width, fp.facing), None, body.height)
+        b = Board(b.width, b.depth, b.bodies[:k] + (moved,) + b.bodies[k + 1:], b.terrains)
+        ba = ba.with_body(k, moved, ts)
+        table = table.moved(ba, ts, k, in_place=True)
+        fresh = PairTable.build(ba, ts, RULE)
+        assert np.array_equal(table.flanked, fresh.flanked)
+        assert table.engaged_pairs is not None and fresh.engaged_pairs is not None
+        assert (sorted(zip(*(x.tolist() for x in table.engaged_pairs), strict=True))
+                == sorted(zip(*(x.tolist() for x in fresh.engaged_pairs), strict=True)))
+
+
+def test_packed_boards_have_flanking() -> None:
+    """The boards of the drag test above do hold flanked pairs (the test is not empty)."""
+    flanked = []
+    for seed in range(5):
+        b = crowded_board(seed, 40, 6, 8.0)
+        ts = TerrainSet.build(b.terrains)
+        flanked.append(PairTable.build(BodyArrays.build(b.bodies, ts), ts, RULE).flanked.sum())
+    assert sum(1 for f in flanked if f > 0) >= 3, flanked
