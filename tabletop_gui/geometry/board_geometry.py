@@ -385,9 +385,8 @@ class BoardGeometry:
                      and board.bodies[k].side == old[k].side
                      and (board.terrains is self.board.terrains
                           or board.terrains == self.board.terrains)
-                     and all(x is y or x == y
-                             for n, (x, y) in enumerate(zip(board.bodies, old, strict=True))
-                             if n != k))
+                     # tuples compare items by identity first: x is y or x == y
+                     and board.bodies[:k] == old[:k] and board.bodies[k + 1:] == old[k + 1:])
         if not same_rest:
             return BoardGeometry.of(board)
         g = BoardGeometry.__new__(BoardGeometry)
