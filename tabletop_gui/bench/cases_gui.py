@@ -143,14 +143,18 @@ def reset() -> None:
         f = _frame
         f["send"](__import__("PySide6.QtCore").QtCore.QEvent.Type.MouseButtonRelease,
                   f["start"].x(), f["start"].y(), f["buttons"], f["none"])
-        window = f["window"]
-        window.document.undo_stack.setClean()
-        window.close()
-        window.deleteLater()
-        from PySide6.QtCore import QCoreApplication, QEvent
-
-        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        _close(f["window"])
         _frame.clear()
+
+
+def _close(window: Any) -> None:
+    """Close a case's window, its document left clean (no question asked)."""
+    window.document.undo_stack.setClean()
+    window.close()
+    window.deleteLater()
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
 
 def _xy(window: Any, model_id: str) -> tuple[float, float]:
@@ -236,13 +240,7 @@ def load() -> int:
 def reset_load() -> None:
     """Close the load case's window (tests)."""
     if _load:
-        window = _load["window"]
-        window.document.undo_stack.setClean()
-        window.close()
-        window.deleteLater()
-        from PySide6.QtCore import QCoreApplication, QEvent
-
-        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        _close(_load["window"])
         _load.clear()
 
 
