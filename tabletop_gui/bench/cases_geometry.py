@@ -13,8 +13,9 @@ pair the reference computed, except pairs it marks as sensitive to its 64-gon
 approximation (lines within 0.05" of an obstacle outline, distances within 0.05" of 1").
 
 drag_N: one step of a drag on a battlefield whose pair facts are known: the dragged fighter
-moves 0.25" (a different fighter every 10 steps), the new geometry takes over the previous
-step's tables and updates that fighter's row and column in place, then the valid targets
+moves 0.25" (a different fighter every 10 steps), the new geometry derives its tables from
+the previous step's (``BoardGeometry.moved``: that fighter's row and column recomputed into
+new matrices, the previous step's left as they were), then the valid targets
 of the dragged fighter as attacker are listed (visible enemies within 12", restricted to
 the enemies within 1" when there are any). No reference.
 """
@@ -34,7 +35,6 @@ from tabletop_gui.geometry.board import Board
 from tabletop_gui.geometry.board_geometry import BoardGeometry
 from tabletop_gui.geometry.cover import CoverRule
 from tabletop_gui.geometry.pairs import PairTable
-from tabletop_gui.geometry.terrain import TerrainSet
 
 RULE = CoverRule(gate_1in=True, platform_threshold=3.0)
 SAMPLE = 2000
@@ -58,7 +58,6 @@ def all_pairs(b: Board) -> list[tuple[int, int]]:
 
 def pairs_compute(n: int) -> Callable[[], PairTable]:
     def compute() -> PairTable:
-        TerrainSet.clear_cache()  # a cold computation: terrain prepared inside the timing
         table = BoardGeometry(board(n)).pair_table(RULE)
         table.within(1.0)  # engaged
         return table
@@ -147,7 +146,7 @@ def drag_compute(n: int) -> Callable[[], tuple[PairTable, list[str]]]:
         fp = g0.board.bodies[k].footprint
         offset = 0.25 if (s // 20) % 2 == 0 else -0.25  # back and forth: stays on the table
         b2 = moved_board(g0.board, k, fp.x + offset, fp.y)
-        g2 = g0.moved(b2, b2.bodies[k].id, handover=True)
+        g2 = g0.moved(b2, b2.bodies[k].id)  # a new geometry: g0 is left as it was
         _drag_state[n] = g2
         table = g2.pair_table(RULE)
         return table, valid_targets(g2, table, k)

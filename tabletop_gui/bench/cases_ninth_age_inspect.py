@@ -13,29 +13,25 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any
 
 from tabletop_gui.bench.battlefields import ninth_age_scenario
-from tabletop_gui.geometry.terrain import TerrainSet
 from tabletop_gui.rules import registry
-from tabletop_gui.rules.base import Battle
-from tabletop_gui.scenario.battle import battle_of
+from tabletop_gui.scenario.entities import Scenario
 from tabletop_gui.scenario.load import loads_scenario
+from tabletop_gui.scenario.snapshot import Snapshot
 
 NAME = "ninth_age_inspect_40"
 UNITS = 40
 
 
 @functools.cache
-def battle() -> Battle:
-    return battle_of(loads_scenario(json.dumps(ninth_age_scenario(UNITS))))
+def scenario() -> Scenario:
+    return loads_scenario(json.dumps(ninth_age_scenario(UNITS)))
 
 
 def compute() -> tuple[list[Any], list[dict[str, tuple[bool, tuple[str, ...]]]]]:
-    TerrainSet.clear_cache()
-    base = battle()
-    fresh = replace(base, board=replace(base.board))  # new objects: nothing cached
+    fresh = Snapshot.of(scenario()).battle  # a fresh snapshot: nothing built before
     ruleset = registry.get("ninth-age")
     units = list(fresh.board.bodies)
     facts = [ruleset.pair_facts(fresh, a.id, t.id) for a in units for t in units

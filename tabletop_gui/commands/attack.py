@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from tabletop_gui.cli import InputRefused
+from tabletop_gui.commands import InputRefused
 from tabletop_gui.commands.common import load_or_refuse
 from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import (
@@ -28,8 +28,9 @@ from tabletop_gui.rules.base import (
     Ruleset,
     SeededDice,
 )
-from tabletop_gui.scenario.battle import battle_of
+from tabletop_gui.rules.resolver import drive
 from tabletop_gui.scenario.entities import Scenario
+from tabletop_gui.scenario.snapshot import Snapshot
 
 
 def set_pairs(sets: Sequence[Any] | None) -> list[str]:
@@ -94,7 +95,7 @@ def evaluate(scenario: Scenario, args: argparse.Namespace
     """The report (and roll) of the attack the arguments describe."""
     try:
         ruleset = registry.get(scenario.ruleset)
-        battle = battle_of(scenario)
+        battle = Snapshot.of(scenario).battle
         for flag, cid in (("--attacker", args.attacker), ("--target", args.target)):
             if cid not in battle.combatants:
                 raise RulesError(f"{flag}: unknown fighter or unit id {cid!r}")
@@ -122,9 +123,11 @@ def evaluate(scenario: Scenario, args: argparse.Namespace
 
 def resolve(ruleset: Ruleset, battle: Battle, request: AttackRequest, dice: DiceSource
             ) -> Resolution:
-    """The rolled attack; dice that do not fit it are refused naming ``--dice``."""
+    """The rolled attack: a ``Resolver`` fed die by die from ``dice`` (a choice the dice
+    call for takes the ``--set`` value or its default); dice that do not fit it are
+    refused naming ``--dice``."""
     try:
-        return ruleset.resolve(battle, request, dice)
+        return drive(ruleset.begin(battle, request), dice)
     except DiceError as e:
         raise RulesError(f"--dice: {e}") from None
 

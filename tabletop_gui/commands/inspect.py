@@ -20,17 +20,17 @@ import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from tabletop_gui.cli import InputRefused
+from tabletop_gui.commands import InputRefused
 from tabletop_gui.commands.common import load_or_refuse
 from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import Battle, PairFacts, RulesError
-from tabletop_gui.scenario.battle import battle_of
 from tabletop_gui.scenario.entities import Scenario
+from tabletop_gui.scenario.snapshot import Snapshot
 
 
 def opposing_pairs(scenario: Scenario) -> Iterator[tuple[str, str]]:
     """Ordered (attacker, target) ids on different sides, both still in the fight."""
-    models = [m for m in scenario.models if not m.taken_down]
+    models = [m for m in scenario.models if not scenario.taken_down(m)]
     for a in models:
         for t in models:
             if a.side != t.side:
@@ -38,7 +38,7 @@ def opposing_pairs(scenario: Scenario) -> Iterator[tuple[str, str]]:
 
 
 def inspect_facts(scenario: Scenario) -> list[PairFacts]:
-    battle: Battle = battle_of(scenario)
+    battle: Battle = Snapshot.of(scenario).battle
     ruleset = registry.get(scenario.ruleset)
     try:
         return [ruleset.pair_facts(battle, a, t) for a, t in opposing_pairs(scenario)]

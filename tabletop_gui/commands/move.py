@@ -12,11 +12,11 @@ import json
 import math
 from typing import Any
 
-from tabletop_gui.cli import InputRefused
+from tabletop_gui.commands import InputRefused
 from tabletop_gui.commands.common import load_or_refuse
 from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import RulesError
-from tabletop_gui.scenario.battle import battle_of
+from tabletop_gui.scenario.snapshot import Snapshot
 
 #: Most points of one path (each is one step from space to space).
 MAX_POINTS = 1000
@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     points = parse_path(args.path)
     try:
         ruleset = registry.get(scenario.ruleset)
-        battle = battle_of(scenario)
+        battle = Snapshot.of(scenario).battle
         if args.fighter not in battle.combatants:
             raise RulesError(f"--fighter: unknown fighter id {args.fighter!r}")
         report = ruleset.move(battle, args.fighter, points)

@@ -14,14 +14,14 @@ import argparse
 import json
 from pathlib import Path
 
-from tabletop_gui.cli import InputRefused
+from tabletop_gui.commands import InputRefused
 from tabletop_gui.commands.attack import evaluate
 from tabletop_gui.commands.common import load_or_refuse
 from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import RulesError
 from tabletop_gui.rules.ruling import Ruling, build_ruling
-from tabletop_gui.scenario.battle import battle_of
 from tabletop_gui.scenario.entities import Scenario
+from tabletop_gui.scenario.snapshot import Snapshot
 
 OUT_KINDS = (".png", ".svg", ".pdf", ".md")
 
@@ -32,7 +32,7 @@ def ruling_of(scenario: Scenario, args: argparse.Namespace) -> Ruling:
                                  dice=None, seed=None)
     report, _ = evaluate(scenario, request)
     try:
-        return build_ruling(registry.get(scenario.ruleset), battle_of(scenario), report)
+        return build_ruling(registry.get(scenario.ruleset), Snapshot.of(scenario).battle, report)
     except RulesError as e:
         raise InputRefused([str(e)]) from None
 
@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     scenario = load_or_refuse(args.file)
     ruling = ruling_of(scenario, args)
     if out is not None:
-        from tabletop_gui.ui.ruling_picture import write_ruling
+        from tabletop_gui.ui.ruling_picture import write_ruling  # lazy: Qt, for --out
 
         try:
             written = write_ruling(scenario, ruling, out)

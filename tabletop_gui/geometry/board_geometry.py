@@ -1,8 +1,10 @@
 """``BoardGeometry``: the one object through which rules and GUI ask geometric questions.
 
-``BoardGeometry.of(board)`` builds the arrays of a board once (bodies, terrain prisms)
-and keeps the instance for that same Board object, so every question asked about one
-document revision shares the work. Answers are the frozen values of ``geometry.facts``.
+``BoardGeometry(board)`` builds the arrays of a board (bodies, terrain prisms); whoever
+holds one document revision holds its geometry (``scenario.snapshot.Snapshot``, built
+lazily once through ``lazy_geometry.LazyGeometry``), so every question asked about the
+revision shares the work. ``moved`` derives the geometry of a drag step from the previous
+one as a new value. Answers are the frozen values of ``geometry.facts``.
 
 Measuring: the horizontal gap between base outlines (0 when they overlap), the vertical
 difference of elevations, and the 3D distance ``sqrt(gap^2 + vertical^2)``. "Within X"
@@ -17,17 +19,18 @@ floats, are still measured one by one).
 from __future__ import annotations
 
 import math
-import threading
-from typing import TYPE_CHECKING, ClassVar, Literal, cast
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Literal, cast
 
 import numpy as np
 from numpy.typing import NDArray
 
-from tabletop_gui.geometry import ninth_age, outline
+from tabletop_gui.geometry import outline, unit_arcs
 from tabletop_gui.geometry.board import Board, Body, Point
-from tabletop_gui.geometry.bodies import BodyArrays, gaps
+from tabletop_gui.geometry.bodies import BodyArrays
 from tabletop_gui.geometry.cover import CoverRule, cover_both_ways
 from tabletop_gui.geometry.facts import Arc, Cover, FacingCover, Flank, Measure, Sight, Threshold
+from tabletop_gui.geometry.gaps import gaps
 from tabletop_gui.geometry.grid import GridGeometry
 from tabletop_gui.geometry.pairs import PairTable
 from tabletop_gui.geometry.sight import sight_pairs
@@ -41,23 +44,24 @@ IntArray = NDArray[np.intp]
 
 ENGAGE = 1.0
 TABLE_AFTER = 64  # single-pair questions before the whole table is built
-_CACHE_SIZE = 8
-_CACHE_LOCK = threading.Lock()
 
 
 class BoardGeometry:
     """Geometry of one Board value (bodies and terrain as arrays, answers as facts)."""
 
-    _cache: ClassVar[list[tuple[Board, BoardGeometry]]] = []
-
-    def __init__(self, board: Board, terrain: TerrainSet | None = None) -> None:
+    def __init__(self, board: Board, terrain: TerrainSet | None = None, *,
+                 bodies: BodyArrays | None = None,
+                 tables: Mapping[CoverRule | None, PairTable] | None = None) -> None:
+        """``terrain``, ``bodies`` and ``tables``: parts already built for this very board
+        (``moved`` passes the previous geometry's terrain and the updated ones)."""
         self.board = board
-        self.terrain = terrain if terrain is not None else TerrainSet.of(board.terrains)
-        self.bodies = BodyArrays.build(board.bodies, self.terrain)
+        self.terrain = terrain if terrain is not None else TerrainSet.build(board.terrains)
+        self.bodies = bodies if bodies is not None else BodyArrays.build(board.bodies,
+                                                                         self.terrain)
         self.grid: GridGeometry | None = (
             GridGeometry(board.grid.kind, board.grid.size) if board.grid else None
         )
-        self._tables: dict[CoverRule | None, PairTable] = {}
+        self._tables: dict[CoverRule | None, PairTable] = dict(tables or {})
         self._queries = 0
         self._measures = 0
         # gaps and closest points from a body to each body (``_gap_row``), as Python values
@@ -66,22 +70,6 @@ class BoardGeometry:
         self._gap_matrix: tuple[FloatArray, FloatArray, FloatArray] | None = None
         # terrain and body outlines as one TerrainSet (``facing_cover.obstructions``)
         self.facing_obstructions: Obstructions | None = None
-
-    @classmethod
-    def of(cls, board: Board) -> BoardGeometry:
-        """The geometry of ``board``, built once per Board object (a small identity cache,
-        shared by the threads that ask: one geometry per board)."""
-        with _CACHE_LOCK:
-            for b, g in cls._cache:
-                if b is board:
-                    return g
-        g = cls(board)
-        with _CACHE_LOCK:
-            for b, other in cls._cache:
-                if b is board:
-                    return other  # built meanwhile on another thread
-            cls._remember(board, g)
-        return g
 
     # -- look-ups ---------------------------------------------------------------------
     def index(self, body_id: str) -> int:
@@ -213,10 +201,10 @@ class BoardGeometry:
         ids = tuple(self.terrain.terrains[k].id for k in res.blockers_of(0))
         return Sight(False, ids)
 
-    def warcry_cover(self, attacker: str, target: str, *, gate_1in: bool,
-                     platform_threshold: float, platform_applies: bool = True) -> Cover:
+    def cover(self, attacker: str, target: str, rule: CoverRule) -> Cover:
+        """Cover of ``target`` against ``attacker`` under ``rule`` (``cover.CoverRule``: the
+        parameters a ruleset gives)."""
         i, j = self.index(attacker), self.index(target)
-        rule = CoverRule(gate_1in, float(platform_threshold), platform_applies)
         table = self._busy_table(rule, i, j)
         if table is not None:
             return self.cover_fact(sorted(table.cover_terrain(i, j),
@@ -277,7 +265,7 @@ class BoardGeometry:
                 free.append(ba.bodies[k].id)
         return Flank(bool(free), tuple(free))
 
-    # -- The Ninth Age ----------------------------------------------------------------
+    # -- arcs, facings and base contact of formations ---------------------------------
     def arc_of(self, target_id: str, observer_id: str) -> Arc:
         """The arc of ``target`` holding ``observer``'s reference point (read from the
         facing-cover table when the pair is in it: the same arithmetic)."""
@@ -286,11 +274,11 @@ class BoardGeometry:
             row = obs.known.get((self.index(observer_id), self.index(target_id)))
             if row is not None:
                 return obs.scanned[0].arcs[row]
-        return ninth_age.arc_of_point(self.body(target_id),
-                                      ninth_age.reference_point(self.body(observer_id)))
+        return unit_arcs.arc_of_point(self.body(target_id),
+                                      unit_arcs.reference_point(self.body(observer_id)))
 
     def arc_of_point(self, target_id: str, point: Point) -> Arc:
-        return ninth_age.arc_of_point(self.body(target_id), point)
+        return unit_arcs.arc_of_point(self.body(target_id), point)
 
     def in_contact(self, a_id: str, b_id: str) -> bool:
         """Boundaries within 0.01" of each other (touching or overlapping)."""
@@ -299,34 +287,35 @@ class BoardGeometry:
     @staticmethod
     def touching(horizontal: float) -> bool:
         """``in_contact`` from the pair's horizontal gap."""
-        return horizontal <= ninth_age.CONTACT + 1e-12
+        return horizontal <= unit_arcs.CONTACT + 1e-12
 
     def engaged_facing(self, target_id: str, attacker_id: str) -> Arc | None:
         """The facing of ``target`` that ``attacker`` touches (None when not in contact)."""
         if not self.in_contact(target_id, attacker_id):
             return None
         m = self.measure(attacker_id, target_id)
-        return ninth_age.engaged_facing(self.body(target_id), self.body(attacker_id), m.point_b)
+        return unit_arcs.engaged_facing(self.body(target_id), self.body(attacker_id), m.point_b)
 
     def contact_models(self, attacker_id: str, target_id: str) -> int:
         """Front-rank models of the attacker whose bases are in contact with the target."""
-        return ninth_age.contact_models(self.body(attacker_id), self.body(target_id))
+        return unit_arcs.contact_models(self.body(attacker_id), self.body(target_id))
 
     def facing_cover(self, shooter_id: str, target_id: str, *,
                      threshold: Literal["more_than_half", "half_or_more"] = "more_than_half"
                      ) -> FacingCover:
         """Soft/hard cover of the target's facing against the shooter (``facing_cover``)."""
-        from tabletop_gui.geometry.facing_cover import facing_cover
+        from tabletop_gui.geometry import facing_cover  # lazy: fan.py and the facing tables
 
-        return facing_cover(self, self.index(shooter_id), self.index(target_id), threshold)
+        return facing_cover.facing_cover(self.obstructions(), self.index(shooter_id),
+                                         self.index(target_id), threshold)
 
     def facing_covers(self, threshold: Literal["more_than_half", "half_or_more"]
                       = "more_than_half") -> dict[tuple[int, int], FacingCover]:
         """``facing_cover`` of every ordered pair of active bodies on different sides, by
         (shooter index, target index), computed at once."""
-        from tabletop_gui.geometry.facing_cover import facing_covers
+        from tabletop_gui.geometry import facing_cover  # lazy: fan.py and the facing tables
 
-        return facing_covers(self, threshold)
+        return facing_cover.facing_covers(self.obstructions(), threshold)
 
     def facing_choices(self, threshold: Literal["more_than_half", "half_or_more"]
                        = "more_than_half"
@@ -334,9 +323,18 @@ class BoardGeometry:
                                   list[float], list[float], list[tuple[str, ...]]]:
         """``facing_covers`` as lists of their fields (pairs, kinds, hard and total
         fractions, by): no objects made per pair."""
-        from tabletop_gui.geometry.facing_cover import facing_choices
+        from tabletop_gui.geometry import facing_cover  # lazy: fan.py and the facing tables
 
-        return facing_choices(self, threshold)
+        return facing_cover.facing_choices(self.obstructions(), threshold)
+
+    def obstructions(self) -> Obstructions:
+        """What can hide the samples of a facing (``facing_cover.obstructions``), prepared
+        on the first facing-cover question and kept."""
+        from tabletop_gui.geometry import facing_cover  # lazy: fan.py and the facing tables
+
+        if self.facing_obstructions is None:
+            self.facing_obstructions = facing_cover.obstructions(self.bodies, self.terrain)
+        return self.facing_obstructions
 
     def sight_matrix(self) -> NDArray[np.bool_]:
         """visible[a, t] of every pair of active bodies on different sides (the pair table:
@@ -370,51 +368,30 @@ class BoardGeometry:
             self._tables[rule] = table
         return table
 
-    def moved(self, board: Board, body_id: str, *, handover: bool = False) -> BoardGeometry:
+    def moved(self, board: Board, body_id: str) -> BoardGeometry:
         """The geometry of ``board``, which differs from this one only in body ``body_id``.
 
-        Reuses the terrain and the other bodies' arrays, and updates every pair table
-        already built by recomputing one row and column (a drag step). With ``handover``
-        the tables' matrices move to the new geometry and are updated in place (no copies);
-        this geometry then forgets them and rebuilds them if asked again.
+        A new value: reuses the terrain and the other bodies' arrays, and derives every
+        pair table already built by recomputing one row and column (a drag step) into new
+        matrices; this geometry and its answers stay as they were. When the boards differ
+        in more than that body, a geometry built afresh (terrain reused when equal).
         """
         k = self.index(body_id)
         old = self.board.bodies
+        same_terrain = (board.terrains is self.board.terrains
+                        or board.terrains == self.board.terrains)
         same_rest = (len(board.bodies) == len(old)
                      and board.bodies[k].id == body_id
                      and board.bodies[k].side == old[k].side
-                     and (board.terrains is self.board.terrains
-                          or board.terrains == self.board.terrains)
+                     and same_terrain
                      # tuples compare items by identity first: x is y or x == y
                      and board.bodies[:k] == old[:k] and board.bodies[k + 1:] == old[k + 1:])
         if not same_rest:
-            return BoardGeometry.of(board)
-        g = BoardGeometry.__new__(BoardGeometry)
-        g.board = board
-        g.terrain = self.terrain
-        g.bodies = self.bodies.with_body(k, board.bodies[k], self.terrain)
-        g.grid = self.grid
-        g._queries = 0
-        g._measures = 0
-        g._gap_rows = {}
-        g._measured = {}
-        g._gap_matrix = None
-        g.facing_obstructions = None
-        # tables share their distance and sight matrices (``with_rule``): update in place
-        # only when no other table holds them
-        g._tables = {rule: t.moved(g.bodies, g.terrain, k,
-                                   in_place=handover and len(self._tables) == 1)
-                     for rule, t in self._tables.items()}
-        if handover:
-            self._tables = {}
-        with _CACHE_LOCK:
-            type(self)._remember(board, g)
-        return g
-
-    @classmethod
-    def _remember(cls, board: Board, g: BoardGeometry) -> None:
-        cls._cache.insert(0, (board, g))
-        del cls._cache[_CACHE_SIZE:]
+            return BoardGeometry(board, self.terrain if same_terrain else None)
+        bodies = self.bodies.with_body(k, board.bodies[k], self.terrain)
+        return BoardGeometry(board, self.terrain, bodies=bodies,
+                             tables={rule: t.moved(bodies, self.terrain, k)
+                                     for rule, t in self._tables.items()})
 
     def _busy_table(self, rule: CoverRule | None, i: int, j: int) -> PairTable | None:
         """The pair table to answer a single-pair question from, if it pays to use one.
@@ -435,9 +412,6 @@ class BoardGeometry:
         if self._queries > TABLE_AFTER:
             return self.pair_table(rule)
         return None
-
-    def sight_many(self, i: IntArray, j: IntArray) -> NDArray[np.bool_]:
-        return sight_pairs(self.bodies, self.terrain, i, j).visible
 
 
 def _circle_measure(ba: BodyArrays, i: int, j: int) -> Measure:

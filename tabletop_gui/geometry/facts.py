@@ -2,7 +2,7 @@
 
 The functions that produce them live in the other modules of this package and are
 gathered on ``BoardGeometry`` (``geometry/board_geometry.py``), the one object the rules
-and the GUI use: ``BoardGeometry.of(board)`` caches one instance per Board value.
+and the GUI use (one per document revision, no cache behind it).
 """
 
 from __future__ import annotations
@@ -39,11 +39,6 @@ class Threshold:
     def within(value: float, limit: float, eps: float = 1e-9) -> Threshold:
         return Threshold(value <= limit + eps, value, limit, limit - value)
 
-    @staticmethod
-    def beyond(value: float, limit: float, eps: float = 1e-9) -> Threshold:
-        """value > limit (a minimum range): margin value - limit."""
-        return Threshold(value > limit + eps, value, limit, value - limit)
-
 
 @dataclass(frozen=True)
 class Sight:
@@ -66,7 +61,7 @@ class Flank:
 
 @dataclass(frozen=True)
 class FacingCover:
-    """The Ninth Age's cover: fractions of the Target Facing hidden."""
+    """Cover of a facing: fractions of the Target Facing hidden."""
 
     kind: Literal["none", "soft", "hard"]
     hard_fraction: float

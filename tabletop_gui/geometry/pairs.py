@@ -5,7 +5,7 @@ different sides (other entries are NaN / False):
 
 - ``horizontal``, ``vertical``, ``distance`` (3D) -- symmetric;
 - ``visible`` (line of sight, ``sight``) -- symmetric;
-- ``cover[a, t]`` -- Warcry-family cover of target t against attacker a (``cover``), for
+- ``cover[a, t]`` -- cover of target t against attacker a (``cover``), for
   the ``CoverRule`` the table was built with (None: no cover computed, all False);
 - ``flanked[a, t]`` -- a friend of a (not a) is within 1" (3D) of t and has no enemy
   other than t within 1" (``docs/rulesets/fight-vs-defense.md``);
@@ -13,7 +13,7 @@ different sides (other entries are NaN / False):
   (``triples.Triples``).
 
 Everything is computed in numpy over arrays of pairs, in blocks of ``PAIR_CHUNK``
-(``bodies.gaps``, ``corridor``, ``sight.sight_pairs``, ``cover.cover_both_ways``).
+(``gaps.gaps``, ``corridor``, ``sight.sight_pairs``, ``cover.cover_both_ways``).
 ``PairTable.moved`` recomputes only the row and column of one body (and flanking from the
 few pairs within 1"), which is what a drag needs; ``with_rule`` adds cover under another
 rule to the same distances and sight.
@@ -21,14 +21,15 @@ rule to the same distances and sight.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 from numpy.typing import NDArray
 
-from tabletop_gui.geometry.bodies import BodyArrays, gaps
+from tabletop_gui.geometry.bodies import BodyArrays
 from tabletop_gui.geometry.corridor import corridor_candidates
 from tabletop_gui.geometry.cover import CoverRule, cover_both_ways
+from tabletop_gui.geometry.gaps import gaps
 from tabletop_gui.geometry.sight import sight_pairs
 from tabletop_gui.geometry.terrain import TerrainSet
 from tabletop_gui.geometry.triples import Triples
@@ -45,16 +46,21 @@ PAIR_CHUNK = 40_000  # pairs computed together (bounds the memory of huge battle
 class PairTable:
     rule: CoverRule | None
     horizontal: FloatArray
-    vertical: FloatArray
+    elevation: FloatArray  # of each body (``vertical`` is read from it)
     distance: FloatArray
     visible: BoolArray
     cover: BoolArray
     flanked: BoolArray
     blocked_by: Triples  # rows (a < t, terrain): blocks the top-centre sight line
     cover_by: Triples  # rows (attacker, target, terrain): gives cover
-    # the ordered pairs within 1" (rows, columns of ``distance <= 1``), which flanking is
-    # computed from; None: not known (found from ``distance`` when needed)
-    engaged_pairs: tuple[IntArray, IntArray] | None = field(default=None, repr=False)
+    near: tuple[IntArray, IntArray]  # the ordered pairs (f, t) within 1" (3D), both ways
+
+    @property
+    def vertical(self) -> FloatArray:
+        """The vertical distances (NaN where ``horizontal`` is): computed when asked, with
+        the arithmetic of the table (a drag step copies no matrix of them)."""
+        e = self.elevation
+        return np.where(np.isnan(self.horizontal), np.nan, np.abs(e[:, None] - e[None, :]))
 
     # -- building ---------------------------------------------------------------------
     @staticmethod
@@ -71,9 +77,9 @@ class PairTable:
         blocked = np.concatenate([b for b, _ in parts] or [empty])
         covers = np.concatenate([c for _, c in parts] or [empty])
         d = np.hypot(h, v)
-        near = _engaged_pairs(d)
-        return PairTable(rule, h, v, d, vis, cov, _flanked(ba, *near), Triples.build(blocked),
-                         Triples.build(covers), near)
+        near = _near(d)
+        return PairTable(rule, h, ba.elevation, d, vis, cov, _flanked(ba, near),
+                         Triples.build(blocked), Triples.build(covers), near)
 
     def with_rule(self, ba: BodyArrays, ts: TerrainSet, rule: CoverRule) -> PairTable:
         """The same facts with cover under another rule (distances and sight shared, not
@@ -87,26 +93,20 @@ class PairTable:
             parts.append(_cover_facts(ba, ts, rule, ii, jj, pa, pb, self.distance[ii, jj],
                                       corridor_candidates(ba, ts, ii, jj), cov))
         covers = np.concatenate(parts or [np.zeros((0, 3), dtype=np.intp)])
-        return PairTable(rule, self.horizontal, self.vertical, self.distance, self.visible, cov,
-                         self.flanked, self.blocked_by, Triples.build(covers),
-                         self.engaged_pairs)
+        return PairTable(rule, self.horizontal, self.elevation, self.distance, self.visible, cov,
+                         self.flanked, self.blocked_by, Triples.build(covers), self.near)
 
-    def moved(self, ba: BodyArrays, ts: TerrainSet, k: int, in_place: bool = False
-              ) -> PairTable:
-        """This table after body ``k`` moved (``ba`` are the new arrays, same bodies order).
-
-        Only k's row and column are computed again (and flanking, from the pairs within 1":
-        those of the other bodies kept, k's found again). With
-        ``in_place`` the matrices of this table are reused and it must not be read again
-        (a drag hands each step's table to the next).
+    def moved(self, ba: BodyArrays, ts: TerrainSet, k: int) -> PairTable:
+        """This table after body ``k`` moved (``ba`` are the new arrays, same bodies order),
+        as a new table: only k's row and column are computed again (and flanking, from the
+        distances), into copies of the matrices; this table is never written.
         """
         others = np.flatnonzero(ba.active & (ba.side != ba.side[k]))
         if not ba.active[k]:
             others = others[:0]
-        cp = (lambda x: x) if in_place else np.copy
-        h, v, d = cp(self.horizontal), cp(self.vertical), cp(self.distance)
-        vis, cov = cp(self.visible), cp(self.cover)
-        for a in (h, v, d):
+        h, d = self.horizontal.copy(), self.distance.copy()
+        vis, cov = self.visible.copy(), self.cover.copy()
+        for a in (h, d):
             a[k, :] = np.nan
             a[:, k] = np.nan
         for b in (vis, cov):
@@ -116,20 +116,20 @@ class PairTable:
         others = others.astype(np.intp)
         i = np.minimum(others, k).astype(np.intp)
         j = np.maximum(others, k).astype(np.intp)
-        blocked, covers = _pair_facts(ba, ts, self.rule, i, j, h, v, vis, cov)
-        d[k, others] = np.hypot(h[k, others], v[k, others])
+        blocked, covers = _pair_facts(ba, ts, self.rule, i, j, h, None, vis, cov)
+        d[k, others] = np.hypot(h[k, others], np.abs(ba.elevation[k] - ba.elevation[others]))
         d[others, k] = d[k, others]
-        f, t = self.engaged_pairs if self.engaged_pairs is not None else _engaged_pairs(d)
-        rest = (f != k) & (t != k)
+        # the pairs within 1": the others' as they were, k's from its new row
+        f0, t0 = self.near
+        keep = (f0 != k) & (t0 != k)
         with np.errstate(invalid="ignore"):
-            mine = others[d[k, others] <= ENGAGE + 1e-9]
-        k_col = np.full(len(mine), k, dtype=np.intp)
-        near = (np.concatenate([f[rest], k_col, mine]), np.concatenate([t[rest], mine, k_col]))
+            close = others[d[k, others] <= ENGAGE + 1e-9]
+        kk = np.full(len(close), k, dtype=np.intp)
+        near = (np.concatenate([f0[keep], kk, close]), np.concatenate([t0[keep], close, kk]))
         return PairTable(
-            self.rule, h, v, d, vis, cov, _flanked(ba, *near),
-            self.blocked_by.replace_body(k, blocked, in_place),
-            self.cover_by.replace_body(k, covers, in_place),
-            near,
+            self.rule, h, ba.elevation, d, vis, cov, _flanked(ba, near),
+            self.blocked_by.replace_body(k, blocked),
+            self.cover_by.replace_body(k, covers), near,
         )
 
     # -- reading ----------------------------------------------------------------------
@@ -156,13 +156,15 @@ def opposing_pairs(ba: BodyArrays) -> tuple[IntArray, IntArray]:
 
 
 def _pair_facts(ba: BodyArrays, ts: TerrainSet, rule: CoverRule | None, i: IntArray,
-                j: IntArray, h: FloatArray, v: FloatArray, vis: BoolArray, cov: BoolArray
-                ) -> tuple[IntArray, IntArray]:
-    """Fill the matrices for pairs (i, j) both ways; return blocker and cover triples."""
+                j: IntArray, h: FloatArray, v: FloatArray | None, vis: BoolArray,
+                cov: BoolArray) -> tuple[IntArray, IntArray]:
+    """Fill the matrices for pairs (i, j) both ways (``v`` when given); return blocker and
+    cover triples."""
     gap, pa, pb = gaps(ba, i, j)
     vert = np.abs(ba.elevation[i] - ba.elevation[j])
     h[i, j] = h[j, i] = gap
-    v[i, j] = v[j, i] = vert
+    if v is not None:
+        v[i, j] = v[j, i] = vert
     ck, ct = corridor_candidates(ba, ts, i, j)
     sres = sight_pairs(ba, ts, i, j, candidates=(ck, ct))
     vis[i, j] = vis[j, i] = sres.visible
@@ -190,20 +192,21 @@ def _cover_facts(ba: BodyArrays, ts: TerrainSet, rule: CoverRule, i: IntArray, j
     return np.concatenate(rows).astype(np.intp).reshape(-1, 3)
 
 
-def _engaged_pairs(d: FloatArray) -> tuple[IntArray, IntArray]:
-    """The ordered pairs whose 3D distance is within 1" (NaN: not an opposing pair)."""
+def _near(d: FloatArray) -> tuple[IntArray, IntArray]:
+    """The ordered pairs whose 3D distance is within 1" (NaN elsewhere: none)."""
     with np.errstate(invalid="ignore"):
         f, t = np.nonzero(d <= ENGAGE + 1e-9)
     return f.astype(np.intp), t.astype(np.intp)
 
 
-def _flanked(ba: BodyArrays, f: IntArray, t: IntArray) -> BoolArray:
-    """flanked[a, t] from the ordered opposing pairs (f, t) within 1" (any order).
+def _flanked(ba: BodyArrays, near: tuple[IntArray, IntArray]) -> BoolArray:
+    """flanked[a, t] from the opposing pairs within 1" (``near``, in any order).
 
-    Works from the few pairs within 1": f is *lone* at t when t is the only enemy within
-    1" of f; a is flanking-supported at t when a lone friend of a (not a) stands at t.
+    f is *lone* at t when t is the only enemy within 1" of f; a is flanking-supported at t
+    when a lone friend of a (not a) stands at t.
     """
     n = len(ba)
+    f, t = near
     count = np.bincount(f, minlength=n)
     lone = count[f] == 1
     lf, lt = f[lone], t[lone]  # lone friend lf next to target lt
@@ -212,7 +215,9 @@ def _flanked(ba: BodyArrays, f: IntArray, t: IntArray) -> BoolArray:
     per_side = np.zeros((len(ba.sides), n), dtype=np.int64)
     np.add.at(per_side, (ba.side[lf], lt), 1)
     # a side's bodies are supported at t when it has a lone friend there (t an enemy);
-    # a lone friend does not support its own attack: not where it is the only one
+    # a lone friend does not support its own attack: not where it is the only one. Built
+    # row by row from the sides' rows (writing the columns of every target with a lone
+    # friend cost a drag step of 2,000 fighters several milliseconds)
     by_side = (per_side > 0) & (ba.side[None, :] != np.arange(len(ba.sides))[:, None])
     fl = by_side[ba.side]
     fl &= ba.active[:, None]

@@ -14,7 +14,6 @@ chains (``rings.RingIndex``), so that a segment meets only the edges near it; th
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 
 import numpy as np
@@ -66,24 +65,6 @@ class TerrainSet:
     edge_c_t: FloatArray
     # edges of each polygon that can constrain (1 + index of its last valid edge; 0: none)
     edge_count: IntArray
-
-    @staticmethod
-    def of(terrains: tuple[Terrain, ...]) -> TerrainSet:
-        """The TerrainSet of these terrain values, kept for equal tuples (a document edit that
-        moves a fighter rebuilds its Board with equal terrain: no need to prepare it again)."""
-        with _CACHE_LOCK:  # shared by the GUI thread and the GUI's worker thread
-            for known, ts in _CACHE:
-                if known is terrains or known == terrains:
-                    return ts
-        ts = TerrainSet.build(terrains)
-        with _CACHE_LOCK:
-            _CACHE.insert(0, (terrains, ts))
-            del _CACHE[_CACHE_SIZE:]
-        return ts
-
-    @staticmethod
-    def clear_cache() -> None:
-        _CACHE.clear()
 
     @staticmethod
     def build(terrains: tuple[Terrain, ...]) -> TerrainSet:
@@ -166,17 +147,7 @@ class TerrainSet:
             which = np.where(better, j, which)
         return best, which
 
-    def platforms_at(self, x: float, y: float) -> list[int]:
-        """Indices of the platforms covering a point."""
-        return [
-            int(j) for j in np.flatnonzero(~self.is_obstacle)
-            if shapely.intersects_xy(self.polygons[j], x, y)
-        ]
 
-
-_CACHE: list[tuple[tuple[Terrain, ...], TerrainSet]] = []
-_CACHE_SIZE = 4
-_CACHE_LOCK = threading.Lock()
 
 
 def _valid_polygons(terrains: tuple[Terrain, ...]) -> NDArray[np.object_]:

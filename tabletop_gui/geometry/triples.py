@@ -47,9 +47,10 @@ class Triples:
     def __len__(self) -> int:
         return int(self.alive.sum()) + sum(len(e) for e in self.extra)
 
-    def replace_body(self, k: int, new_rows: IntArray, in_place: bool = False) -> Triples:
-        """These rows without any row of body k (as a or t), plus ``new_rows``."""
-        alive = self.alive if in_place else self.alive.copy()
+    def replace_body(self, k: int, new_rows: IntArray) -> Triples:
+        """These rows without any row of body k (as a or t), plus ``new_rows`` (a new
+        value: this one is never written)."""
+        alive = self.alive.copy()
         for sorted_col, order in ((self.a_sorted, self.by_a), (self.t_sorted, self.by_t)):
             lo, hi = np.searchsorted(sorted_col, [k, k + 1])
             alive[order[lo:hi]] = False

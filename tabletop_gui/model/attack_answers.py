@@ -5,11 +5,8 @@ frozen ``Question`` to a runner (``model.jobs``); the functions here compute the
 ``Answers`` (report, odds, the dice's reading, the off-hand weapons) from it, on whatever
 thread the runner uses. They read values only and return values.
 
-``Battles`` gives each job the battle of its scenario value and, when the scenario differs
-from the one the previous job saw in a single model (a drag step or its release), carries
-the geometry over (``BoardGeometry.moved``: the pair tables updated in one row and column,
-in place). It is touched only by the jobs of one runner, one at a time, so that in-place
-update never races with a reader.
+A question carries the ``Snapshot`` of the revision it is about: its battle and geometry
+(a drag step's snapshot derives its geometry from the previous step's, as a new value).
 """
 
 from __future__ import annotations
@@ -18,19 +15,13 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
-from tabletop_gui.geometry.board_geometry import BoardGeometry
-from tabletop_gui.model.dice_probe import (
-    EnteredDie,
-    choices_called_for,
-    first_die,
-    read_dice,
-)
 from tabletop_gui.model.target_scan import TargetStatus, report_status
 from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import (
     AttackReport,
     AttackRequest,
     Battle,
+    DieRoll,
     Resolution,
     RulesError,
     Ruleset,
@@ -38,8 +29,8 @@ from tabletop_gui.rules.base import (
 )
 from tabletop_gui.rules.dist import Dist
 from tabletop_gui.rules.fields import OptionSpec
-from tabletop_gui.scenario.battle import battle_of
-from tabletop_gui.scenario.entities import Scenario
+from tabletop_gui.rules.resolver import ChoiceAsk, DieAsk, Resolver, too_many
+from tabletop_gui.scenario.snapshot import Snapshot
 
 
 class EngineFailure(Exception):
@@ -63,52 +54,17 @@ def engine_step(where: str) -> Iterator[None]:
         raise EngineFailure(where, e) from e
 
 
-def carry_geometry(before: tuple[Scenario, Battle], after: tuple[Scenario, Battle]) -> None:
-    """Derive the geometry of ``after`` from that of ``before`` when exactly one model
-    changed (same models otherwise, the very same objects): one row and column of the
-    pair tables are recomputed instead of every pair."""
-    (old_s, old_b), (new_s, new_b) = before, after
-    old, new = old_s.models, new_s.models
-    if len(old) != len(new) or old_s.obstacles is not new_s.obstacles \
-            or old_s.platforms is not new_s.platforms:
-        return
-    changed = [i for i, (a, b) in enumerate(zip(old, new, strict=True)) if a is not b]
-    if len(changed) != 1 or old[changed[0]].id != new[changed[0]].id:
-        return
-    try:
-        BoardGeometry.of(old_b.board).moved(new_b.board, new[changed[0]].id, handover=True)
-    except KeyError:
-        return
-
-
-class Battles:
-    """The battle of each scenario value the jobs of one runner see, the geometry carried
-    from the previous one when a single model changed."""
-
-    def __init__(self) -> None:
-        self._last: tuple[Scenario, Battle] | None = None
-
-    def of(self, scenario: Scenario) -> Battle:
-        last = self._last
-        if last is not None and last[0] is scenario:
-            return last[1]
-        battle = battle_of(scenario)
-        if last is not None:
-            carry_geometry(last, (scenario, battle))
-        self._last = (scenario, battle)
-        return battle
-
-
 @dataclass(frozen=True)
 class Question:
     """Everything one computation of the answers depends on (values only)."""
 
     ruleset_id: str
-    scenario: Scenario
+    snapshot: Snapshot
     request: AttackRequest | None
     dice: tuple[int, ...]
     option_specs: tuple[OptionSpec, ...]
     weapons: tuple[str, ...]  # the attacker's weapons: the off-hand candidates
+    answers: tuple[tuple[str, str], ...] = ()  # choices the dice call for, answered
 
     @property
     def ruleset(self) -> Ruleset:
@@ -118,13 +74,14 @@ class Question:
 
 @dataclass(frozen=True)
 class Reading:
-    """What the dice so far mean (``dice_probe.read_dice``) and the choices they call for."""
+    """What the dice so far mean (a ``Resolver`` fed with them) and the choices they
+    called for (each answered with ``Question.answers`` or its default)."""
 
     odds: Dist
-    entered: tuple[EnteredDie, ...]
-    next_die: tuple[int, str] | None
+    entered: tuple[DieRoll, ...]
+    next_die: DieAsk | None
     resolution: Resolution | None
-    pending_choices: tuple[OptionSpec, ...]
+    pending_choices: tuple[ChoiceAsk, ...]
 
 
 @dataclass(frozen=True)
@@ -134,14 +91,15 @@ class Answers:
     report: AttackReport | None = None
     odds: Dist | None = None
     resolution: Resolution | None = None
-    entered: tuple[EnteredDie, ...] = ()
-    next_die: tuple[int, str] | None = None
-    pending_choices: tuple[OptionSpec, ...] = ()
+    entered: tuple[DieRoll, ...] = ()
+    next_die: DieAsk | None = None
+    pending_choices: tuple[ChoiceAsk, ...] = ()
     message: str = ""  # the last refusal, in the rules' words
     dice: tuple[int, ...] = ()  # the dice kept (none when the rules dropped them)
     dice_dropped: bool = False
     offhands: tuple[str, ...] = ()  # weapons the ruleset accepts in the off hand
     status: TargetStatus | None = None  # the target's status, from the report
+    damage_axis: str = "damage"  # what the distribution counts (``Ruleset.damage_axis``)
 
     def with_reading(self, reading: Reading, dice: tuple[int, ...]) -> Answers:
         return replace(self, odds=reading.odds, entered=reading.entered,
@@ -152,33 +110,48 @@ class Answers:
 def read(q: Question, battle: Battle, faces: tuple[int, ...]) -> Reading:
     """The reading of ``faces``; RulesError when the rules refuse them."""
     assert q.request is not None
-    reading = read_dice(q.ruleset, battle, q.request, faces)
-    choices = () if reading.resolution is None else choices_called_for(
-        q.option_specs, q.ruleset, battle, q.request, faces)
-    return Reading(reading.odds, reading.entered, reading.next_die, reading.resolution,
-                   choices)
+    resolver = q.ruleset.begin(battle, q.request)
+    answers = dict(q.answers)
+    asked: list[ChoiceAsk] = []
+    for face in faces:
+        _answer_choices(resolver, answers, asked)
+        if resolver.done:
+            raise too_many(len(resolver.fed), len(faces))
+        resolver.feed(face)
+    _answer_choices(resolver, answers, asked)
+    ask = resolver.next_die()
+    return Reading(resolver.odds(), resolver.rolled, ask, resolver.result(), tuple(asked))
 
 
-def answer(q: Question, battles: Battles) -> Answers:
+def _answer_choices(resolver: Resolver, answers: dict[str, str],
+                    asked: list[ChoiceAsk]) -> None:
+    """Answer the choices the resolver stands at: the answer given, else the default."""
+    while (choice := resolver.pending_choice()) is not None:
+        asked.append(choice)
+        given = answers.get(choice.key)
+        resolver.answer(given if given in choice.choices else choice.default)
+
+
+def answer(q: Question) -> Answers:
     """Report, odds, the reading of the dice and the off-hand choices for ``q``."""
     request = q.request
     if request is None:
         return Answers(dice=q.dice)
     with engine_step("Preparing the attack"):
-        battle = battles.of(q.scenario)
+        battle = q.snapshot.battle
         try:
             report = q.ruleset.attack(battle, request)
         except RulesError as e:
             return Answers(message=str(e), dice=q.dice, offhands=_offhands(q, battle))
         out = Answers(report=report, odds=report.distribution, dice=q.dice,
-                      status=report_status(report))
+                      status=report_status(report), damage_axis=q.ruleset.damage_axis)
         if q.dice:
             try:
                 out = out.with_reading(read(q, battle, q.dice), q.dice)
             except RulesError as e:
                 out = replace(out, message=f"dice dropped: {e}", dice=(), dice_dropped=True)
         if out.next_die is None and out.resolution is None:
-            out = replace(out, next_die=first_die(q.ruleset, battle, request))
+            out = replace(out, next_die=q.ruleset.begin(battle, request).next_die())
     return replace(out, offhands=_offhands(q, battle))
 
 
@@ -210,10 +183,10 @@ class Entered:
     refusal: str = ""
 
 
-def enter(q: Question, battles: Battles, trial: tuple[int, ...]) -> Entered:
+def enter(q: Question, trial: tuple[int, ...]) -> Entered:
     """Whether the rules accept the faces ``trial`` (the dice so far and one more)."""
     with engine_step("Reading the die entered"):
-        battle = battles.of(q.scenario)
+        battle = q.snapshot.battle
         try:
             return Entered(trial, read(q, battle, trial))
         except RulesError as e:
@@ -230,14 +203,14 @@ class Rolled:
     refusal: str = ""
 
 
-def roll(q: Question, battles: Battles, seed: int) -> Rolled:
+def roll(q: Question, seed: int) -> Rolled:
     """Resolve the attack with dice seeded by ``seed``; the answers for those faces."""
     assert q.request is not None
     with engine_step("Rolling the dice"):
-        battle = battles.of(q.scenario)
+        battle = q.snapshot.battle
         try:
             res = q.ruleset.resolve(battle, q.request, SeededDice(seed))
         except RulesError as e:
             return Rolled(seed, None, str(e))
     faces = tuple(d.face for d in res.dice)
-    return Rolled(seed, answer(replace(q, dice=faces), battles))
+    return Rolled(seed, answer(replace(q, dice=faces)))

@@ -32,13 +32,11 @@ from typing import Any
 from tabletop_gui.model import attack_answers as answers_of
 from tabletop_gui.model.attack_answers import (
     Answers,
-    Battles,
     EngineFailure,
     Entered,
     Question,
     Rolled,
 )
-from tabletop_gui.model.dice_probe import EnteredDie
 from tabletop_gui.model.jobs import InlineRunner, Outcome, Runner, Ticket
 from tabletop_gui.model.notices import Notice
 from tabletop_gui.model.target_scan import (
@@ -53,13 +51,16 @@ from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import (
     AttackReport,
     AttackRequest,
+    DieRoll,
     Resolution,
     RulesError,
     Ruleset,
 )
 from tabletop_gui.rules.dist import Dist
 from tabletop_gui.rules.fields import OptionSpec, RulesetInfo
+from tabletop_gui.rules.resolver import ChoiceAsk, DieAsk
 from tabletop_gui.scenario.entities import Model, Scenario
+from tabletop_gui.scenario.snapshot import Snapshot
 
 Listener = Callable[[], None]
 FailureHandler = Callable[[str, Exception], None]
@@ -78,15 +79,16 @@ def system_seed() -> int:
 class AttackState:
     """Attacker, weapon, target, options and dice of one attack, and the rules' answers."""
 
-    def __init__(self, scenario: Scenario | None = None,
+    def __init__(self, scenario: Scenario | Snapshot | None = None,
                  seed_source: Callable[[], int] = system_seed,
-                 runner: Runner | None = None) -> None:
+                 runner: Runner | None = None,
+                 on_failure: FailureHandler | None = None) -> None:
         self._listeners: list[Listener] = []
         self._scan_listeners: list[Listener] = []
         self.runner: Runner = runner if runner is not None else InlineRunner()
         self.keep_scanning = not self.runner.synchronous  # scan on, piece after piece
         self.hold_reports = False  # the scan stops after the verdicts (a drag under way)
-        self.scenario: Scenario | None = None
+        self.snapshot: Snapshot | None = None  # the revision (or drag preview) attacked in
         self.attacker: str | None = None
         self.weapon: str | None = None
         self.offhand: str | None = None
@@ -99,16 +101,17 @@ class AttackState:
         self.report: AttackReport | None = None
         self.odds: Dist | None = None  # conditioned on self.dice
         self.resolution: Resolution | None = None
-        self.entered: tuple[EnteredDie, ...] = ()
-        self.next_die: tuple[int, str] | None = None  # (sides, label) of the die asked next
+        self.entered: tuple[DieRoll, ...] = ()
+        self.next_die: DieAsk | None = None  # the die asked for next
         self.message = ""  # the last refusal, in the rules' words
-        self.pending_choices: tuple[OptionSpec, ...] = ()  # choices these dice call for
+        self.pending_choices: tuple[ChoiceAsk, ...] = ()  # choices these dice call for
+        self.answers: dict[str, str] = {}  # the choices answered (else their defaults)
+        self.damage_axis = "damage"  # what the odds count (the ruleset's words)
         self.scan = TargetScan()
         self.pending = False  # answers for the current choices are being computed
         self._offhands: tuple[str, ...] = ()
         self._answered_for: AttackRequest | None = None  # the request the answers are for
         self._answered_dice: tuple[int, ...] = ()  # and the dice
-        self._battles = Battles()
         self._generation = 0  # of the answers wanted; older deliveries are dropped
         self._tickets: dict[str, Ticket] = {}  # the job in flight of each kind
         self._typed: list[tuple[int, Refused | None]] = []  # faces typed while judging
@@ -118,17 +121,15 @@ class AttackState:
         self._enemies_cache: tuple[object, list[str]] = (None, [])
         self._down: dict[int, tuple[Model, bool]] = {}
         self.live = False  # the change being notified is a drag preview (see set_scenario)
-        self.on_failure: FailureHandler | None = None  # told when an engine call fails
-        if scenario is not None:
+        self.on_failure = on_failure  # told when an engine call fails
+        if isinstance(scenario, Snapshot):
+            self.set_snapshot(scenario)
+        elif scenario is not None:
             self.set_scenario(scenario)
 
     # -- listeners -----------------------------------------------------------------
     def subscribe(self, listener: Listener) -> None:
         self._listeners.append(listener)
-
-    def unsubscribe(self, listener: Listener) -> None:
-        if listener in self._listeners:
-            self._listeners.remove(listener)
 
     def subscribe_scan(self, listener: Listener) -> None:
         """``listener`` is called when more target statuses are known."""
@@ -141,6 +142,10 @@ class AttackState:
                 listener()
         finally:
             self.live = False
+
+    @property
+    def scenario(self) -> Scenario | None:
+        return self.snapshot.scenario if self.snapshot is not None else None
 
     # -- what the rules are ------------------------------------------------------------
     @property
@@ -190,12 +195,14 @@ class AttackState:
         return list(self._enemies_cache[1])
 
     def is_down(self, model: Model) -> bool:
-        """``model.taken_down``, remembered per model value (a drag changes one model)."""
+        """``scenario.taken_down(model)``, remembered per model value (a drag changes one
+        model)."""
         known = self._down.get(id(model))
         if known is None or known[0] is not model:
             if len(self._down) > DOWN_CACHE:
                 self._down.clear()
-            known = self._down[id(model)] = (model, model.taken_down)
+            down = self.scenario is not None and self.scenario.taken_down(model)
+            known = self._down[id(model)] = (model, down)
         return known[1]
 
     def option_value(self, key: str) -> Any:
@@ -210,13 +217,16 @@ class AttackState:
 
     # -- setting ---------------------------------------------------------------------
     def set_scenario(self, scenario: Scenario, live: bool = False) -> None:
-        """A new version of the document: keep the choices that still make sense.
+        """``set_snapshot`` of the snapshot of ``scenario``, derived from the current one
+        (``Snapshot.revised``: one model changed, its geometry derived from this one's)."""
+        self.set_snapshot(self.snapshot.revised(scenario) if self.snapshot is not None
+                          else Snapshot.of(scenario), live)
 
-        When it differs from the previous one in a single model (a drag step, or its
-        release), the jobs derive the geometry of the new battle from the previous one
-        (``attack_answers.Battles``). ``live``: a drag preview; listeners may wait for
-        the end of the event-loop turn."""
-        self.scenario = scenario
+    def set_snapshot(self, snapshot: Snapshot, live: bool = False) -> None:
+        """A new version of the document (or a drag's preview of it, ``live``: listeners
+        may wait for the end of the event-loop turn): keep the choices that still make
+        sense. The jobs read its battle and geometry."""
+        self.snapshot = snapshot
         if self.model(self.attacker) is None:
             self.attacker = self.target = None
         if self.model(self.target) is None:
@@ -266,6 +276,12 @@ class AttackState:
             self.options[key] = value
         self._recompute(keep_dice=True)
 
+    def answer_choice(self, key: str, value: str) -> None:
+        """Answer a choice the dice call for (``pending_choices``), e.g. a limb."""
+        if self.answers.get(key) != value:
+            self.answers[key] = value
+            self._recompute(keep_dice=True)
+
     def set_seed(self, seed: int | None) -> None:
         """Fix the seed of the next roll (the rolls after it take the next seeds), or None
         for a fresh seed from the operating system at every roll (the default)."""
@@ -273,17 +289,16 @@ class AttackState:
             self.seed = seed
             self._notify()
 
-    def reset(self, scenario: Scenario | None = None) -> None:
-        """Start over, on ``scenario`` when given (another document): no attacker,
+    def reset(self, snapshot: Snapshot | None = None) -> None:
+        """Start over, on ``snapshot`` when given (another document): no attacker,
         target, options, dice or scan, nothing remembered of the earlier battlefield.
         A seed the user fixed stays."""
-        if scenario is not None:
-            self.scenario = scenario
+        if snapshot is not None:
+            self.snapshot = snapshot
         self.attacker = self.target = self.weapon = self.offhand = None
         self.options = {}
         self._cancel()
         self.scan = TargetScan()
-        self._battles = Battles()
         self._models, self._models_of = {}, None
         self._enemies_cache = (None, [])
         self._down.clear()
@@ -345,7 +360,7 @@ class AttackState:
         face, refused = self._judging = self._typed.pop(0)
         trial = (*self.dice, face) if self.rolled_seed is None else (face,)
         result: list[bool] = []
-        self._submit("dice", partial(answers_of.enter, q, self._battles, trial),
+        self._submit("dice", partial(answers_of.enter, q, trial),
                      partial(self._entered, refused, result), "Reading the die entered")
         return result[0] if result else None
 
@@ -375,6 +390,7 @@ class AttackState:
 
     def clear_dice(self) -> None:
         self.dice = []
+        self.answers.clear()
         self.rolled_seed = None
         self._recompute(keep_dice=True)
 
@@ -396,7 +412,7 @@ class AttackState:
         if ticket is not None:
             ticket.cancel()
         self._generation += 1
-        self._submit("answers", partial(answers_of.roll, q, self._battles, seed),
+        self._submit("answers", partial(answers_of.roll, q, seed),
                      partial(self._rolled, q.request), "Rolling the dice")
         if self.pending:
             self._notify()
@@ -437,10 +453,13 @@ class AttackState:
         if job is None:
             return False
         job = replace(job, budget_s=budget_s, explain=not self.hold_reports)
-        battles = self._battles
-        self._submit("scan", lambda: compute_piece(job, battles.of(job.plan.scenario)),
+        self._submit("scan", partial(compute_piece, job),
                      self._scanned, "Judging the targets")
         return True
+
+    def hold(self, on: bool = True) -> None:
+        """The scan stops after the verdicts (``on``: a drag under way) or not."""
+        self.hold_reports = on
 
     def release_reports(self) -> None:
         """Go on with the full reports (the drag rested)."""
@@ -458,9 +477,9 @@ class AttackState:
                 listener()
 
     def _plan_scan(self) -> None:
-        if self.scenario is None or self.attacker is None:
+        if self.snapshot is None or self.attacker is None:
             return
-        plan = plan_of(self.scenario, self.attacker, self.weapon, self.offhand,
+        plan = plan_of(self.snapshot, self.attacker, self.weapon, self.offhand,
                        self.options, self.enemies(), self.target)
         if self.scan.wants(plan):
             ticket = self._tickets.pop("scan", None)
@@ -470,10 +489,12 @@ class AttackState:
 
     # -- recomputation -----------------------------------------------------------------
     def _question(self) -> Question | None:
-        if self.scenario is None:
+        if self.snapshot is None:
             return None
-        return Question(self.scenario.ruleset, self.scenario, self.request(), tuple(self.dice),
-                        self.option_specs, tuple(self.weapon_names()))
+        return Question(self.snapshot.scenario.ruleset, self.snapshot, self.request(),
+                        tuple(self.dice),
+                        self.option_specs, tuple(self.weapon_names()),
+                        tuple(sorted(self.answers.items())))
 
     def _recompute(self, keep_dice: bool = False, live: bool = False,
                    keep_typed: bool = False) -> None:
@@ -505,7 +526,7 @@ class AttackState:
         elif q.dice != self._answered_dice:  # other dice: only the report still holds
             self._take(Answers(self.report, self.report.distribution if self.report else None,
                                dice=q.dice, offhands=self._offhands), q.request)
-        self._submit("answers", partial(answers_of.answer, q, self._battles),
+        self._submit("answers", partial(answers_of.answer, q),
                      partial(self._answered, q, live), "Preparing the attack")
         self._continue_scan()  # after the answers: the user waits for those first
         if self.pending:
@@ -517,7 +538,7 @@ class AttackState:
             self.rolled_seed = None
         self._take(answers, q.request)
         if answers.status is not None:
-            self.scan.put(answers.status, q.scenario)
+            self.scan.put(answers.status, q.snapshot.scenario)
         self._notify(live)
         self._enter_next()  # faces typed while the answers were computed
 
@@ -580,7 +601,7 @@ class AttackState:
     def _current(self) -> Answers:
         return Answers(self.report, self.odds, self.resolution, self.entered, self.next_die,
                        self.pending_choices, self.message, tuple(self.dice),
-                       offhands=self._offhands)
+                       offhands=self._offhands, damage_axis=self.damage_axis)
 
     def _take(self, answers: Answers, request: AttackRequest | None) -> None:
         self._answered_for = request
@@ -591,6 +612,8 @@ class AttackState:
         self.entered = answers.entered
         self.next_die = answers.next_die
         self.pending_choices = answers.pending_choices
+        if answers.report is not None:
+            self.damage_axis = answers.damage_axis
         self.message = answers.message
         self._offhands = answers.offhands
 

@@ -5,22 +5,26 @@ The document is the single source of truth. Views (canvas items, panels) read
 scenario. Every change is an edit: a new immutable ``Scenario`` pushed on the undo stack
 as one ``ScenarioEdit`` (a drag is one edit, pushed on release; repeated nudges merge
 through ``merge_id``).
+
+Each revision has its ``Snapshot`` (scenario, battle, geometry built on first use), derived
+from the previous one; ``Document.snapshot`` is the one to read. A drag under way
+publishes a preview (``preview``): a snapshot derived from the revision's with the
+dragged entities as the drag shows them (position and facing), announced by
+``preview_changed``; the edit pushed on release, or ``end_preview``, ends it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
+from tabletop_gui.rules.base import Battle
 from tabletop_gui.scenario.entities import Entity, Scenario
-
-if TYPE_CHECKING:
-    from tabletop_gui.rules.base import Battle
+from tabletop_gui.scenario.snapshot import Snapshot
 
 
 @dataclass(frozen=True)
@@ -95,12 +99,15 @@ class Document(QObject):
     selection_changed = Signal()
     path_changed = Signal()
     replaced = Signal()  # another battlefield (New, Open, restore): start over, then changed
+    preview_changed = Signal()  # ``snapshot`` is a drag's preview (or the preview ended)
 
     def __init__(
         self, scenario: Scenario, path: Path | None = None, parent: QObject | None = None
     ) -> None:
         super().__init__(parent)
         self._scenario = scenario
+        self._snapshot = Snapshot.of(scenario)
+        self._preview: Snapshot | None = None
         self._path = path
         self._selection: tuple[str, ...] = ()
         self.revision = 0
@@ -128,10 +135,45 @@ class Document(QObject):
     def modified(self) -> bool:
         return not self.undo_stack.isClean()
 
-    def battle(self) -> Battle:
-        from tabletop_gui.scenario.battle import battle_of
+    @property
+    def snapshot(self) -> Snapshot:
+        """The snapshot to read: the drag's preview while one is shown, else the current
+        revision's."""
+        return self._preview if self._preview is not None else self._snapshot
 
-        return battle_of(self._scenario)
+    @property
+    def revision_snapshot(self) -> Snapshot:
+        """The current revision's snapshot (not a drag's preview)."""
+        return self._snapshot
+
+    @property
+    def previewing(self) -> bool:
+        return self._preview is not None
+
+    def battle(self) -> Battle:
+        return self.snapshot.battle
+
+    # -- a drag's preview --------------------------------------------------------------
+    def preview(self, entities: Mapping[str, Entity]) -> None:
+        """Show ``entities`` (the dragged ones, as the drag has them: position and facing)
+        in ``snapshot`` without an edit; derived from the revision's snapshot."""
+        scenario = self._scenario
+        for e in entities.values():
+            if scenario.entity(e.id) is not None:
+                scenario = scenario.with_entity(e)
+        base = self._preview if self._preview is not None else self._snapshot
+        if len(entities) == 1:
+            (entity_id,) = entities
+            self._preview = base.moved(entity_id, scenario)
+        else:
+            self._preview = base.revised(scenario)
+        self.preview_changed.emit()
+
+    def end_preview(self) -> None:
+        """Back to the revision's snapshot (a drag cancelled)."""
+        if self._preview is not None:
+            self._preview = None
+            self.preview_changed.emit()
 
     # -- selection -------------------------------------------------------------------
     def set_selection(self, ids: Iterable[str]) -> None:
@@ -155,6 +197,8 @@ class Document(QObject):
         self.undo_stack.clear()
         old = self._scenario
         self._scenario = scenario
+        self._snapshot = Snapshot.of(scenario)
+        self._preview = None
         self.revision += 1
         self.path = path
         self._selection = ()
@@ -175,6 +219,10 @@ class Document(QObject):
     def _apply(self, scenario: Scenario) -> None:
         change = diff(self._scenario, scenario)
         self._scenario = scenario
+        # a drag's release: its preview has the very same models, its geometry is reused
+        base = self._preview if self._preview is not None else self._snapshot
+        self._snapshot = base.revised(scenario)
+        self._preview = None
         self.revision += 1
         self.changed.emit(change)
         if self._selection:

@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from tabletop_gui.geometry.board import Board
+
+if TYPE_CHECKING:
+    from tabletop_gui.geometry.board_geometry import BoardGeometry
 
 End = str | tuple[float, float]  # a body id, or a point on the table (inches)
 
@@ -29,12 +33,11 @@ class Measurement:
         return out
 
 
-def measure(board: Board, a: End, b: End) -> Measurement:
-    """Closest points between bodies (via the geometry library), else straight lines."""
+def measure(g: BoardGeometry, a: End, b: End) -> Measurement:
+    """Closest points between bodies (via the geometry of the revision shown), else
+    straight lines."""
+    board = g.board
     if isinstance(a, str) and isinstance(b, str) and a != b:
-        from tabletop_gui.geometry.board_geometry import BoardGeometry
-
-        g = BoardGeometry.of(board)
         m = g.measure(a, b)
         spaces = g.spaces_between(a, b) if board.grid is not None else None
         return Measurement(m.point_a, m.point_b, m.distance, m.horizontal, m.vertical, spaces)

@@ -39,6 +39,7 @@ from tabletop_gui.rules.base import (
     Ruleset,
 )
 from tabletop_gui.scenario.entities import Scenario
+from tabletop_gui.scenario.snapshot import Snapshot
 
 PIECE_S = 0.05  # work per piece: how soon a superseded scan stops, how often it reports
 FIRST_CHUNK = 1  # targets in the first verdict batch of a scan (then doubled while cheap)
@@ -104,13 +105,17 @@ class ScanPlan:
     scenario value (``first`` is judged first: the current target)."""
 
     ruleset_id: str
-    scenario: Scenario
+    snapshot: Snapshot  # the revision judged (its battle and geometry)
     attacker: str
     weapon: str | None
     offhand: str | None
     options: tuple[tuple[str, Any], ...]
     enemies: tuple[str, ...]
     first: str | None = None
+
+    @property
+    def scenario(self) -> Scenario:
+        return self.snapshot.scenario
 
     @property
     def key(self) -> tuple[Any, ...]:
@@ -163,11 +168,12 @@ class ScanPiece:
     geometry: BoardGeometry
 
 
-def compute_piece(job: PieceJob, battle: Battle) -> ScanPiece:
-    """One piece of the scan of ``job.plan`` (whose scenario ``battle`` is)."""
+def compute_piece(job: PieceJob) -> ScanPiece:
+    """One piece of the scan of ``job.plan`` (on its snapshot's battle and geometry)."""
     start = time.perf_counter()
     plan = job.plan
-    geometry = BoardGeometry.of(battle.board)
+    battle = plan.snapshot.battle
+    geometry = plan.snapshot.geometry
     order: tuple[str, ...] | None = None
     distance: dict[str, float] = {}
     verdicts_for = job.verdicts_for
@@ -424,8 +430,8 @@ def _nearness(s: TargetStatus) -> tuple[float, str]:
     return (d if d is not None else float("inf"), s.target)
 
 
-def plan_of(scenario: Scenario, attacker: str, weapon: str | None,
+def plan_of(snapshot: Snapshot, attacker: str, weapon: str | None,
             offhand: str | None, options: Mapping[str, Any], enemies: Sequence[str],
             first: str | None) -> ScanPlan:
-    return ScanPlan(scenario.ruleset, scenario, attacker, weapon, offhand,
+    return ScanPlan(snapshot.scenario.ruleset, snapshot, attacker, weapon, offhand,
                     tuple(sorted(options.items())), tuple(enemies), first)

@@ -12,55 +12,65 @@ damage, and, given dice, a resolution step by step. ``AttackReport.to_json`` and
 
 from __future__ import annotations
 
-import random
 from abc import ABC, abstractmethod
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 from tabletop_gui.geometry.board import Board
+from tabletop_gui.rules.combatant import Combatant as Combatant  # re-exported: the rules
+from tabletop_gui.rules.combatant import is_taken_down as is_taken_down  # read them here
 from tabletop_gui.rules.fields import FieldError, OptionSpec, RulesetInfo, resolve_options
+from tabletop_gui.rules.resolver import DiceError as DiceError
+from tabletop_gui.rules.resolver import DiceShortage as DiceShortage
+from tabletop_gui.rules.resolver import DiceSource as DiceSource
+from tabletop_gui.rules.resolver import DieRoll as DieRoll
+from tabletop_gui.rules.resolver import GivenDice as GivenDice
+from tabletop_gui.rules.resolver import ListedDice as ListedDice
+from tabletop_gui.rules.resolver import Resolution as Resolution
+from tabletop_gui.rules.resolver import Resolver, drive
+from tabletop_gui.rules.resolver import RulesError as RulesError
+from tabletop_gui.rules.resolver import SeededDice as SeededDice
+from tabletop_gui.rules.resolver import StateChange as StateChange
 
 if TYPE_CHECKING:  # numpy loads with the engines, not with the GUI's first window
+    from tabletop_gui.geometry.board_geometry import BoardGeometry
     from tabletop_gui.geometry.cover import CoverRule
     from tabletop_gui.rules.dist import Dist
+
+T = TypeVar("T")
 
 # -- what a ruleset reads of the document ------------------------------------------------
 
 
-class WeaponLike(Protocol):
-    @property
-    def name(self) -> str: ...
-    @property
-    def values(self) -> Mapping[str, Any]: ...
-
-
-class Combatant(Protocol):
-    """A fighter or a unit, as the rules read it (scenario entities satisfy this)."""
-
-    @property
-    def id(self) -> str: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def side(self) -> str: ...
-    @property
-    def characteristics(self) -> Mapping[str, float]: ...
-    @property
-    def traits(self) -> tuple[Any, ...]: ...
-    @property
-    def weapons(self) -> tuple[Any, ...]: ...
-    @property
-    def state(self) -> Mapping[str, Any]: ...
-
-
 @dataclass(frozen=True)
 class Battle:
-    """Everything a ruleset needs: options, geometry, and the combatants by id."""
+    """Everything a ruleset needs: options, geometry, and the combatants by id.
+
+    ``geometry_source`` gives the board's geometry, the same object at every call (the
+    scenario layer's ``Snapshot`` builds it lazily, once per document revision)."""
 
     ruleset_options: Mapping[str, Any]
     board: Board
     combatants: Mapping[str, Combatant]
+    geometry_source: Callable[[], BoardGeometry] = field(compare=False, repr=False)
+
+    _kept: dict[object, Any] = field(default_factory=dict, init=False, compare=False,
+                                     repr=False)
+
+    @property
+    def geometry(self) -> BoardGeometry:
+        """The geometry of ``board`` (built on first use)."""
+        return self.geometry_source()
+
+    def kept(self, key: type[T], make: Callable[[Battle], T]) -> T:
+        """The value ``make(self)``, made once per battle and kept with it (a ruleset's
+        reading of the battle that every question about it shares; two threads asking
+        at once may both make it, one is kept)."""
+        value = self._kept.get(key)
+        if value is None:
+            value = self._kept.setdefault(key, make(self))
+        return cast(T, value)
 
     def combatant(self, cid: str) -> Combatant:
         try:
@@ -69,29 +79,6 @@ class Battle:
             raise RulesError(f"unknown fighter or unit id {cid!r}") from None
 
 
-def is_taken_down(c: Combatant) -> bool:
-    """A fighter is taken down when its state says so, when the damage allocated to it has
-    reached its Wounds (every fighter ruleset: "at wounds the fighter is taken down"), or
-    when it has lost both legs (Circle of Realms). A file may give only the damage."""
-    st = c.state
-    if bool(st.get("taken_down", False)):
-        return True
-    wounds = c.characteristics.get("wounds")
-    damage = st.get("damage", 0) or 0
-    if isinstance(wounds, int | float) and isinstance(damage, int | float) and wounds > 0 \
-            and damage >= wounds:
-        return True
-    limbs = st.get("limbs_lost") or ()
-    return isinstance(limbs, list | tuple) and "RL" in limbs and "LL" in limbs
-
-
-class RulesError(ValueError):
-    """Input the rules refuse (unknown id or weapon, bad option, wrong dice): exit status 2."""
-
-
-class DiceError(RulesError):
-    """Given dice that do not fit the attack: too few, too many, or a face the die cannot
-    show (the command line names its ``--dice``)."""
 
 
 @dataclass(frozen=True)
@@ -187,41 +174,16 @@ class Terms:
 
 
 @dataclass(frozen=True)
-class DieRoll:
-    """One die of a resolution: its size, its face, what it meant."""
+class OverlayShape:
+    """A shape a ruleset wants drawn on the battlefield for an attack (table inches):
+    a polyline or polygon (``points``, ``closed``) or a circle (``center``, ``radius``)."""
 
-    sides: int
-    face: int
-    label: str  # "hit roll 1", "to wound 3", "defense"
-    outcome: str  # "miss", "hit", "critical", "saved", ...
-
-
-@dataclass(frozen=True)
-class StateChange:
-    """New state values for one combatant, produced by a resolution (applied by the GUI)."""
-
-    combatant: str
-    state: Mapping[str, Any]
-
-
-@dataclass(frozen=True)
-class Resolution:
-    dice: tuple[DieRoll, ...]
-    damage: int
-    taken_down: bool
-    steps: tuple[str, ...]
-    changes: tuple[StateChange, ...] = ()
-    extras: Mapping[str, Any] = field(default_factory=dict)  # ruleset extras for `roll`
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "dice": [d.face for d in self.dice],
-            "damage": self.damage,
-            "taken_down": self.taken_down,
-            "steps": list(self.steps),
-        }
-        out.update(self.extras)
-        return out
+    kind: str  # what it shows: "arc_line", ...
+    tooltip: str
+    points: tuple[tuple[float, float], ...] = ()
+    center: tuple[float, float] | None = None
+    radius: float = 0.0
+    closed: bool = False
 
 
 class Checked:
@@ -252,14 +214,11 @@ class AttackReport(Checked):
     distribution: Dist
     table_row: str | None = None
     extras: Mapping[str, Any] = field(default_factory=dict)  # ruleset extras (top level)
+    take_down_probability: float = 0.0  # the target is taken down (destroyed) by it
 
     @property
     def expected_damage(self) -> float:
         return self.distribution.mean
-
-    @property
-    def take_down_probability(self) -> float:
-        return float(self.extras.get("_take_down_probability", 0.0))
 
     def to_json(self, roll: Resolution | None = None) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -286,71 +245,6 @@ class AttackReport(Checked):
         return out
 
 
-# -- dice -------------------------------------------------------------------------------
-
-
-class DiceSource(ABC):
-    """Where the faces of a resolution come from: a seeded generator or given dice."""
-
-    @abstractmethod
-    def roll(self, sides: int, label: str) -> int: ...
-
-    def finish(self) -> None:  # noqa: B027 - a hook; seeded dice have nothing to check
-        """Called after a resolution; given dice refuse leftovers here."""
-
-
-class SeededDice(DiceSource):
-    """Same seed, same dice on every machine (Python's Mersenne Twister)."""
-
-    def __init__(self, seed: int) -> None:
-        self.seed = seed
-        self._rng = random.Random(seed)
-
-    def roll(self, sides: int, label: str) -> int:
-        return self._rng.randint(1, sides)
-
-
-class ListedDice(DiceSource):
-    """Faces from a list, consumed in order, each checked against the size of its die;
-    ``DiceShortage`` once the list runs out."""
-
-    def __init__(self, faces: Sequence[int]) -> None:
-        self.faces = list(faces)
-        self.used = 0
-        self.sizes: list[int] = []
-
-    def roll(self, sides: int, label: str) -> int:
-        if self.used >= len(self.faces):
-            raise DiceShortage(self.used + 1, len(self.faces))
-        face = self.faces[self.used]
-        if not 1 <= face <= sides:
-            raise DiceError(
-                f"die {self.used + 1} ({label}) shows {face}, but a d{sides} shows 1 to {sides}"
-            )
-        self.used += 1
-        self.sizes.append(sides)
-        return face
-
-
-class GivenDice(ListedDice):
-    """Dice the players rolled, consumed in the ruleset's order."""
-
-    def finish(self) -> None:
-        if self.used < len(self.faces):
-            raise DiceError(
-                f"too many dice: this attack needs {self.used}, {len(self.faces)} were given"
-            )
-
-
-class DiceShortage(DiceError):
-    def __init__(self, needed_at_least: int, given: int) -> None:
-        super().__init__(
-            f"too few dice: this attack needs at least {needed_at_least}, {given} were given"
-        )
-        self.needed_at_least = needed_at_least
-        self.given = given
-
-
 # -- the interface ------------------------------------------------------------------------
 
 
@@ -358,10 +252,16 @@ class Ruleset(ABC):
     """One ruleset. Implementations live in ``rules/<ruleset>/`` and register themselves."""
 
     info: RulesetInfo
+    damage_axis = "damage"  # what the damage distribution counts, in a player's words
 
     @property
     def id(self) -> str:
         return self.info.id
+
+    def is_taken_down(self, c: Combatant) -> bool:
+        """Out of the game under this ruleset (its declared ``taken_down_rule``; the
+        generic ``is_taken_down`` unless the ruleset declares more)."""
+        return self.info.taken_down_rule(c)
 
     def options(self, battle: Battle) -> dict[str, Any]:
         """The battle's ruleset options with defaults filled in."""
@@ -435,12 +335,22 @@ class Ruleset(ABC):
         return out
 
     @abstractmethod
+    def begin(self, battle: Battle, request: AttackRequest) -> Resolver:
+        """The attack, ready to be resolved die by die (``rules/resolver.py``)."""
+
     def resolve(self, battle: Battle, request: AttackRequest, dice: DiceSource) -> Resolution:
-        """Resolve the attack with dice; the faces are consumed in the page's order."""
+        """Resolve the attack with dice; the faces are consumed in the page's order, a
+        choice the dice call for is taken from the request's situational value (which
+        then is never asked) or its default."""
+        return drive(self.begin(battle, request), dice)
 
     @abstractmethod
     def odds_given(self, battle: Battle, request: AttackRequest, known: Sequence[int]) -> Dist:
         """The damage distribution conditioned on the first dice already rolled."""
+
+    def overlays(self, battle: Battle, request: AttackRequest) -> tuple[OverlayShape, ...]:
+        """Shapes this ruleset wants drawn for the attack (none by default)."""
+        return ()
 
     def move(self, battle: Battle, mover: str, path: Sequence[tuple[float, float]]
              ) -> dict[str, Any]:

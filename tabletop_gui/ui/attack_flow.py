@@ -1,8 +1,8 @@
 """The game-night attack flow wired into the main window.
 
-``install_attack_flow(window)`` docks the Attack, Odds and Log panels, hangs the attack
-overlays on the scene's overlay layer, follows the document (edits, undo, selection and
-live drag previews) and adds the keyboard flow:
+``MainWindow.install_attack_flow`` makes one and docks its panels (Attack with the odds,
+Log); the flow hangs the attack overlays on the scene's overlay layer, follows the document
+(edits, undo, selection, a drag's preview snapshot) and adds the keyboard flow:
 
 - select an attacker on the canvas (or in the Attack panel);
 - click an enemy, or Tab / Shift+Tab to cycle the valid targets;
@@ -18,7 +18,6 @@ loop) and the panels. The status bar shows how far the target scan is.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol
 
 import shiboken6
 from PySide6.QtCore import QEvent, QKeyCombination, QObject, Qt, QTimer, Signal
@@ -27,11 +26,9 @@ from PySide6.QtWidgets import (
     QAbstractSpinBox,
     QApplication,
     QComboBox,
-    QDockWidget,
     QLineEdit,
     QMainWindow,
     QPlainTextEdit,
-    QScrollArea,
     QWidget,
 )
 
@@ -39,14 +36,12 @@ from tabletop_gui.model.attack_state import AttackState
 from tabletop_gui.model.document import Change, Document
 from tabletop_gui.model.jobs import Runner
 from tabletop_gui.scenario.entities import Fighter, Unit
-from tabletop_gui.ui.attack_panel import AttackPanel
+from tabletop_gui.ui.attack_panel import AttackPanel, card_area
 from tabletop_gui.ui.busy import BusyIndicator
-from tabletop_gui.ui.canvas.model_items import ModelItem
 from tabletop_gui.ui.canvas.scene import BattlefieldScene
 from tabletop_gui.ui.canvas_overlays import AttackOverlay
 from tabletop_gui.ui.errors import ErrorReporter
 from tabletop_gui.ui.log_panel import LogPanel, attack_entry
-from tabletop_gui.ui.odds_panel import OddsPanel
 
 APPLY_PREFIX = "Apply attack"
 SCAN_REST_MS = 60  # during a drag, full reports wait until the mouse rests this long
@@ -72,20 +67,6 @@ def _combined(event: QKeyEvent) -> int:
     return QKeyCombination(mods, Qt.Key(key)).toCombined()
 
 
-class FlowWindow(Protocol):
-    """What the attack flow needs of the main window."""
-
-    document: Document
-    scene: BattlefieldScene
-    errors: ErrorReporter
-    busy: BusyIndicator
-
-    @property
-    def worker(self) -> Runner: ...
-
-    def add_panel(self, title: str, widget: QWidget) -> Any: ...
-
-
 class AttackFlow(QObject):
     """Keeps an ``AttackState`` in step with the document and acts on the user's keys."""
 
@@ -99,16 +80,15 @@ class AttackFlow(QObject):
         self.scene = scene
         self.errors = errors
         self.busy = busy
-        self.state = AttackState(document.scenario, runner=runner)
-        self.state.on_failure = errors.failure  # an engine failure: told, attack reset
+        # an engine failure: told, attack reset
+        self.state = AttackState(document.snapshot, runner=runner, on_failure=errors.failure)
         self.attack_panel = AttackPanel(self.state)
-        self.odds_panel = OddsPanel(self.state)
+        self.odds_panel = self.attack_panel.odds  # on the attack card
         self.log_panel = LogPanel()
         self.overlay = AttackOverlay(scene.overlay_layer)
         self._told: set[str] = set()  # problems already told, for the attacker ``_told_for``
         self._told_for: str | None = None
         self.applied = 0
-        self._pending_preview: dict[str, tuple[float, float]] | None = None
         self._preview_timer = QTimer(self)
         self._preview_timer.setSingleShot(True)
         self._preview_timer.setInterval(0)
@@ -141,7 +121,7 @@ class AttackFlow(QObject):
         document.changed.connect(self._document_changed)
         document.selection_changed.connect(
             errors.guarded("Following the selection", self.reset)(self._selection_changed))
-        scene.preview_moved.connect(self._preview_moved)
+        document.preview_changed.connect(self._preview_changed)
         self._undo_index = document.undo_stack.index()
         self._pushing = False
         document.undo_stack.indexChanged.connect(self._undo_moved)
@@ -194,6 +174,10 @@ class AttackFlow(QObject):
         return event.key() in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab) \
             and self.state.attacker is None
 
+    def panels(self) -> list[tuple[str, QWidget]]:
+        """The panels the window docks: the Attack card (with the odds) and the Log."""
+        return [("Attack", card_area(self.attack_panel)), ("Log", self.log_panel)]
+
     def watch_keys_of(self, widget: QWidget) -> None:
         """Also judge the attack keys typed in ``widget`` (a dock that may float: its
         keys do not pass through the main window)."""
@@ -216,8 +200,8 @@ class AttackFlow(QObject):
         st = self.state
         if not st.can_apply or st.report is None or st.resolution is None:
             return
-        if st.scenario is not self.document.scenario:
-            st.set_scenario(self.document.scenario)  # a drag preview: act on the document
+        if st.scenario is not self.document.scenario:  # a drag preview: act on the document
+            st.set_snapshot(self.document.revision_snapshot)
             if not st.can_apply:
                 return
         report, resolution = st.report, st.resolution
@@ -251,20 +235,19 @@ class AttackFlow(QObject):
         self._draw_timer.stop()
         self._preview_timer.stop()
         self._document_timer.stop()
-        self.state.hold_reports = False
-        self._pending_preview = None
+        self.state.hold(False)
         self._told, self._told_for = set(), None
         self.overlay.clear()
-        self.state.reset(self.document.scenario)
+        self.state.reset(self.document.snapshot)
 
     def _document_changed(self, change: Change) -> None:
-        self._pending_preview = None
+        self._preview_timer.stop()
         self._document_timer.start()
 
     def _follow_document(self) -> None:
         self._document_timer.stop()
-        if self.state.scenario is not self.document.scenario:
-            self.state.set_scenario(self.document.scenario)
+        if self.state.snapshot is not self.document.snapshot:
+            self.state.set_snapshot(self.document.snapshot)
 
     def _selection_changed(self) -> None:
         """One model selected: an enemy of the attacker becomes the target, else the
@@ -305,27 +288,24 @@ class AttackFlow(QObject):
         if self.state.attacker is not None:
             self.document.set_selection([self.state.attacker])
 
-    def _preview_moved(self, positions: dict[str, tuple[float, float]]) -> None:
-        self._pending_preview = positions
-        self._preview_timer.start()
+    def _preview_changed(self) -> None:
+        """A drag step (followed on the next turn: steps coalesce), or the drag's preview
+        ended without an edit (cancelled): the document as it is."""
+        if self.document.previewing:
+            self._preview_timer.start()
+        else:
+            self._preview_timer.stop()
+            self._document_timer.start()
 
     def _apply_preview(self) -> None:
-        """Models where the drag shows them (before the edit is pushed on release)."""
-        positions = self._pending_preview
-        self._pending_preview = None
-        if not positions:
+        """The attack on the drag's preview snapshot (the dragged models as the drag
+        shows them, position and facing; before the edit is pushed on release)."""
+        self._preview_timer.stop()
+        if not self.document.previewing or self.state.snapshot is self.document.snapshot:
             return
-        scenario = self.document.scenario
-        for entity_id, (x, y) in positions.items():
-            item = self.scene.item_for(entity_id)
-            model = item.model if isinstance(item, ModelItem) else scenario.model(entity_id)
-            if model is not None:
-                if (model.x, model.y) != (x, y):
-                    model = model.moved_to(x, y)
-                scenario = scenario.with_entity(model)
-        self.state.hold_reports = True  # until the drag rests
+        self.state.hold()  # until the drag rests
         self._scan_timer.start()
-        self.state.set_scenario(scenario, live=True)
+        self.state.set_snapshot(self.document.snapshot, live=True)
 
     def _state_changed(self) -> None:
         """Something changed, or more statuses came: the marks are drawn again (in
@@ -378,18 +358,3 @@ class AttackFlow(QObject):
                 self.errors.tell(notice)
 
 
-def install_attack_flow(window: FlowWindow) -> AttackFlow:
-    """Dock the Attack, Odds and Log panels and wire the attack flow into ``window``."""
-    assert isinstance(window, QMainWindow)
-    flow = AttackFlow(window, window.document, window.scene, window.errors, window.worker,
-                      window.busy)
-    scroll = QScrollArea()
-    scroll.setWidgetResizable(True)
-    scroll.setWidget(flow.attack_panel)
-    window.add_panel("Attack", scroll)
-    window.add_panel("Odds", flow.odds_panel)
-    window.add_panel("Log", flow.log_panel)
-    for dock in window.findChildren(QDockWidget):
-        flow.watch_keys_of(dock)
-    window.attack_flow = flow  # type: ignore[attr-defined]
-    return flow

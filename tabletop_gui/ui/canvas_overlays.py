@@ -65,7 +65,6 @@ SIGHT_COVER = QColor("#E69F00")  # orange
 COVER_TERRAIN = QColor("#CC79A7")  # reddish purple
 ZOC = QColor("#CC79A7")
 ARC = QColor("#000000")
-ENGAGEMENT_IN = 1.0
 RING_GAP_IN = 0.12
 HALO_MARGIN = 0.5 * INCH  # cosmetic halo pens stay inside the repainted area
 MARK_CACHE = 4000  # marker paths kept (per base shape, size, facing and validity)
@@ -84,10 +83,13 @@ class OverlayItem(QGraphicsPathItem):
 
     def __init__(self, kind: str, key: str, path: QPainterPath, pen: QPen,
                  brush: QBrush | None = None, tooltip: str = "",
-                 parent: QGraphicsItem | None = None) -> None:
+                 parent: QGraphicsItem | None = None, clear_count: int = 0,
+                 total: int = 0) -> None:
         super().__init__(path, parent)
         self.kind = kind
         self.key = key
+        self.clear_count = clear_count  # a ruling's sight line: heights clear of ``total``
+        self.total = total
         self.setPen(pen)
         self.setBrush(brush if brush is not None else QBrush(Qt.BrushStyle.NoBrush))
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
@@ -298,11 +300,10 @@ class AttackOverlay:
         geometry = scan.geometry  # of the scanned scenario (the worker built it)
         self._geometry = geometry
         grid = geometry.grid if geometry is not None else None
-        fighters = info.declaration.models == "fighters"
+        zone_in = info.engagement_zone if grid is None else None  # the ruleset's, in inches
         # the zones do not depend on where the attacker stands: a drag step moves them
-        if self._group("attacker", (attacker.moved_to(0.0, 0.0), weapon, rng, grid is None),
-                       lambda: self._attacker_zones(attacker, rng, weapon,
-                                                    fighters and not grid)):
+        if self._group("attacker", (attacker.moved_to(0.0, 0.0), weapon, rng, zone_in),
+                       lambda: self._attacker_zones(attacker, rng, weapon, zone_in)):
             self._zones_at = (attacker.x, attacker.y)
         elif "attacker" in self._groups and (attacker.x, attacker.y) != self._zones_at:
             shift = to_scene(attacker.x - self._zones_at[0], attacker.y - self._zones_at[1])
@@ -413,27 +414,29 @@ class AttackOverlay:
         return drawn
 
     def _attacker_zones(self, attacker: Model, rng: RangeSpec | int | None,
-                        weapon: str | None, engagement: bool) -> None:
-        band, zone = self._zone_paths(attacker, rng, engagement)
+                        weapon: str | None, zone_in: float | None) -> None:
+        band, zone = self._zone_paths(attacker, rng, zone_in)
         if isinstance(rng, RangeSpec) and band is not None:
             self._range_band(band, rng, weapon)
         if zone is not None:
             self._add(OverlayItem("engagement", attacker.id, zone,
                                   _cosmetic(ENGAGE, 1.5, Qt.PenStyle.DotLine),
-                                  tooltip='1" engagement zone', parent=self.layer))
+                                  tooltip=f'{zone_in:g}" engagement zone', parent=self.layer))
         for item in self._building:  # drawn once, then moved along with the attacker
             item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
-    def _zone_paths(self, attacker: Model, rng: RangeSpec | int | None, engagement: bool
+    def _zone_paths(self, attacker: Model, rng: RangeSpec | int | None,
+                    zone_in: float | None
                     ) -> tuple[QPainterPath | None, QPainterPath | None]:
         """Range band and engagement zone as painter paths: built around the base at the
         origin once per base, range and facing, then moved (a drag step only translates)."""
         at_origin = attacker.moved_to(0.0, 0.0)
-        key = (at_origin, rng, engagement)
+        key = (at_origin, rng, zone_in)
         if self._zones is None or self._zones[0] != key:
             outline = model_polygon(at_origin)
             band = qpath(range_band(outline, rng)) if isinstance(rng, RangeSpec) else None
-            zone = qpath(outline.buffer(ENGAGEMENT_IN, quad_segs=32)) if engagement else None
+            zone = (qpath(outline.buffer(zone_in, quad_segs=32)) if zone_in is not None
+                    else None)
             self._zones = (key, band, zone)
         _, band, zone = self._zones
         offset = to_scene(attacker.x, attacker.y)

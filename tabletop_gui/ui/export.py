@@ -37,8 +37,7 @@ def _render(scene: BattlefieldScene, painter: QPainter, target: QRectF, source: 
 def export_scene(scene: BattlefieldScene, path: Path) -> bool:
     """Write the picture; the format follows the extension (``.svg``, else PNG)."""
     source = scene.sceneRect()
-    scene._syncing = True  # the picture leaves the document's selection alone
-    try:
+    with scene.selection_kept():  # the picture leaves the document's selection alone
         if path.suffix.lower() == ".svg":
             from PySide6.QtSvg import QSvgGenerator
 
@@ -62,5 +61,3 @@ def export_scene(scene: BattlefieldScene, path: Path) -> bool:
         _render(scene, painter, QRectF(image.rect()), source)
         painter.end()
         return image.save(str(path))
-    finally:
-        scene._syncing = False

@@ -17,6 +17,8 @@ from shapely.geometry.base import BaseGeometry
 from tabletop_gui.geometry import outline
 from tabletop_gui.geometry.board import GridSpec
 from tabletop_gui.geometry.board_geometry import BoardGeometry
+from tabletop_gui.geometry.unit_arcs import ARC_LINE_IN, Segment
+from tabletop_gui.geometry.unit_arcs import arc_lines as unit_arc_lines
 from tabletop_gui.rules.fields import RangeSpec, RulesetInfo, parse_range
 from tabletop_gui.scenario.battle import body_of
 from tabletop_gui.scenario.entities import Model
@@ -124,30 +126,13 @@ def cross_glyph(centre: QPointF, size: float) -> QPainterPath:
     return path
 
 
-# -- The Ninth Age arcs ---------------------------------------------------------------
-ARC_LINE_IN = 8.0  # how far the arc boundaries are drawn from the corners
+# -- the arcs of a rank-and-file unit ---------------------------------------------------
 
 
 def arc_lines(geometry: BoardGeometry, body_id: str, length: float = ARC_LINE_IN
-              ) -> list[tuple[tuple[float, float], tuple[float, float]]]:
-    """Segments (table inches) bounding the four arcs of a rank-and-file unit: from each
-    boundary corner, outward at 135° to the two facings that meet there (45° to the
-    unit's axes). Other bodies, and units on a round base (one 360° arc): none."""
-    try:
-        body = geometry.board.body(body_id)
-    except KeyError:
-        return []
-    fp = body.footprint
-    if body.formation is None or fp.shape != "rect":
-        return []
-    out = []
-    s = length / math.sqrt(2.0)
-    hl, hw = 0.5 * fp.length, 0.5 * fp.width
-    for u, v in ((hw, hl), (-hw, hl), (-hw, -hl), (hw, -hl)):
-        start = outline.to_world(fp, u, v)
-        end = outline.to_world(fp, u + math.copysign(s, u), v + math.copysign(s, v))
-        out.append((start, end))
-    return out
+              ) -> list[Segment]:
+    """The arc boundaries of a unit (``geometry.unit_arcs``)."""
+    return unit_arc_lines(geometry.board, body_id, length)
 
 
 def arc_paths(geometry: BoardGeometry, body_id: str) -> list[QPainterPath]:

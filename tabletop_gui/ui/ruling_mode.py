@@ -21,20 +21,20 @@ from tabletop_gui.model.document import Change
 from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import AttackRequest, RulesError
 from tabletop_gui.rules.ruling import Ruling, build_ruling
-from tabletop_gui.scenario.battle import battle_of
 from tabletop_gui.ui.canvas.model_items import ModelItem
 from tabletop_gui.ui.ruling_overlay import RulingOverlay
 from tabletop_gui.ui.ruling_panel import HINT, RulingPanel
+from tabletop_gui.ui.ruling_picture import RulingPicture
 
 if TYPE_CHECKING:
-    from tabletop_gui.ui.main_window import MainWindow
+    from tabletop_gui.ui.window_host import WindowHost
 
 EXPORT_FILTERS = ("PNG picture (*.png);;SVG picture (*.svg);;PDF, one page (*.pdf);;"
                   "Markdown with the picture beside it (*.md)")
 
 
 class RulingMode(QObject):
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowHost) -> None:
         super().__init__(window)
         self.window = window
         self.document = window.document
@@ -139,12 +139,12 @@ class RulingMode(QObject):
             return
         self.panel.show_ruling(self.ruling)
         if self.active:
-            self.overlay.show(self.ruling, scenario)
+            self.overlay.show(self.ruling, self.document.snapshot)
 
     def compute(self, attacker: str, target: str) -> Ruling:
-        scenario = self.document.scenario
-        ruleset = registry.get(scenario.ruleset)
-        battle = battle_of(scenario)
+        snapshot = self.document.snapshot
+        ruleset = registry.get(snapshot.scenario.ruleset)
+        battle = snapshot.battle
         weapon: str | None = None
         options: dict[str, Any] = {}
         state = getattr(getattr(self.window, "attack_flow", None), "state", None)
@@ -155,8 +155,6 @@ class RulingMode(QObject):
 
     # -- sharing ------------------------------------------------------------------------
     def picture(self) -> Any:
-        from tabletop_gui.ui.ruling_picture import RulingPicture
-
         if self.ruling is None:
             raise RulesError("no ruling to share: choose an attacker and a target first")
         return RulingPicture(self.document.scenario, self.ruling)

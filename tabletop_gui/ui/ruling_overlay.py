@@ -21,13 +21,12 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QColor, QPainterPath, QPen
 from PySide6.QtWidgets import QGraphicsItem
 
-from tabletop_gui.geometry.board_geometry import BoardGeometry
 from tabletop_gui.geometry.cover import EXEMPT
 from tabletop_gui.geometry.sight_lines import PATH_NAMES, SightLine
 from tabletop_gui.model.measuring import Measurement
 from tabletop_gui.rules.ruling import Ruling
-from tabletop_gui.scenario.battle import battle_of
 from tabletop_gui.scenario.entities import Scenario
+from tabletop_gui.scenario.snapshot import Snapshot
 from tabletop_gui.ui.canvas.segment_marks import SegmentMarks
 from tabletop_gui.ui.canvas_overlays import (
     ARC,
@@ -78,16 +77,20 @@ class RulingOverlay:
         self.ruling = None
 
     def _add(self, kind: str, key: str, path: QPainterPath, pen: QPen, z: float,
-             brush: QBrush | None = None, tooltip: str = "") -> OverlayItem:
-        item = OverlayItem(kind, key, path, pen, brush, tooltip, parent=self.layer)
+             brush: QBrush | None = None, tooltip: str = "", clear_count: int = 0,
+             total: int = 0) -> OverlayItem:
+        item = OverlayItem(kind, key, path, pen, brush, tooltip, parent=self.layer,
+                           clear_count=clear_count, total=total)
         item.setZValue(z)
         self.items.append(item)
         return item
 
-    def show(self, ruling: Ruling, scenario: Scenario) -> None:
+    def show(self, ruling: Ruling, snapshot: Snapshot) -> None:
+        """``ruling`` drawn on the revision ``snapshot`` (its scenario and geometry)."""
         self.clear()
         self.ruling = ruling
-        geometry = BoardGeometry.of(battle_of(scenario).board)
+        scenario = snapshot.scenario
+        geometry = snapshot.geometry
         attacker = scenario.model(ruling.attacker)
         if attacker is not None:
             outline = model_polygon(attacker)
@@ -170,11 +173,9 @@ class RulingOverlay:
             tip = (f"sight line {PATH_NAMES[path]}: {clear} of {len(lines)} heights clear"
                    + (f"; blocked by {', '.join(ruling.label(t) for t in blockers)}"
                       if blockers else ""))
-            item = self._add("sight_line", PATH_NAMES[path],
-                             line_path(first.start[:2], first.end[:2]), pen, Z_LINES,
-                             tooltip=tip)
-            item.clear_count = clear  # type: ignore[attr-defined]
-            item.total = len(lines)  # type: ignore[attr-defined]
+            self._add("sight_line", PATH_NAMES[path],
+                      line_path(first.start[:2], first.end[:2]), pen, Z_LINES,
+                      tooltip=tip, clear_count=clear, total=len(lines))
 
 
 def _polygon(scenario: Scenario, terrain_id: str) -> shapely.Polygon | None:

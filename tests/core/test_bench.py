@@ -19,6 +19,8 @@ from tabletop_gui.bench.runner import Timing
 from tabletop_gui.bench.targets import TARGETS
 from tabletop_gui.geometry import board_geometry
 from tabletop_gui.geometry.board_geometry import BoardGeometry
+from tabletop_gui.geometry.cover import CoverRule
+from tabletop_gui.scenario.snapshot import Snapshot
 
 
 def test_registry_lists_the_geometry_cases() -> None:
@@ -105,7 +107,7 @@ def test_800_cases_run_and_agree(monkeypatch: pytest.MonkeyPatch) -> None:
             continue
         assert table.distance[k, t] == pytest.approx(fresh.measure(me.id, other.id).distance)
         assert table.visible[k, t] == fresh.sight(me.id, other.id).visible
-        c = fresh.warcry_cover(me.id, other.id, gate_1in=True, platform_threshold=3.0)
+        c = fresh.cover(me.id, other.id, CoverRule(True, 3.0))
         assert table.cover[k, t] == c.in_cover
 
 
@@ -192,7 +194,7 @@ def test_ninth_age_inspect_40_is_two_armies_of_20_units_from_a_cold_start() -> N
     from tabletop_gui.rules.ninth_age import engine
 
     assert case.NAME in [c.name for c in load_cases()]
-    battle = case.battle()
+    battle = Snapshot.of(case.scenario()).battle
     units = battle.board.bodies
     assert len(units) == 40 and sum(u.side == units[0].side for u in units) == 20
     models = [u.formation.models for u in units if u.formation and not u.formation.round_base]
@@ -200,7 +202,7 @@ def test_ninth_age_inspect_40_is_two_armies_of_20_units_from_a_cold_start() -> N
     assert {t.kind for t in battle.board.terrains} == {"obstacle", "platform"}
     facts, targets = case.compute()
     assert len(facts) == 2 * 20 * 20 and len(targets) == 40
-    assert engine._SCANS[0].battle is not battle  # computed on new objects
+    assert battle.geometry_source.built is None  # computed on a snapshot of its own
     by_pair = {(f.attacker, f.target): f for f in facts}
     for a, t in [(units[0].id, units[1].id), (units[5].id, units[10].id)]:
         s = engine.situation_of(battle, a, t, "more_than_half")

@@ -112,7 +112,7 @@ def test_who_attacks(mover_traits: tuple[str, ...], enemy_traits: tuple[str, ...
 def hex_setup(enemy_space: tuple[int, int]) -> tuple[Any, tuple[int, int], tuple[int, int]]:
     """The grid, a space next to the enemy, and a neighbour of it outside the enemy's zone."""
     sc = scenario(fighter("e", "blue", 0.0, 0.0), kind="hex")
-    grid = BoardGeometry.of(board_of(sc)).grid
+    grid = BoardGeometry(board_of(sc)).grid
     assert grid is not None
     zone = set(grid.neighbours(enemy_space))
     inside = sorted(zone)[0]
@@ -144,7 +144,7 @@ def test_hex_leave_and_enter(enemy_space: tuple[int, int]) -> None:
 
 def test_hex_zone_has_six_spaces_with_odd_rows_shifted_right() -> None:
     sc = scenario(fighter("e", "blue", 0.0, 0.0), kind="hex")
-    grid = BoardGeometry.of(board_of(sc)).grid
+    grid = BoardGeometry(board_of(sc)).grid
     assert grid is not None
     odd = set(grid.neighbours((2, 3)))
     even = set(grid.neighbours((2, 2)))

@@ -22,7 +22,7 @@ def cover(*terrain: Terrain) -> str:
     # shooter at y=5 facing +y, target at y=20 facing -y: the Target Facing is its front
     board = Board(48, 36, (unit("s", "red", 20, 5, 90), unit("t", "blue", 20, 20, 270)),
                   terrain)
-    return BoardGeometry.of(board).facing_cover("s", "t").kind
+    return BoardGeometry(board).facing_cover("s", "t").kind
 
 
 def test_hill_between_the_units_is_hard_cover() -> None:

@@ -147,7 +147,7 @@ def test_flanking_after_drags_equals_a_fresh_table(seed: int,
     ts = TerrainSet.build(b.terrains)
     ba = BodyArrays.build(b.bodies, ts)
     table = PairTable.build(ba, ts, RULE)
-    assert table.engaged_pairs is not None
+    assert table.near is not None
     for k, dx, dy in steps:
         body = b.bodies[k]
         fp = body.footprint
@@ -155,12 +155,12 @@ def test_flanking_after_drags_equals_a_fresh_table(seed: int,
                                                     fp.width, fp.facing), None, body.height)
         b = Board(b.width, b.depth, b.bodies[:k] + (moved,) + b.bodies[k + 1:], b.terrains)
         ba = ba.with_body(k, moved, ts)
-        table = table.moved(ba, ts, k, in_place=True)
+        table = table.moved(ba, ts, k)
         fresh = PairTable.build(ba, ts, RULE)
         assert np.array_equal(table.flanked, fresh.flanked)
-        assert table.engaged_pairs is not None and fresh.engaged_pairs is not None
-        assert (sorted(zip(*(x.tolist() for x in table.engaged_pairs), strict=True))
-                == sorted(zip(*(x.tolist() for x in fresh.engaged_pairs), strict=True)))
+        assert table.near is not None and fresh.near is not None
+        assert (sorted(zip(*(x.tolist() for x in table.near), strict=True))
+                == sorted(zip(*(x.tolist() for x in fresh.near), strict=True)))
 
 
 def test_packed_boards_have_flanking() -> None:

@@ -92,11 +92,11 @@ def test_passing_through_a_zone_triggers_and_standing_still_does_not() -> None:
 
 
 def test_board_grid_spaces_between_fighters() -> None:
-    g = BoardGeometry.of(board(disc("a", "r", 0.5, 0.5), disc("b", "b", 3.5, 1.5),
+    g = BoardGeometry(board(disc("a", "r", 0.5, 0.5), disc("b", "b", 3.5, 1.5),
                                grid=GridSpec("square", 1.0)))
     assert g.grid is not None
     assert g.space_of("b") == (3, 1) and g.spaces_between("a", "b") == 3
-    assert BoardGeometry.of(board(disc("a", "r", 0, 0))).grid is None
+    assert BoardGeometry(board(disc("a", "r", 0, 0))).grid is None
 
 
 def test_bad_grid_size_refused() -> None:

@@ -7,11 +7,12 @@ import math
 import pytest
 
 from tabletop_gui.geometry.board_geometry import BoardGeometry
+from tabletop_gui.geometry.cover import CoverRule
 from tests.core.geometry_helpers import board, box, disc, oval, rect, unit
 
 
 def g_of(*bodies, terrain=()):  # type: ignore[no-untyped-def]
-    return BoardGeometry.of(board(*bodies, terrain=terrain))
+    return BoardGeometry(board(*bodies, terrain=terrain))
 
 
 def test_two_round_bases_gap_is_centre_distance_minus_radii() -> None:
@@ -161,12 +162,6 @@ def test_unknown_id_raises_key_error() -> None:
         g.measure("a", "nope")
 
 
-def test_of_caches_per_board_object() -> None:
-    b = board(disc("a", "r", 0, 0))
-    assert BoardGeometry.of(b) is BoardGeometry.of(b)
-    assert BoardGeometry.of(board(disc("a", "r", 0, 0))) is not BoardGeometry.of(b)
-
-
 def test_huge_and_tiny_coordinates_are_defined() -> None:
     g = g_of(disc("a", "r", 1e9, 1e9), disc("b", "b", 1e9 + 3, 1e9))
     assert g.measure("a", "b").horizontal == pytest.approx(2.0, abs=1e-6)
@@ -229,7 +224,7 @@ def test_huge_offsets_sight_and_cover_are_defined() -> None:
     g = BoardGeometry(board(disc("a", "r", off, off), disc("b", "b", off + 3, off),
                             terrain=(wall,)))
     assert not g.sight("a", "b").visible
-    assert g.warcry_cover("a", "b", gate_1in=True, platform_threshold=3).in_cover
+    assert g.cover("a", "b", CoverRule(True, 3.0)).in_cover
 
 
 def test_degenerate_terrain_is_ignored_without_errors() -> None:
@@ -241,5 +236,5 @@ def test_degenerate_terrain_is_ignored_without_errors() -> None:
     g = BoardGeometry(board(disc("a", "r", 0, 0), disc("b", "b", 3, 0),
                             terrain=(flat, tiny, bow)))
     assert g.sight("a", "b").visible in (True, False)
-    g.warcry_cover("a", "b", gate_1in=True, platform_threshold=3)
+    g.cover("a", "b", CoverRule(True, 3.0))
     assert g.pair_table(None).visible.shape == (2, 2)

@@ -70,7 +70,7 @@ def test_refined_gap_matches_a_dense_parametric_minimum() -> None:
     ]
     for fa, fb in cases:
         board = Board(30, 30, (Body("a", "red", fa), Body("b", "blue", fb)))
-        got = BoardGeometry.of(board).measure("a", "b").horizontal
+        got = BoardGeometry(board).measure("a", "b").horizontal
         pa, pb = outline_pts(fa, 4000), outline_pts(fb, 4000)
         brute = min(np.min(np.hypot(*(pb - p).T)) for p in pa)
         assert got <= brute + 1e-6

@@ -42,9 +42,7 @@ def _check_against_single_pairs(b: Board, rule: CoverRule) -> None:
             assert tab.visible[a, t] == s.visible
             if not s.visible:
                 assert [b.terrains[k].id for k in tab.blockers(a, t)] == list(s.blocked_by)
-            c = g.warcry_cover(ida, idt, gate_1in=rule.gate_1in,
-                               platform_threshold=rule.platform_threshold,
-                               platform_applies=rule.platform_applies)
+            c = g.cover(ida, idt, rule)
             assert tab.cover[a, t] == c.in_cover
             assert sorted(b.terrains[k].id for k in tab.cover_terrain(a, t)) == sorted(c.by)
             assert tab.flanked[a, t] == g.flanked(ida, idt).flanked
@@ -82,6 +80,8 @@ def same_table(x: PairTable, y: PairTable) -> None:
     assert (x.visible == y.visible).all()
     assert (x.cover == y.cover).all()
     assert (x.flanked == y.flanked).all()
+    assert sorted(zip(*map(list, x.near), strict=True)) \
+        == sorted(zip(*map(list, y.near), strict=True))
     assert sorted(map(tuple, x.cover_by.rows())) == sorted(map(tuple, y.cover_by.rows()))
     assert sorted(map(tuple, x.blocked_by.rows())) == sorted(map(tuple, y.blocked_by.rows()))
 
@@ -95,7 +95,7 @@ def test_drag_update_equals_a_fresh_table() -> None:
         fp = b.bodies[body].footprint
         b2 = moved_board(b, body, fp.x + dx, fp.y + dy)
         g2 = g.moved(b2, b.bodies[body].id)
-        assert g2.board is b2 and BoardGeometry.of(b2) is g2
+        assert g2.board is b2
         same_table(g2._tables[WARCRY], BoardGeometry(b2).pair_table(WARCRY))
         b, g = b2, g2
 
@@ -131,18 +131,18 @@ def test_single_pair_questions_switch_to_the_table_with_equal_answers() -> None:
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(board_geometry, "TABLE_AFTER", 10**9)
         g = BoardGeometry(b)
-        alone = [(g.sight(a, t), g.warcry_cover(a, t, gate_1in=True, platform_threshold=3),
+        alone = [(g.sight(a, t), g.cover(a, t, CoverRule(True, 3.0)),
                   g.flanked(a, t)) for a in ids for t in ids]
         assert not g._tables
     g = BoardGeometry(b)
-    served = [(g.sight(a, t), g.warcry_cover(a, t, gate_1in=True, platform_threshold=3),
+    served = [(g.sight(a, t), g.cover(a, t, CoverRule(True, 3.0)),
                g.flanked(a, t)) for a in ids for t in ids]
     assert g._tables  # the scan switched to the table
     assert served == alone
 
 
-def test_a_drag_handing_tables_over_equals_fresh_tables() -> None:
-    # one fighter dragged in steps, each step updating the previous step's table in place
+def test_a_drag_derives_new_tables_and_leaves_the_old_ones() -> None:
+    # one fighter dragged in steps, each step deriving its table from the previous step's
     b = synthetic_board(40, seed=4)
     g = BoardGeometry(b)
     g.pair_table(WARCRY)
@@ -150,8 +150,14 @@ def test_a_drag_handing_tables_over_equals_fresh_tables() -> None:
     for step in range(6):
         fp = g.board.bodies[k].footprint
         b2 = moved_board(g.board, k, fp.x + 0.7, fp.y - 0.4 * step)
-        g2 = g.moved(b2, b2.bodies[k].id, handover=True)
-        assert not g._tables  # the old geometry gave its tables away
+        before = g.pair_table(WARCRY)
+        kept = (before.distance.copy(), before.visible.copy(), before.cover.copy(),
+                sorted(map(tuple, before.cover_by.rows())))
+        g2 = g.moved(b2, b2.bodies[k].id)
+        assert g.pair_table(WARCRY) is before  # the old geometry keeps its table, unchanged
+        assert np.array_equal(before.distance, kept[0], equal_nan=True)
+        assert np.array_equal(before.visible, kept[1]) and np.array_equal(before.cover, kept[2])
+        assert sorted(map(tuple, before.cover_by.rows())) == kept[3]
         same_table(g2.pair_table(WARCRY), BoardGeometry(b2).pair_table(WARCRY))
         g = g2
 
@@ -167,7 +173,7 @@ def test_a_second_rule_reuses_distances_and_sight() -> None:
     # a drag with two tables sharing matrices: each still equals a fresh one
     fp = b.bodies[2].footprint
     b2 = moved_board(b, 2, fp.x + 1.0, fp.y)
-    g2 = g.moved(b2, b.bodies[2].id, handover=True)
+    g2 = g.moved(b2, b.bodies[2].id)
     same_table(g2.pair_table(WARCRY), BoardGeometry(b2).pair_table(WARCRY))
     same_table(g2.pair_table(VARIANT), BoardGeometry(b2).pair_table(VARIANT))
     same_table(g2.pair_table(None), BoardGeometry(b2).pair_table(None))

@@ -59,7 +59,7 @@ def test_segment_against_non_convex_prism(p: tuple[float, ...], q: tuple[float, 
 
 
 def g_of(*bodies, terrain=()):  # type: ignore[no-untyped-def]
-    return BoardGeometry.of(board(*bodies, terrain=terrain))
+    return BoardGeometry(board(*bodies, terrain=terrain))
 
 
 def test_tall_wall_blocks_and_is_named() -> None:

@@ -17,7 +17,7 @@ def test_replace_body_drops_both_columns_and_keeps_the_old_value() -> None:
     assert len(u) == 3
 
 
-def test_in_place_and_compaction_give_the_same_rows() -> None:
+def test_successive_replacements_and_compaction_give_the_same_rows() -> None:
     rng = np.random.default_rng(0)
     rows = np.column_stack([rng.integers(0, 30, 400), rng.integers(0, 30, 400),
                             rng.integers(0, 9, 400)])
@@ -26,7 +26,10 @@ def test_in_place_and_compaction_give_the_same_rows() -> None:
     for step in range(60):  # enough new rows to force compactions
         k = step % 30
         new = np.column_stack([np.full(25, k), rng.integers(0, 30, 25), rng.integers(0, 9, 25)])
-        a = a.replace_body(k, new, in_place=True)
+        before = {tuple(r) for r in a.rows()}
+        b = a.replace_body(k, new)
+        assert {tuple(r) for r in a.rows()} == before  # a new value: the old one unchanged
+        a = b
         expected = {r for r in expected if r[0] != k and r[1] != k} | {tuple(r) for r in new}
         assert {tuple(r) for r in a.rows()} == expected
     a0, t0 = next(iter(expected))[:2]

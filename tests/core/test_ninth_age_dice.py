@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import pytest
 
-from tabletop_gui.rules.base import DiceShortage, GivenDice, RulesError, SeededDice
+from tabletop_gui.rules.base import DiceShortage, DiceSource, GivenDice, RulesError, SeededDice
 from tabletop_gui.rules.dist import Dist
 from tabletop_gui.rules.fields import DiceSpec
 from tabletop_gui.rules.ninth_age.build import Plan
@@ -24,10 +24,24 @@ def busy_plan(n: int = 2) -> Plan:
     return melee(ATTACKER, TARGET, attacking_models=n, supporting_models=0, first_round=True)
 
 
+def run_with(plan: Plan, dice: DiceSource, shots: bool = True) -> Run:
+    """The runner's generator driven to the end with faces from ``dice``."""
+    runner = Runner(plan.profile, plan.shots if shots else None)
+    run = runner.start(plan.attacks, plan.shots if shots else None,
+                       plan.shooting_models if shots else 0)
+    steps = runner.run(run)
+    try:
+        ask = next(steps)
+        while True:
+            ask = steps.send(dice.roll(ask.sides, ask.label))
+    except StopIteration:
+        pass
+    return run
+
+
 def roll(plan: Plan, faces: list[int]) -> Run:
     dice = GivenDice(faces)
-    runner = Runner(plan.profile, lambda s, label: dice.roll(s, label), plan.shots)
-    run = runner.run(runner.start(plan.attacks, plan.shots, plan.shooting_models))
+    run = run_with(plan, dice)
     dice.finish()
     return run
 
@@ -61,9 +75,7 @@ def test_seeded_dice_repeat() -> None:
     plan = busy_plan(6)
 
     def seeded(seed: int) -> tuple[list[int], int]:
-        dice = SeededDice(seed)
-        runner = Runner(plan.profile, lambda s, label: dice.roll(s, label), None)
-        run = runner.run(runner.start(plan.attacks, None, 0))
+        run = run_with(plan, SeededDice(seed), shots=False)
         return [d.face for d in run.dice], run.hp
 
     assert seeded(7) == seeded(7)
@@ -72,20 +84,15 @@ def test_seeded_dice_repeat() -> None:
 
 def _next_sides(plan: Plan, prefix: list[int]) -> int | None:
     """The size of the die that comes after ``prefix`` (None when the attack is over)."""
-    asked: list[int] = []
-    pos = 0
-
-    def feed(sides: int, label: str) -> int | None:
-        nonlocal pos
-        if pos < len(prefix):
-            pos += 1
-            return prefix[pos - 1]
-        asked.append(sides)
+    runner = Runner(plan.profile, plan.shots)
+    steps = runner.run(runner.start(plan.attacks, plan.shots, plan.shooting_models))
+    try:
+        ask = next(steps)
+        for face in prefix:
+            ask = steps.send(face)
+    except StopIteration:
         return None
-
-    runner = Runner(plan.profile, feed, plan.shots)
-    runner.run(runner.start(plan.attacks, plan.shots, plan.shooting_models))
-    return asked[0] if asked else None
+    return ask.sides
 
 
 def _given(plan: Plan, prefix: list[int]) -> Dist:
@@ -157,9 +164,7 @@ def test_conditioning_on_random_profiles(seed: int) -> None:
     plan = random_plan(seed)
     if plan.attacks > 6:
         plan = replace(plan, attacks=6)
-    dice = SeededDice(seed)
-    runner = Runner(plan.profile, lambda s, label: dice.roll(s, label), plan.shots)
-    run = runner.run(runner.start(plan.attacks, plan.shots, plan.shooting_models))
+    run = run_with(plan, SeededDice(seed))
     faces = [d.face for d in run.dice]
     rolled = min(run.hp, plan.remaining)
     assert _given(plan, faces).items() == [(rolled, pytest.approx(1.0, abs=1e-12))]

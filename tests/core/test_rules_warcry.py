@@ -235,7 +235,7 @@ def test_platform_cover_at_3_inches(height: float, cover: bool) -> None:
 # -- dice, conditioning, defaults ------------------------------------------------------
 def test_given_dice_counts_and_faces_are_checked() -> None:
     b = duel()
-    with pytest.raises(DiceShortage) as short:  # the GUI asks for the next die on this
+    with pytest.raises(DiceShortage) as short:  # still a DiceShortage, with the count
         RULESET.resolve(b, req(weapon="Sword"), GivenDice([1, 2, 3]))
     assert str(short.value) == "too few dice: this attack needs 4 (4 hit rolls), 3 were given"
     with pytest.raises(RulesError, match="needs 4"):

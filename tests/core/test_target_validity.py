@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from tabletop_gui.geometry.board_geometry import BoardGeometry
 from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import AttackRequest, Battle, RulesError, Ruleset
 from tabletop_gui.scenario.battle import battle_of
 from tabletop_gui.scenario.entities import Scenario
 from tabletop_gui.scenario.load import load_scenario
+from tabletop_gui.scenario.snapshot import Snapshot
 
 DEMOS = Path(__file__).resolve().parents[2] / "resources" / "demos"
 
@@ -71,13 +71,14 @@ def test_a_crowd_after_drag_steps_of_the_attacker() -> None:
     ruleset = registry.get("warcry")
     attacker = "m90"
     enemies = [m.id for m in scenario.models if m.side != "red"]
-    BoardGeometry.of(battle_of(scenario).board).pair_table()
+    snapshot = Snapshot.of(scenario)
+    snapshot.geometry.pair_table()
     for step in range(3):
         m = scenario.model(attacker)
         assert m is not None
         moved = scenario.with_entity(m.moved_to(m.x + 0.7, m.y + 1.3 * (step % 2)))
-        old, new = battle_of(scenario), battle_of(moved)
-        BoardGeometry.of(old.board).moved(new.board, attacker, handover=True)
+        snapshot = snapshot.moved(attacker, moved)  # tables derived from the last step's
+        new = snapshot.battle
         scenario = moved
         for weapon in (None, "Sword", "Bow"):
             fast = ruleset.target_validity(new, attacker, enemies, weapon)

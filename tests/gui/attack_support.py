@@ -22,7 +22,7 @@ from tabletop_gui.scenario.entities import (
     Weapon,
 )
 from tabletop_gui.scenario.load import load_scenario
-from tabletop_gui.ui.attack_flow import AttackFlow, install_attack_flow
+from tabletop_gui.ui.attack_flow import AttackFlow
 
 DEMOS = Path(__file__).resolve().parents[2] / "resources" / "demos"
 
@@ -41,9 +41,7 @@ def make_window(qtbot, scenario: Scenario, tmp_path: Path):  # noqa: ANN001, ANN
     window = MainWindow(Document(scenario), settings=settings)
     window.files.maybe_discard = lambda: True  # closing at teardown asks nothing
     qtbot.addWidget(window)
-    flow = getattr(window, "attack_flow", None)
-    if flow is None:
-        flow = install_attack_flow(window)
+    flow = window.install_attack_flow()
     window.resize(1500, 950)
     with qtbot.waitActive(window):
         window.show()
@@ -76,7 +74,7 @@ def first_pair(scenario: Scenario, valid: bool = True) -> tuple[str, str]:
     battle = battle_of(scenario)
     for a in scenario.models:
         for t in scenario.models:
-            if t.side == a.side or a.taken_down or t.taken_down:
+            if t.side == a.side or scenario.taken_down(a) or scenario.taken_down(t):
                 continue
             if ruleset.attack(battle, AttackRequest(a.id, t.id)).valid == valid:
                 return a.id, t.id

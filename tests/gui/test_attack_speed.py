@@ -14,7 +14,7 @@ def test_a_drag_among_200_models_is_scanned_in_slices(qtbot, tmp_path) -> None:
     window, flow = make_window(qtbot, scenario, tmp_path)
     attacker = "m90"
     enemies = len([m for m in scenario.models
-                   if m.side != scenario.model(attacker).side and not m.taken_down])
+                   if m.side != scenario.model(attacker).side and not scenario.taken_down(m)])
     select_attacker(qtbot, flow, attacker)
     assert len(flow.overlay.of_kind("target")) == enemies
     scan = flow.state.scan
@@ -25,7 +25,7 @@ def test_a_drag_among_200_models_is_scanned_in_slices(qtbot, tmp_path) -> None:
     assert scan.computations == done
 
     m = scenario.model(attacker)
-    window.scene.preview_moved.emit({attacker: (m.x + 0.5, m.y)})
+    window.document.preview({attacker: m.moved_to(m.x + 0.5, m.y)})
     flow._apply_preview()  # what the coalescing timer does on the next turn
     # nothing was computed on the event loop; every mark is still shown (stale)
     assert scan.computations == done

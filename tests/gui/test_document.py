@@ -72,3 +72,33 @@ def test_battle_of_document(qtbot):
     doc = Document(skirmish())
     battle = doc.battle()
     assert set(battle.combatants) == {"f1", "f2", "f3", "f4"}
+
+
+def test_a_snapshot_per_revision_and_a_drag_preview(qtbot):
+    s0 = skirmish()
+    doc = Document(s0)
+    first = doc.snapshot
+    assert first.scenario is s0 and doc.battle() is first.battle
+    f1 = s0.model("f1")
+    s1 = s0.with_entity(f1.moved_to(7, 5))
+    doc.edit("Move", s1)
+    second = doc.snapshot
+    assert second is not first and second.scenario is s1
+    assert first.scenario is s0 and first.battle.board.body("f1").footprint.x == f1.x
+    doc.undo_stack.undo()
+    assert doc.snapshot.scenario is s0 and doc.snapshot is not first  # a new revision
+    # a drag: the preview is a snapshot of its own, the revision's stays
+    shown: list[bool] = []
+    doc.preview_changed.connect(lambda: shown.append(doc.previewing))
+    revision = doc.snapshot
+    turned = replace(f1, x=8.0, facing=45.0)
+    doc.preview({"f1": turned})
+    assert doc.previewing and doc.revision_snapshot is revision
+    assert doc.snapshot.scenario.model("f1") is turned and doc.scenario is s0
+    assert doc.snapshot.battle.board.body("f1").footprint.facing == 45.0
+    preview = doc.snapshot
+    doc.edit("Move", s0.with_entity(turned))  # the release: the preview's battle stays
+    assert not doc.previewing and doc.snapshot.battle is preview.battle
+    doc.preview({"f1": f1})
+    doc.end_preview()
+    assert shown == [True, True, False] and not doc.previewing

@@ -10,7 +10,6 @@ from PySide6.QtWidgets import QApplication
 from tabletop_gui.bench.cases_gui import crowd_scenario
 from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import AttackRequest
-from tabletop_gui.scenario.battle import battle_of
 from tabletop_gui.ui.canvas.coords import to_scene
 from tests.gui.attack_support import make_window, select_attacker, settle
 
@@ -23,7 +22,7 @@ def test_a_drag_step_re_marks_every_enemy_live(qtbot, tmp_path) -> None:
     before = {m.key: m for m in flow.overlay.of_kind("target")}
     m = scenario.model(attacker)
     assert m is not None
-    window.scene.preview_moved.emit({attacker: (m.x + 6.0, m.y + 3.0)})
+    window.document.preview({attacker: m.moved_to(m.x + 6.0, m.y + 3.0)})
     flow._apply_preview()
     flow._scan_timer.stop()  # the drag goes on: the full reports keep waiting
     preview = flow.state.scenario
@@ -33,7 +32,8 @@ def test_a_drag_step_re_marks_every_enemy_live(qtbot, tmp_path) -> None:
                     and flow.state.scan.verdicts_known and not flow.state.busy
                     and not flow._draw_timer.isActive(), timeout=20000)
     ruleset = registry.get("warcry")
-    battle = battle_of(preview)
+    battle = flow.state.snapshot.battle
+    assert battle is flow.document.snapshot.battle  # the document's preview snapshot
     statuses = flow.state.statuses(complete=False)
     assert len(statuses) == 100 and all(s.stale for s in statuses)
     flips = 0
@@ -80,7 +80,7 @@ def test_panels_refresh_once_per_turn_during_a_drag(qtbot, tmp_path) -> None:
     m = scenario.model("m90")
     assert m is not None
     for dx in (0.2, 0.4, 0.6):
-        window.scene.preview_moved.emit({"m90": (m.x + dx, m.y)})
+        window.document.preview({"m90": m.moved_to(m.x + dx, m.y)})
         flow._apply_preview()
     assert calls == []  # live changes wait for the end of the turn
     QApplication.processEvents()

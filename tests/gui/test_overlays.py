@@ -49,6 +49,28 @@ def test_range_band_is_the_weapon_range_from_the_base_edge(qtbot, tmp_path):
     (zone,) = flow.overlay.of_kind("engagement")
     assert zone.path().contains(to_scene(5 + 0.5 + 0.9, 5))
     assert not zone.path().contains(to_scene(5 + 0.5 + 1.1, 5))
+    assert zone.toolTip() == '1" engagement zone'
+
+
+def test_the_engagement_zone_is_the_rulesets(qtbot, tmp_path, monkeypatch):
+    """The zone's size comes from the ruleset's declaration, not from the kind of models."""
+    import dataclasses
+
+    from tabletop_gui.rules import registry
+
+    wider = dataclasses.replace(registry.INFOS["warcry"], engagement_zone=2.0)
+    monkeypatch.setitem(registry.INFOS, "warcry", wider)
+    _, flow = _archer_window(qtbot, tmp_path)
+    (zone,) = flow.overlay.of_kind("engagement")
+    assert zone.path().contains(to_scene(5 + 0.5 + 1.9, 5))
+    assert not zone.path().contains(to_scene(5 + 0.5 + 2.1, 5))
+    assert zone.toolTip() == '2" engagement zone'
+    monkeypatch.setitem(registry.INFOS, "warcry", dataclasses.replace(wider,
+                                                                     engagement_zone=None))
+    flow.state.set_weapon("Sword")  # the attacker's zones are drawn again
+    settle(qtbot, flow)
+    assert flow.overlay.of_kind("range") != []
+    assert flow.overlay.of_kind("engagement") == []
 
 
 def test_sight_lines_clear_solid_and_in_cover_dashed_with_the_terrain(qtbot, tmp_path):
@@ -58,7 +80,7 @@ def test_sight_lines_clear_solid_and_in_cover_dashed_with_the_terrain(qtbot, tmp
     assert lines["t"].pen().style() == Qt.PenStyle.SolidLine
     assert lines["c"].pen().style() == Qt.PenStyle.DashLine
     assert "Low wall" in lines["c"].toolTip()
-    g = BoardGeometry.of(battle_of(flow.state.scenario).board)
+    g = BoardGeometry(battle_of(flow.state.scenario).board)
     m = g.measure("a", "c")
     start = lines["c"].path().elementAt(0)
     assert QPointF(start.x, start.y) == to_scene(*m.point_a)
@@ -91,7 +113,7 @@ def test_dragging_the_target_out_of_range_flips_it_and_updates_the_odds(qtbot, t
 
 def test_a_drag_preview_updates_the_marks_before_release(qtbot, tmp_path):
     window, flow = _archer_window(qtbot, tmp_path)
-    window.scene.preview_moved.emit({"far": (9.0, 9.0)})
+    window.document.preview({"far": window.document.scenario.model("far").moved_to(9.0, 9.0)})
 
     def flipped() -> None:
         marker = flow.overlay.marker("far")
@@ -120,7 +142,7 @@ def test_circle_of_realms_zones_of_control_and_range_in_spaces(qtbot, tmp_path):
     attacker, _ = first_pair(scenario)
     flow.document.set_selection([attacker])
     settle(qtbot, flow)
-    g = BoardGeometry.of(battle_of(scenario).board)
+    g = BoardGeometry(battle_of(scenario).board)
     grid = g.grid
     assert grid is not None
     (spaces,) = flow.overlay.of_kind("range")
@@ -149,7 +171,7 @@ def test_ninth_age_arcs_of_the_selected_target(qtbot, tmp_path):
     from tabletop_gui.geometry import outline
 
     corners = {(round(x, 6), round(y, 6)) for x, y in outline.corners(fp)}
-    g = BoardGeometry.of(battle_of(scenario).board)
+    g = BoardGeometry(battle_of(scenario).board)
     for item in arcs:
         a, b = item.path().elementAt(0), item.path().elementAt(1)
         start = (round(a.x / 40.0, 6), round(-a.y / 40.0, 6))

@@ -37,7 +37,7 @@ def test_crash_then_restore_gives_the_exact_document(make_window, qtbot, tmp_pat
     assert (folder / RECOVERY_NAME).exists()
     assert load_scenario(folder / RECOVERY_NAME) == w1.document.scenario
     lost = w1.document.scenario
-    w1.files.recovery = None  # the crash: the first window never exits cleanly
+    w1.files.use_recovery(None)  # the crash: the first window never exits cleanly
     rec.document.changed.disconnect(rec._on_changed)
 
     w2 = make_window(ranked(), recovery_dir=folder)
@@ -65,7 +65,7 @@ def test_declining_discards_the_recovery_file(make_window, qtbot, tmp_path, monk
     folder = tmp_path / "data"
     w1 = make_window(skirmish(), recovery_dir=folder)
     rec = _autosaved(w1, qtbot)
-    w1.files.recovery = None
+    w1.files.use_recovery(None)
     rec.document.changed.disconnect(rec._on_changed)
     w2 = make_window(ranked(), recovery_dir=folder)
     monkeypatch.setattr(QMessageBox, "question", lambda *a, **k: QMessageBox.StandardButton.No)

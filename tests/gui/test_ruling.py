@@ -19,7 +19,6 @@ from PySide6.QtGui import QColor, QContextMenuEvent, QImage
 from PySide6.QtWidgets import QApplication, QMenu
 
 from tabletop_gui.cli import main
-from tabletop_gui.geometry.board_geometry import BoardGeometry
 from tabletop_gui.model import recovery
 from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import AttackRequest
@@ -266,7 +265,7 @@ def test_the_measure_tool_shows_the_rulings_closest_points(window_on, qtbot):
     assert isinstance(tool, MeasureTool)
     drag(window.view.viewport(), _at(window, 10, 10), _at(window, 13, 10))
     assert tool.marks is not None
-    m = BoardGeometry.of(window.document.battle().board).measure("a", "t")
+    m = window.document.snapshot.geometry.measure("a", "t")
     _, ruling = _ruling(window.document.path, "a", "t")
     (ax, ay, _), (bx, by, _) = ruling.closest_points
     assert tool.marks.start == m.point_a == pytest.approx((ax, ay), abs=1e-12)

@@ -41,14 +41,15 @@ def test_click_selects_and_drag_moves_in_one_step(win, qtbot):
     assert doc.selection == ("f1",)
     assert win.roster_panel.selectionModel().selectedRows()[0].row() == win.roster_panel.roster \
         .row_of("f1")
-    moves: list[dict] = []
-    win.scene.preview_moved.connect(moves.append)
+    moves: list[bool] = []
+    doc.preview_changed.connect(lambda: moves.append(doc.previewing))
     drag(vp, vp_point(win, 6, 4.5), vp_point(win, 9, 7), steps=8)
     f1 = doc.scenario.model("f1")
     assert (f1.x, f1.y) == pytest.approx((9, 7), abs=0.11)
     assert round(f1.x * 10) == pytest.approx(f1.x * 10)  # snapped to 0.1"
     assert doc.undo_stack.count() == 1 and doc.undo_stack.undoText() == "Move Iron Sentinel"
-    assert len(moves) == 8  # live previews while dragging, one edit on release
+    assert moves == [True] * 8  # live previews while dragging, one edit on release
+    assert not doc.previewing and doc.snapshot.scenario is doc.scenario
     item = win.scene.item_for("f1")
     assert item.pos() == to_scene(f1.x, f1.y)
     win.undo_action.trigger()
@@ -84,6 +85,35 @@ def test_rotate_with_the_handle(win):
     drag(vp, handle, vp_point(win, 10, 4.5))
     assert doc.scenario.model("f1").facing == 0
     assert doc.undo_stack.undoText() == "Rotate Iron Sentinel"
+
+
+def test_a_rotate_drag_previews_the_facing_in_the_document_snapshot(win):
+    vp, doc = win.view.viewport(), win.document
+    click(vp, vp_point(win, 6, 4.5))
+    before = doc.scenario.model("f1").facing
+    handle = win.view.mapFromScene(win.scene.item_for("f1").rotate_handle_pos())
+    press(vp, handle)
+    move_mouse(vp, vp_point(win, 8, 4.5), Qt.MouseButton.LeftButton)
+    move_mouse(vp, vp_point(win, 10, 4.5), Qt.MouseButton.LeftButton)
+    assert doc.previewing and doc.scenario.model("f1").facing == before  # no edit yet
+    assert doc.snapshot.scenario.model("f1").facing == pytest.approx(0.0, abs=1e-9)
+    assert doc.snapshot.battle.board.body("f1").footprint.facing == pytest.approx(0.0,
+                                                                                  abs=1e-9)
+    release(vp, vp_point(win, 10, 4.5))
+    assert not doc.previewing and doc.scenario.model("f1").facing == 0
+    assert doc.snapshot.battle.board.body("f1").footprint.facing == 0
+
+
+def test_escape_during_a_drag_ends_the_preview(win, qtbot):
+    vp, doc = win.view.viewport(), win.document
+    click(vp, vp_point(win, 6, 4.5))
+    revision = doc.snapshot
+    press(vp, vp_point(win, 6, 4.5))
+    move_mouse(vp, vp_point(win, 8, 6), Qt.MouseButton.LeftButton)
+    assert doc.previewing and doc.snapshot is not revision
+    qtbot.keyClick(win.view, Qt.Key.Key_Escape)
+    assert not doc.previewing and doc.snapshot is revision
+    assert doc.undo_stack.count() == 0
 
 
 def test_nudges_and_turns_by_keys_merge(win, qtbot):

@@ -7,7 +7,7 @@ The grid geometry (spaces, neighbours, distances, sight) comes from
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,7 +19,7 @@ from tabletop_gui.rules.base import (
     Check,
     DiceError,
     DiceShortage,
-    DiceSource,
+    DieRoll,
     GivenDice,
     Modifier,
     PairFacts,
@@ -37,9 +37,10 @@ from tabletop_gui.rules.circle_of_realms.profile import (
     WeaponProfile,
 )
 from tabletop_gui.rules.circle_of_realms.resolution import Odds, Setup, odds_of
-from tabletop_gui.rules.circle_of_realms.rolled import roll_attack
+from tabletop_gui.rules.circle_of_realms.rolled import Rolled, attack_steps, roll_attack
 from tabletop_gui.rules.circle_of_realms.zones import GridLike, Space, move_report
 from tabletop_gui.rules.dist import Dist
+from tabletop_gui.rules.resolver import Ask, Resolver, Steps
 
 
 def _plural(n: int, word: str) -> str:
@@ -59,11 +60,12 @@ class Planned:
 
 class CircleOfRealms(Ruleset):
     info = INFO
+    damage_axis = "wounds"
 
     # -- geometry -----------------------------------------------------------------
     def _grid(self, battle: Battle) -> tuple[BoardGeometry, GridLike, float]:
         spec = battle.board.grid
-        geo = BoardGeometry.of(battle.board)
+        geo = battle.geometry
         grid = geo.grid
         if spec is None or grid is None:
             raise RulesError("circle-of-realms needs a battlefield grid (square or hex)")
@@ -207,26 +209,17 @@ class CircleOfRealms(Ruleset):
             attack_type="melee" if plan.setup.melee else "ranged",
             checks=plan.checks, modifiers=plan.modifiers, facts=plan.facts,
             distribution=odds.target, extras=_extras(plan.setup, odds),
+            take_down_probability=odds.target_down,
         )
 
-    def resolve(self, battle: Battle, request: AttackRequest, dice: DiceSource) -> Resolution:
-        plan = self._plan(battle, request)
-        try:
-            r = roll_attack(plan.setup, dice)
-        except DiceShortage as e:  # the attack and defense dice are always rolled
-            fixed = len(plan.setup.attack_dice) + 1
-            if e.needed_at_least >= fixed:
-                raise
-            raise DiceShortage(fixed, e.given) from None
-        dice.finish()
-        return Resolution(
-            dice=r.dice, damage=r.target_wounds, taken_down=r.defender.taken_down,
-            steps=r.steps,
-            changes=(StateChange(r.defender.id, r.defender.state_json()),
-                     StateChange(r.attacker.id, r.attacker.state_json())),
-            extras={"attacker_damage": r.attacker_wounds, "critical": r.critical,
-                    "dismemberment": r.limbs},
-        )
+    def begin(self, battle: Battle, request: AttackRequest) -> Resolver:
+        setup = self._plan(battle, request).setup
+        trace: list[DieRoll] = []
+        fixed = len(setup.attack_dice) + 1  # the attack and defense dice are always rolled
+        return Resolver(
+            _resolution(attack_steps(setup, trace)), trace,
+            lambda fed: odds_of(setup, fed[:fixed]).target,
+            lambda given: DiceShortage(max(len(trace) + 1, fixed), given))
 
     def odds_given(self, battle: Battle, request: AttackRequest, known: Sequence[int]) -> Dist:
         setup = self._plan(battle, request).setup
@@ -257,9 +250,21 @@ class CircleOfRealms(Ruleset):
                            rule)
 
 
+def _resolution(steps: Generator[Ask, int | str, Rolled]) -> Steps:
+    """The rolled attack as a ``Resolution``: both fighters' new states and the extras."""
+    r = yield from steps
+    return Resolution(
+        dice=r.dice, damage=r.target_wounds, taken_down=r.defender.taken_down,
+        steps=r.steps,
+        changes=(StateChange(r.defender.id, r.defender.state_json()),
+                 StateChange(r.attacker.id, r.attacker.state_json())),
+        extras={"attacker_damage": r.attacker_wounds, "critical": r.critical,
+                "dismemberment": r.limbs},
+    )
+
+
 def _extras(setup: Setup, odds: Odds) -> dict[str, Any]:
     return {
-        "_take_down_probability": odds.target_down,
         "damage_type": setup.attack_type,
         "attacker_distribution": odds.attacker.pairs(),
         "attacker_expected_damage": round(odds.attacker.mean, 3),

@@ -14,19 +14,18 @@ In ``roll``: ``hits``, ``wounds`` and ``casualties`` of the rolled attack.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Generator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from tabletop_gui.geometry.board import Terrain
-from tabletop_gui.geometry.ninth_age import CONTACT
+from tabletop_gui.geometry.unit_arcs import CONTACT, arc_lines
 from tabletop_gui.rules.base import (
     AttackReport,
     AttackRequest,
     Battle,
     DiceError,
     DiceShortage,
-    DiceSource,
+    DieRoll,
+    OverlayShape,
     PairFacts,
     Resolution,
     RulesError,
@@ -38,8 +37,9 @@ from tabletop_gui.rules.dist import Dist
 from tabletop_gui.rules.ninth_age.build import Plan, build_plan
 from tabletop_gui.rules.ninth_age.info import INFO, MAX_HITS, MAX_HP
 from tabletop_gui.rules.ninth_age.odds import Measure, Odds, capped
-from tabletop_gui.rules.ninth_age.sequence import Runner, conditioned, dice_waiting
+from tabletop_gui.rules.ninth_age.sequence import Run, Runner, conditioned, dice_waiting
 from tabletop_gui.rules.ninth_age.units import HAND_WEAPON, Situation, UnitView, WeaponView
+from tabletop_gui.rules.resolver import DieAsk, Resolver, Steps
 
 if TYPE_CHECKING:
     from tabletop_gui.geometry.board_geometry import BoardGeometry
@@ -65,9 +65,7 @@ def unit_view(battle: Battle, uid: str) -> UnitView:
 
 def situation_of(battle: Battle, attacker: str, target: str, threshold: str) -> Situation:
     """The geometric facts of one pair, from the geometry library."""
-    from tabletop_gui.geometry.board_geometry import BoardGeometry
-
-    g = BoardGeometry.of(battle.board)
+    g = battle.geometry
     cover = g.facing_cover(attacker, target, threshold=_threshold(threshold))
     return _situation(battle, g, attacker, target, g.measure(attacker, target).horizontal,
                       cover.kind, cover.by, g.arc_of(target, attacker),
@@ -93,7 +91,7 @@ def _situation(battle: Battle, g: BoardGeometry, attacker: str, target: str,
     if kind == "soft":
         given_by = by
     elif kind == "hard":
-        hard = _hard_terrain(battle.board.terrains)
+        hard = battle.kept(_Scans, _Scans).hard
         given_by = tuple(i for i in by if i in hard)
     return Situation(
         distance=horizontal,
@@ -111,15 +109,16 @@ def _situation(battle: Battle, g: BoardGeometry, attacker: str, target: str,
 SCAN_AFTER = 8  # situations asked of one battle before every pair's is computed at once
 
 
-@dataclass(frozen=True)
-class _Scan:
-    battle: Battle
-    threshold: str
-    situations: dict[tuple[str, str], Situation]
+class _Scans:
+    """What was asked of one battle's situations (kept with it: ``Battle.kept``): how
+    often, every pair's once scanned (under ``threshold``), the hard-cover terrain."""
 
-
-_SCANS: list[_Scan] = []  # the last battle scanned
-_ASKED: list[tuple[Battle, int]] = []  # the last battle asked, and how often
+    def __init__(self, battle: Battle) -> None:
+        self.asked = 0
+        self.threshold: str | None = None
+        self.situations: dict[tuple[str, str], Situation] = {}
+        self.hard = frozenset(t.id for t in battle.board.terrains
+                              if t.kind == "platform" or t.cover == "hard")
 
 
 def scanned_situation(battle: Battle, attacker: str, target: str, threshold: str
@@ -127,15 +126,15 @@ def scanned_situation(battle: Battle, attacker: str, target: str, threshold: str
     """``situation_of``; once ``SCAN_AFTER`` situations have been asked of one battle (a
     whole-battlefield scan: `inspect`, a target list), every ordered pair of active units
     on different sides is computed at once (``scan_situations``) and answered from it."""
-    if _SCANS and _SCANS[0].battle is battle and _SCANS[0].threshold == threshold:
-        found = _SCANS[0].situations.get((attacker, target))
+    scans = battle.kept(_Scans, _Scans)
+    if scans.threshold == threshold:
+        found = scans.situations.get((attacker, target))
         return found if found is not None else situation_of(battle, attacker, target,
                                                             threshold)
-    count = _ASKED[0][1] + 1 if _ASKED and _ASKED[0][0] is battle else 1
-    _ASKED[:] = [(battle, count)]
-    if count > SCAN_AFTER:
+    scans.asked += 1
+    if scans.asked > SCAN_AFTER:
         situations = scan_situations(battle, threshold)
-        _SCANS[:] = [_Scan(battle, threshold, situations)]
+        scans.situations, scans.threshold = situations, threshold
         found = situations.get((attacker, target))
         if found is not None:
             return found
@@ -146,9 +145,7 @@ def scan_situations(battle: Battle, threshold: str) -> dict[tuple[str, str], Sit
     """``situation_of`` of every ordered pair of active bodies on different sides, from
     the geometry's whole-battlefield answers (gaps a row at a time, facing cover of every
     pair at once, the sight table)."""
-    from tabletop_gui.geometry.board_geometry import BoardGeometry
-
-    g = BoardGeometry.of(battle.board)
+    g = battle.geometry
     ids = [b.id for b in g.bodies.bodies]
     pairs, kinds, _, _, by = g.facing_choices(_threshold(threshold))
     visible = g.sight_matrix().tolist()
@@ -159,19 +156,6 @@ def scan_situations(battle: Battle, threshold: str) -> dict[tuple[str, str], Sit
         out[(a, t)] = _situation(battle, g, a, t, gaps[i][j], kinds[n], by[n], g.arc_of(t, a),
                                  visible[i][j])
     return out
-
-
-_HARD: list[tuple[tuple[Terrain, ...], frozenset[str]]] = []
-
-
-def _hard_terrain(terrains: tuple[Terrain, ...]) -> frozenset[str]:
-    """Ids of the terrain giving hard cover (platforms and hard obstacles), kept for the
-    last terrain tuple asked (a scan asks it for every pair)."""
-    if _HARD and _HARD[0][0] is terrains:
-        return _HARD[0][1]
-    hard = frozenset(t.id for t in terrains if t.kind == "platform" or t.cover == "hard")
-    _HARD[:] = [(terrains, hard)]
-    return hard
 
 
 def facts_of(attacker: str, target: str, s: Situation) -> PairFacts:
@@ -241,13 +225,13 @@ def _plan_of(a: UnitView, t: UnitView, weapon: str | None, s: Situation,
 
 class NinthAgeRuleset(Ruleset):
     info = INFO
+    damage_axis = "Health Points lost"
 
     # -- geometry ------------------------------------------------------------------------
     def situation(self, battle: Battle, attacker: str, target: str) -> Situation:
-        if _SCANS and _SCANS[0].battle is battle:  # its options were read for the scan
-            threshold = _SCANS[0].threshold
-        else:
-            threshold = str(self.options(battle)["cover_threshold"])
+        scanned = battle.kept(_Scans, _Scans).threshold  # options read for the scan
+        threshold = scanned if scanned is not None \
+            else str(self.options(battle)["cover_threshold"])
         return scanned_situation(battle, attacker, target, threshold)
 
     def pair_facts(self, battle: Battle, attacker: str, target: str) -> PairFacts:
@@ -310,7 +294,6 @@ class NinthAgeRuleset(Ruleset):
         plan, s = self.plan(battle, request, situation)
         hp = plan_distribution(plan)
         extras: dict[str, Any] = {
-            "_take_down_probability": hp.prob_at_least(plan.remaining) if plan.remaining else 1.0,
             "expected_casualties": round(casualties(hp, plan.target_hp, plan.target_hp_lost), 3),
             "hits": summary(plan_distribution(plan, "hits")),
             "wounds": summary(plan_distribution(plan, "wounds")),
@@ -321,44 +304,28 @@ class NinthAgeRuleset(Ruleset):
             checks=plan.checks, modifiers=plan.modifiers,
             facts=facts_of(request.attacker, request.target, s), distribution=hp,
             table_row=plan.table_row, extras=extras,
+            take_down_probability=(hp.prob_at_least(plan.remaining) if plan.remaining
+                                   else 1.0),
         )
 
-    def resolve(self, battle: Battle, request: AttackRequest, dice: DiceSource,
-                situation: Situation | None = None) -> Resolution:
+    def begin(self, battle: Battle, request: AttackRequest,
+              situation: Situation | None = None) -> Resolver:
         plan, _ = self.plan(battle, request, situation)
+        runner = Runner(plan.profile, plan.shots)
+        trace: list[DieRoll] = []
+        run = runner.start(plan.attacks, plan.shots, plan.shooting_models, trace)
+        cap = max(0, plan.remaining)
+        odds = Odds(plan.profile)
+        return Resolver(
+            _resolution(plan, request.target, runner.run(run)), trace,
+            lambda fed: capped(runner.remainder(odds, run, plan.shots, cap), plan.remaining),
+            lambda given: DiceShortage(len(run.dice) + max(1, dice_waiting(run)), given))
 
-        short: list[DiceShortage] = []
-
-        def feed(sides: int, label: str) -> int | None:
-            if short:
-                return None
-            try:
-                return dice.roll(sides, label)
-            except DiceShortage as e:  # name every die still needed, not just the next
-                short.append(e)
-                return None
-
-        runner = Runner(plan.profile, feed, plan.shots)
-        run = runner.run(runner.start(plan.attacks, plan.shots, plan.shooting_models))
-        if short:
-            raise DiceShortage(len(run.dice) + max(1, dice_waiting(run)), short[0].given)
-        dice.finish()
-        damage = min(run.hp, plan.remaining)
-        taken = plan.remaining > 0 and damage >= plan.remaining
-        lost = plan.target_hp_lost + damage
-        removed = lost // plan.target_hp - plan.target_hp_lost // plan.target_hp
-        steps = [f"{d.label}: {d.face}, {d.outcome}" for d in run.dice]
-        steps.append(f"{run.hits} hits, {run.wounds} wounds, {damage} Health Points lost, "
-                     f"{removed} model{'' if removed == 1 else 's'} removed"
-                     + (": the unit is destroyed" if taken else ""))
-        state: dict[str, Any] = {"hp_lost": lost}
-        if taken:
-            state["taken_down"] = True
-        return Resolution(
-            dice=tuple(run.dice), damage=damage, taken_down=taken, steps=tuple(steps),
-            changes=(StateChange(request.target, state),),
-            extras={"hits": run.hits, "wounds": run.wounds, "casualties": removed},
-        )
+    def overlays(self, battle: Battle, request: AttackRequest) -> tuple[OverlayShape, ...]:
+        """The target's arc lines (front, flanks and rear meet on them)."""
+        return tuple(OverlayShape("arc_line", "135° arc line of the target (a model on a "
+                                  "line is in the flank)", (a, b))
+                     for a, b in arc_lines(battle.board, request.target))
 
     def odds_given(self, battle: Battle, request: AttackRequest, known: Sequence[int],
                    situation: Situation | None = None) -> Dist:
@@ -368,6 +335,28 @@ class NinthAgeRuleset(Ruleset):
         if used < len(known):
             raise DiceError(f"too many dice: this attack needs {used}, {len(known)} were given")
         return d
+
+
+def _resolution(plan: Plan, target: str, steps: Generator[DieAsk, int | str, Run]
+                ) -> Steps:
+    """The run of the attack's dice, then what it does to the target."""
+    run = yield from steps
+    damage = min(run.hp, plan.remaining)
+    taken = plan.remaining > 0 and damage >= plan.remaining
+    lost = plan.target_hp_lost + damage
+    removed = lost // plan.target_hp - plan.target_hp_lost // plan.target_hp
+    texts = [f"{d.label}: {d.face}, {d.outcome}" for d in run.dice]
+    texts.append(f"{run.hits} hits, {run.wounds} wounds, {damage} Health Points lost, "
+                 f"{removed} model{'' if removed == 1 else 's'} removed"
+                 + (": the unit is destroyed" if taken else ""))
+    state: dict[str, Any] = {"hp_lost": lost}
+    if taken:
+        state["taken_down"] = True
+    return Resolution(
+        dice=tuple(run.dice), damage=damage, taken_down=taken, steps=tuple(texts),
+        changes=(StateChange(target, state),),
+        extras={"hits": run.hits, "wounds": run.wounds, "casualties": removed},
+    )
 
 
 RULESET = NinthAgeRuleset()

@@ -5,29 +5,37 @@ hit rolls; their re-rolls (Hatred); second rolls of Hopeless Shots; to-wound rol
 their re-rolls (Flaming against Flammable); armour saves; special saves; re-rolls of
 special saves (Divine Attacks); Multiple Wounds dice.
 
-Each attack and each of its hits is an ``Item`` that waits at one step. The runner
-advances every item through the steps with dice from a feed; when the feed runs dry
-(conditioning on known dice) the items stay where they are, and the answer is the sum
-of what is already lost and each waiting item's exact remainder (``odds.Odds``): the
-dice not yet rolled are independent of the rolled ones, item by item.
+Each attack and each of its hits is an ``Item`` that waits at one step. The runner is a
+generator (``rules/resolver.py``): it advances every item through the steps, asking for
+each die (``face = yield DieAsk(...)``); wherever it stands (conditioning on known dice)
+the items are where they are, and the answer is the sum of what is already lost and each
+waiting item's exact remainder (``odds.Odds``): the dice not yet rolled are independent
+of the rolled ones, item by item.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from dataclasses import dataclass, field
 
-from tabletop_gui.rules.base import DiceError, DieRoll
+from tabletop_gui.rules.base import DieRoll
 from tabletop_gui.rules.dist import Dist
 from tabletop_gui.rules.fields import DiceSpec
 from tabletop_gui.rules.ninth_age.odds import Odds, capped, dice_dist, repeat_capped
 from tabletop_gui.rules.ninth_age.profile import CANNOT_HIT, HOPELESS, AttackProfile
 from tabletop_gui.rules.ninth_age.tables import NO_SAVE
+from tabletop_gui.rules.resolver import DieAsk, dice_word, face_error
 
 STEPS = ("shots", "hit", "hit_reroll", "hopeless", "wound", "wound_reroll", "armour",
          "special", "special_reroll", "mw")
 
-Feed = Callable[[int, str], "int | None"]
+STEP_WORDS = {"shots": "shots", "hit": "to hit", "hit_reroll": "to hit, re-rolls",
+              "hopeless": "to hit, second rolls (Hopeless Shots)", "wound": "to wound",
+              "wound_reroll": "to wound, re-rolls", "armour": "armour save",
+              "special": "special save", "special_reroll": "special save, re-rolls",
+              "mw": "Multiple Wounds"}
+
+Asks = Generator[DieAsk, "int | str", int]
 
 
 @dataclass
@@ -46,61 +54,77 @@ class Item:
 
 @dataclass
 class Run:
+    """The items of one attack and the dice rolled; while a step is under way, ``done``
+    holds the items it has advanced and ``pos`` the first item of ``items`` it has not."""
+
     items: list[Item]
     dice: list[DieRoll] = field(default_factory=list)
-    exhausted: bool = False
     hits: int = 0
+    done: list[Item] | None = None
+    pos: int = 0
+    step_left: int = 0  # dice still to roll in the step under way
+
+    @property
+    def current(self) -> list[Item]:
+        """Every item where it stands now (a waiting item is mid-step, as left)."""
+        return self.items if self.done is None else self.done + self.items[self.pos:]
 
     @property
     def hp(self) -> int:
-        return sum(i.hp for i in self.items if i.step == "done")
+        return sum(i.hp for i in self.current if i.step == "done")
 
     @property
     def wounds(self) -> int:
-        return sum(1 for i in self.items if i.wounded)
+        return sum(1 for i in self.current if i.wounded)
 
 
 class Runner:
-    """Advances the items of one attack sequence with dice from ``feed``."""
+    """Advances the items of one attack sequence, asking for each die."""
 
-    def __init__(self, profile: AttackProfile, feed: Feed, shots: DiceSpec | None = None
-                 ) -> None:
+    def __init__(self, profile: AttackProfile, shots: DiceSpec | None = None) -> None:
         self.p = profile
-        self.feed = feed
         self.shot_sides = shots.sides if shots is not None else 6
 
-    def start(self, attacks: int, shots: DiceSpec | None, shooting_models: int) -> Run:
+    def start(self, attacks: int, shots: DiceSpec | None, shooting_models: int,
+              dice: list[DieRoll] | None = None) -> Run:
+        """The attack before any die; each die rolled is appended to ``dice``."""
         items: list[Item] = []
         if shots is not None and self.p.hit_needed < CANNOT_HIT:
             items = [Item("shots", f"model {m + 1}", left=shots.count, known=shots.bonus)
                      for m in range(shooting_models)]
         elif self.p.hit_needed < CANNOT_HIT:
             items = [Item("hit", f"attack {a + 1}") for a in range(attacks)]
-        return Run(items)
+        return Run(items, dice if dice is not None else [])
 
-    def _roll(self, run: Run, sides: int, label: str, outcome: Callable[[int], str]) -> int | None:
-        if run.exhausted:
-            return None
-        face = self.feed(sides, label)
-        if face is None:
-            run.exhausted = True
-            return None
+    def _roll(self, run: Run, sides: int, label: str, step: str, need: str,
+              outcome: Callable[[int], str]) -> Asks:
+        n = run.step_left
+        words = STEP_WORDS[step]
+        if step in ("shots", "mw"):
+            purpose = f"roll {dice_word(n)} for {words} (d{sides} each)"
+        else:
+            purpose = f"roll {dice_word(n)} {words}, {need}"
+        face = yield DieAsk(sides, label, words, n, purpose)
+        assert isinstance(face, int)
+        run.step_left -= 1
         run.dice.append(DieRoll(sides, face, label, outcome(face)))
         return face
 
-    def run(self, run: Run) -> Run:
+    def run(self, run: Run) -> Generator[DieAsk, int | str, Run]:
         for step in STEPS:
-            if run.exhausted:
-                break
-            out: list[Item] = []
             if step == "hit":
                 run.items = self._number_attacks(run.items)
-            for item in run.items:
-                if item.step != step or run.exhausted:
+            out: list[Item] = []
+            run.done, run.pos = out, 0
+            run.step_left = sum((it.left if step in ("shots", "mw") else 1)
+                                for it in run.items if it.step == step)
+            for pos, item in enumerate(run.items):
+                run.pos = pos
+                if item.step != step:
                     out.append(item)
                     continue
-                out.extend(self._advance(run, item))
-            run.items = out
+                out.extend((yield from self._advance(run, item)))
+            run.items, run.done = out, None
         return run
 
     def _number_attacks(self, items: list[Item]) -> list[Item]:
@@ -147,14 +171,12 @@ class Runner:
                 item.known, item.left = h.wounds.bonus, h.wounds.count
         return item
 
-    def _advance(self, run: Run, item: Item) -> list[Item]:
+    def _advance(self, run: Run, item: Item) -> Generator[DieAsk, int | str, list[Item]]:
         p = self.p
         step = item.step
         if step == "shots":
-            face = self._roll(run, self.shot_sides, f"shots, {item.label}",
-                              lambda f: f"{f} shots")
-            if face is None:
-                return [item]
+            face = yield from self._roll(run, self.shot_sides, f"shots, {item.label}", step,
+                                         "", lambda f: f"{f} shots")
             item.known += face
             item.left -= 1
             return [item]
@@ -169,9 +191,8 @@ class Runner:
                     return "6: roll again" if f == 6 else "miss"
                 return "hit" + (" (natural 6)" if f == 6 and step != "hopeless" else "") if (
                     f >= need and f != 1) else "miss"
-            face = self._roll(run, 6, f"{what}, {item.label}", outcome)
-            if face is None:
-                return [item]
+            face = yield from self._roll(run, 6, f"{what}, {item.label}", step,
+                                         "6 to roll again" if first else f"{need}+", outcome)
             if first:
                 if face == 6:
                     item.step, item.six = "hopeless", True
@@ -187,11 +208,10 @@ class Runner:
         if step in ("wound", "wound_reroll"):
             need = h.wound_needed
             what = "to-wound roll" if step == "wound" else "to-wound re-roll"
-            face = self._roll(run, 6, f"{what}, {item.label}",
-                              lambda f: "wound" + (" (Lethal Strike)" if f == 6 and h.lethal_strike
-                                                   else "") if f >= need and f != 1 else "fail")
-            if face is None:
-                return [item]
+            face = yield from self._roll(
+                run, 6, f"{what}, {item.label}", step, f"{need}+",
+                lambda f: "wound" + (" (Lethal Strike)" if f == 6 and h.lethal_strike
+                                     else "") if f >= need and f != 1 else "fail")
             if face >= need and face != 1:
                 item.step, item.wounded = "armour", True
                 item.lethal = h.lethal_strike and face == 6
@@ -202,10 +222,9 @@ class Runner:
             return [_done(item)]
         if step == "armour":
             need = h.armour(item.lethal)
-            face = self._roll(run, 6, f"armour save, {item.label}",
-                              lambda f: "saved" if f >= need and f != 1 else "failed")
-            if face is None:
-                return [item]
+            face = yield from self._roll(
+                run, 6, f"armour save, {item.label}", step, f"{need}+",
+                lambda f: "saved" if f >= need and f != 1 else "failed")
             if face >= need and face != 1:
                 return [_done(item)]
             item.step = "special"
@@ -216,10 +235,9 @@ class Runner:
                 which, need = "aegis", h.aegis_needed
             name = f"{which} save" + (" re-roll (Divine Attacks)" if step == "special_reroll"
                                       else "")
-            face = self._roll(run, 6, f"{name}, {item.label}",
-                              lambda f: "saved" if f >= need and f != 1 else "failed")
-            if face is None:
-                return [item]
+            face = yield from self._roll(
+                run, 6, f"{name}, {item.label}", step, f"{need}+ ({which})",
+                lambda f: "saved" if f >= need and f != 1 else "failed")
             if face >= need and face != 1:
                 if step == "special" and which == "aegis" and h.divine:
                     item.step = "special_reroll"
@@ -229,10 +247,9 @@ class Runner:
             return [self._settle(item)]
         # Multiple Wounds dice (a multiple stays waiting with its partial sum)
         while item.left > 0:
-            face = self._roll(run, h.wounds.sides, f"Multiple Wounds die, {item.label}",
-                              lambda f: f"D{h.wounds.sides} shows {f}")
-            if face is None:
-                return [item]
+            face = yield from self._roll(run, h.wounds.sides,
+                                         f"Multiple Wounds die, {item.label}", "mw", "",
+                                         lambda f: f"D{h.wounds.sides} shows {f}")
             item.known += face
             item.left -= 1
         item.step, item.hp = "done", min(h.hp_cap, max(0, item.known))
@@ -242,7 +259,7 @@ class Runner:
         """Exact distribution of everything the waiting items will still add, capped."""
         groups: dict[tuple[str, str, bool, int, int], int] = {}
         total = Dist.point(min(run.hp, cap))
-        for it in run.items:
+        for it in run.current:
             if it.step == "done":
                 continue
             key = (it.step, it.kind, it.lethal, it.known, it.left)
@@ -259,7 +276,7 @@ def dice_waiting(run: Run) -> int:
     Multiple Wounds dice left, and for a shooting model its shots dice plus one hit roll
     per shot (each die showing at least 1)."""
     n = 0
-    for it in run.items:
+    for it in run.current:
         if it.step == "done":
             continue
         if it.step == "shots":
@@ -305,21 +322,17 @@ def _done(item: Item) -> Item:
 def conditioned(profile: AttackProfile, attacks: int, shots: DiceSpec | None,
                 shooting_models: int, remaining: int, known: list[int]) -> tuple[Dist, int]:
     """HP-lost distribution given the first dice; also how many of them were used."""
-    pos = 0
-
-    def feed(sides: int, label: str) -> int | None:
-        nonlocal pos
-        if pos >= len(known):
-            return None
-        face = known[pos]
-        if not 1 <= face <= sides:
-            raise DiceError(f"die {pos + 1} ({label}) shows {face}, but a d{sides} shows "
-                             f"1 to {sides}")
-        pos += 1
-        return face
-
-    runner = Runner(profile, feed, shots)
-    run = runner.run(runner.start(attacks, shots, shooting_models))
+    runner = Runner(profile, shots)
+    run = runner.start(attacks, shots, shooting_models)
+    steps = runner.run(run)
+    try:
+        ask = next(steps)
+        for pos, face in enumerate(known):
+            if not 1 <= face <= ask.sides:
+                raise face_error(pos + 1, ask.label, face, ask.sides)
+            ask = steps.send(face)
+    except StopIteration:
+        pass
     used = len(run.dice)
     cap = max(0, remaining)
     return capped(runner.remainder(Odds(profile), run, shots, cap), remaining), used

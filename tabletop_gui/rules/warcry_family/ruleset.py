@@ -23,7 +23,6 @@ from tabletop_gui.rules.base import (
     Combatant,
     DiceError,
     DiceShortage,
-    DiceSource,
     DieRoll,
     Modifier,
     PairFacts,
@@ -33,8 +32,9 @@ from tabletop_gui.rules.base import (
     StateChange,
     Terms,
 )
-from tabletop_gui.rules.dist import DicePool, Dist, dice_needed, pool_damage
+from tabletop_gui.rules.dist import DicePool, Dist, FaceTable, dice_needed, pool_damage
 from tabletop_gui.rules.fields import RangeSpec
+from tabletop_gui.rules.resolver import DieAsk, Resolver, Steps, dice_word
 from tabletop_gui.rules.warcry_family.tables import HitRow, face_table
 from tabletop_gui.rules.warcry_family.targeting import ENGAGE, EPS, Near, Targeting
 from tabletop_gui.rules.warcry_family.validity import batch_validity, options_refused
@@ -48,9 +48,21 @@ from tabletop_gui.rules.warcry_family.weapons import (
 OUTCOME_TEXT = {"miss": "miss", "hit": "hit", "critical": "critical hit"}
 
 
+def faces_text(table: FaceTable) -> str:
+    """What the faces of one die do: 'miss 1-2, hit 3-5, critical 6' (runs of faces)."""
+    parts: list[str] = []
+    start = 1
+    for face in range(1, table.sides + 1):
+        outcome = table.outcomes[face - 1]
+        if face == table.sides or table.outcomes[face] != outcome:
+            span = str(start) if start == face else f"{start}-{face}"
+            parts.append(f"{OUTCOME_TEXT.get(outcome, outcome)} {span}")
+            start = face + 1
+    return ", ".join(parts)
+
+
 class DiceCountShortage(DiceShortage):
-    """Too few given dice, naming exactly how many the attack rolls (the GUI still sees a
-    ``DiceShortage`` and asks for the next die)."""
+    """Too few given dice, naming exactly how many the attack rolls and in which pools."""
 
     def __init__(self, needed: int, given: int, what: str) -> None:
         super().__init__(needed, given)
@@ -258,12 +270,12 @@ class WarcryFamilyRuleset(Ruleset):
         p = self.plan(battle, request)
         dist = pool_damage(p.pools, p.wounds_left)
         extras = dict(p.extras)
-        extras["_take_down_probability"] = self._take_down(dist, p.wounds_left)
         return AttackReport(
             ruleset=self.id, attacker=request.attacker, target=request.target,
             weapon=p.weapon, offhand=p.offhand, attack_type=p.attack_type,
             checks=p.checks, modifiers=p.modifiers, facts=p.facts, distribution=dist,
             table_row=p.table_row, extras=extras,
+            take_down_probability=self._take_down(dist, p.wounds_left),
         )
 
     @staticmethod
@@ -284,23 +296,28 @@ class WarcryFamilyRuleset(Ruleset):
         parts = [f"{r.pool.count} {r.label}{'s' if r.pool.count != 1 else ''}" for r in p.rolls]
         return " then ".join(parts)
 
-    def resolve(self, battle: Battle, request: AttackRequest, dice: DiceSource) -> Resolution:
+    def begin(self, battle: Battle, request: AttackRequest) -> Resolver:
         p = self.plan(battle, request)
-        try:
-            return self._resolve(p, dice)
-        except DiceShortage as e:
-            need = dice_needed(p.pools)
-            raise DiceCountShortage(need, e.given, self.dice_text(p)) from None
+        trace: list[DieRoll] = []
+        need = dice_needed(p.pools)
+        return Resolver(self._steps(p, trace), trace,
+                        lambda fed: pool_damage(p.pools, p.wounds_left, list(fed)),
+                        lambda given: DiceCountShortage(need, given, self.dice_text(p)))
 
-    def _resolve(self, p: Plan, dice: DiceSource) -> Resolution:
-        rolled: list[DieRoll] = []
+    def _steps(self, p: Plan, rolled: list[DieRoll]) -> Steps:
         steps: list[str] = []
         total = 0
         for r in p.rolls:
             raw = 0
+            table_text = faces_text(r.pool.table)
             for i in range(r.pool.count):
                 label = f"{r.label} {i + 1}" if r.numbered else r.label
-                face = dice.roll(r.pool.table.sides, label)
+                left = r.pool.count - i
+                step, what = (("to hit", "to hit") if r.numbered
+                              else ("off-hand", f"for the {r.label}"))
+                face = yield DieAsk(r.pool.table.sides, label, step, left,
+                                    f"roll {dice_word(left)} {what}: {table_text}")
+                assert isinstance(face, int)
                 outcome, dmg = r.pool.table.face(face)
                 rolled.append(DieRoll(r.pool.table.sides, face, label, outcome))
                 text = OUTCOME_TEXT.get(outcome, outcome)
@@ -311,7 +328,6 @@ class WarcryFamilyRuleset(Ruleset):
             if r.armour_text:
                 steps.append(f"{r.pool.name} total {raw}, {r.armour_text}: {after} damage")
             total += after
-        dice.finish()
         left = p.wounds_left
         dealt = min(total, left)
         down = left > 0 and dealt >= left

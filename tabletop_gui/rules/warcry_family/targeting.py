@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypeVar
 
-from tabletop_gui.geometry.board_geometry import BoardGeometry
+from tabletop_gui.geometry.cover import CoverRule
 from tabletop_gui.geometry.facts import Cover, Flank, Measure, Sight
 from tabletop_gui.rules.base import Battle, Check, Combatant, is_taken_down
 from tabletop_gui.rules.fields import RangeSpec
@@ -48,15 +48,13 @@ class Near:
 class Targeting:
     """The geometry of one battle as the Warcry family's target rules read it.
 
-    ``Targeting.of(battle)`` keeps one instance for the last battle (battles are immutable
-    values), so that scanning every target of one attacker measures its surroundings once.
+    ``Targeting.of(battle)`` is kept with the battle (``Battle.kept``), so that scanning
+    every target of one attacker measures its surroundings once.
     """
-
-    _last: tuple[Battle, Targeting] | None = None
 
     def __init__(self, battle: Battle) -> None:
         self.battle = battle
-        self.g = BoardGeometry.of(battle.board)
+        self.g = battle.geometry
         self._measures: dict[tuple[str, str], Measure] = {}
         self._engaging: dict[str, list[Near]] = {}
         self._sights: dict[tuple[str, str], Sight] = {}
@@ -66,12 +64,7 @@ class Targeting:
 
     @classmethod
     def of(cls, battle: Battle) -> Targeting:
-        last = cls._last
-        if last is not None and last[0] is battle:
-            return last[1]
-        tg = cls(battle)
-        cls._last = (battle, tg)
-        return tg
+        return battle.kept(cls, cls)
 
     def measure(self, a: str, b: str) -> Measure:
         key = (a, b)
@@ -89,13 +82,12 @@ class Targeting:
 
     def cover(self, attacker: str, target: str, *, gate_1in: bool, platform_threshold: float,
               platform_applies: bool = True) -> Cover:
-        """The Warcry family's cover (see ``BoardGeometry.warcry_cover``)."""
+        """The Warcry family's cover: ``BoardGeometry.cover`` with this family's parameters."""
         key = (attacker, target, gate_1in, platform_threshold, platform_applies)
         v = self._covers.get(key)
         if v is None:
-            v = _keep(self._covers, key, self.g.warcry_cover(
-                attacker, target, gate_1in=gate_1in, platform_threshold=platform_threshold,
-                platform_applies=platform_applies))
+            rule = CoverRule(gate_1in, float(platform_threshold), platform_applies)
+            v = _keep(self._covers, key, self.g.cover(attacker, target, rule))
         return v
 
     def flanked(self, attacker: str, target: str) -> Flank:

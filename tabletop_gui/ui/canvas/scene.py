@@ -6,8 +6,9 @@ the document's selection and the document's selection selects items.
 
 Extension points for canvas overlays: ``item_for(id)`` gives an entity's item;
 ``overlay_layer`` is an empty parent item at ``Z_OVERLAY`` (above terrain and models,
-below tool feedback) to hang overlay items on; ``preview_moved`` tells overlays where
-models are while a drag is in progress (before the edit is pushed on release).
+below tool feedback) to hang overlay items on. Where models are while a drag is in
+progress (before the edit is pushed on release) is the document's preview
+(``Document.preview``).
 
 Another battlefield (Open, New, restore) is mirrored in slices of ``BUILD_SLICE_S`` per
 event-loop turn, so a file of thousands of models never holds the event loop: the table
@@ -17,6 +18,8 @@ and the first items show at once, the rest follow (``building``, ``built``).
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from PySide6.QtCore import QRectF, QTimer, Signal
 from PySide6.QtGui import QColor
@@ -51,7 +54,6 @@ class LayerItem(QGraphicsItem):
 class BattlefieldScene(QGraphicsScene):
     """Items of the document's battlefield, terrain, fighters and units."""
 
-    preview_moved = Signal(dict)  # {entity id: (x, y) in inches} while dragging
     built = Signal()  # every entity of the document has its item (after ``building``)
 
     def __init__(self, document: Document) -> None:
@@ -97,7 +99,7 @@ class BattlefieldScene(QGraphicsScene):
     def set_show_taken_down(self, show: bool) -> None:
         self.show_taken_down = show
         for item in self.model_items():
-            item.setVisible(show or not item.model.taken_down)
+            item.setVisible(show or not item.down)
 
     # -- mirroring -------------------------------------------------------------------
     def _color(self, scenario: Scenario, side_id: str) -> QColor:
@@ -126,6 +128,16 @@ class BattlefieldScene(QGraphicsScene):
     def finish_building(self) -> None:
         """Make every item still to make now (an export, a test)."""
         self._build_more(budget_s=None)
+
+    @contextmanager
+    def selection_kept(self) -> Iterator[None]:
+        """Within it, the items' selection changes leave the document's selection alone
+        (a picture drawn of the scene)."""
+        self._syncing = True
+        try:
+            yield
+        finally:
+            self._syncing = False
 
     def _build_more(self, budget_s: float | None = BUILD_SLICE_S) -> None:
         """Mirror the entities still to mirror, for ``budget_s`` seconds (None: all)."""
@@ -160,8 +172,8 @@ class BattlefieldScene(QGraphicsScene):
                 item = ModelItem(e.id)
                 self._items[e.id] = item
                 self.addItem(item)
-            item.set_model(e, self._color(scenario, e.side))
-            item.setVisible(self.show_taken_down or not e.taken_down)
+            item.set_model(e, self._color(scenario, e.side), scenario.taken_down(e))
+            item.setVisible(self.show_taken_down or not item.down)
         elif isinstance(e, Obstacle | Platform):
             if not isinstance(item, TerrainItem):
                 if item is not None:

@@ -42,13 +42,13 @@ class MeasureTool(Tool):
     def mouse_move(self, event: QMouseEvent, scene_pos: QPointF) -> bool:
         if self._start is None or not event.buttons() & Qt.MouseButton.LeftButton:
             return False
-        self._show(measure(self.document.battle().board, self._start, self._end_at(scene_pos)))
+        self._show(measure(self.document.snapshot.geometry, self._start, self._end_at(scene_pos)))
         return True
 
     def mouse_release(self, event: QMouseEvent, scene_pos: QPointF) -> bool:
         if event.button() != Qt.MouseButton.LeftButton or self._start is None:
             return False
-        self._show(measure(self.document.battle().board, self._start, self._end_at(scene_pos)))
+        self._show(measure(self.document.snapshot.geometry, self._start, self._end_at(scene_pos)))
         self._start = None
         return True
 

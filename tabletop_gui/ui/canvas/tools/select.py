@@ -119,15 +119,16 @@ class SelectTool(Tool):
 
     def _show_preview(self, entities: dict[str, Entity]) -> None:
         self._preview = entities
-        positions: dict[str, tuple[float, float]] = {}
+        models: dict[str, Entity] = {}
         for i, e in entities.items():
             item = self.scene.item_for(i)
             if isinstance(item, ModelItem) and isinstance(e, Fighter | Unit):
                 item.set_model(e, item.color)
-                positions[i] = (e.x, e.y)
+                models[i] = e
             elif isinstance(item, TerrainItem) and not isinstance(e, Fighter | Unit):
                 item.set_terrain(e)
-        self.scene.preview_moved.emit(positions)
+        if models:
+            self.document.preview(models)  # the attack follows the drag (position, facing)
 
     def mouse_release(self, event: QMouseEvent, scene_pos: QPointF) -> bool:
         if event.button() != Qt.MouseButton.LeftButton or self._mode is None:
@@ -154,6 +155,7 @@ class SelectTool(Tool):
                 scenario = scenario.with_entity(e)
             verb = "Rotate" if mode == "rotate" else "Move"
             self.document.edit(f"{verb} {edits.describe(self.scenario, changed)}", scenario)
+        self.document.end_preview()  # when no edit ended it
         return True
 
     # -- keys ------------------------------------------------------------------------
@@ -191,6 +193,7 @@ class SelectTool(Tool):
     def cancel(self) -> None:
         if self._mode in ("move", "rotate"):
             self._show_preview(dict(self._start))
+            self.document.end_preview()
         self._clear_band()
         self._mode = None
         self._start, self._preview = {}, {}

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from tabletop_gui.geometry.board import Body, Footprint, Formation
 from tabletop_gui.geometry.board_geometry import BoardGeometry
 from tabletop_gui.geometry.formation import file_counts, model_centres, rank_counts
-from tabletop_gui.geometry.ninth_age import arc_of_point, reference_point
+from tabletop_gui.geometry.unit_arcs import arc_of_point, reference_point
 from tests.core.geometry_helpers import board, box, disc, unit
 
 MM = 25.4
@@ -90,7 +90,7 @@ def test_arc_of_observer_uses_its_reference_point() -> None:
     observer = unit("o", "r", 3.6, 2.0, 5, 5, facing=90.0)  # 1 deep: front centre at y 2.5
     # centre (3.6, 2.0): excess across 1.1 > along 1.0 -> right flank
     # front centre (3.6, 2.5): along 1.5 > across 1.1 -> front
-    g = BoardGeometry.of(board(target, observer))
+    g = BoardGeometry(board(target, observer))
     assert g.arc_of("t", "o") == "front"
     assert g.arc_of_point("t", (3.6, 2.0)) == "right_flank"
 
@@ -100,17 +100,17 @@ def test_contact_engaged_facing_and_models() -> None:
     # edge lies on the target's front edge (y = 1): full frontage, 5 models touch
     target = unit("t", "b", 0, 0, 10, 5)
     att = unit("a", "r", 0, 1.5, 5, 5, facing=270.0)
-    g = BoardGeometry.of(board(target, att))
+    g = BoardGeometry(board(target, att))
     assert g.in_contact("a", "t")
     assert g.engaged_facing("t", "a") == "front"
     assert g.contact_models("a", "t") == 5
     # shifted 3.2 to the right: its bases span x in [0.7, 5.7]; two overlap the front edge
     att = unit("a", "r", 3.2, 1.5, 5, 5, facing=270.0)
-    g = BoardGeometry.of(board(target, att))
+    g = BoardGeometry(board(target, att))
     assert g.contact_models("a", "t") == 2
     # 0.02" away: not in contact
     att = unit("a", "r", 0, 1.52, 5, 5, facing=270.0)
-    g = BoardGeometry.of(board(target, att))
+    g = BoardGeometry(board(target, att))
     assert not g.in_contact("a", "t") and g.engaged_facing("t", "a") is None
     assert g.contact_models("a", "t") == 0
 
@@ -119,13 +119,13 @@ def test_engaged_facing_on_a_flank_and_at_a_corner() -> None:
     target = unit("t", "b", 0, 0, 10, 5)  # x in [-2.5, 2.5], y in [-1, 1]
     # a 1x1 fighter-like unit touching the right flank at y = 0
     side = unit("s", "r", 3.0, 0.0, 1, 1, facing=180.0)
-    assert BoardGeometry.of(board(target, side)).engaged_facing("t", "s") == "right_flank"
+    assert BoardGeometry(board(target, side)).engaged_facing("t", "s") == "right_flank"
     # corner to corner at (2.5, 1): the attacker's reference point decides
     corner = unit("c", "r", 3.0, 1.5, 1, 1, facing=90.0)  # front centre (3.0, 2.0)
     # (3.0, 2.0): along excess 1.0 > across excess 0.5 -> front
-    assert BoardGeometry.of(board(target, corner)).engaged_facing("t", "c") == "front"
+    assert BoardGeometry(board(target, corner)).engaged_facing("t", "c") == "front"
     corner = unit("c", "r", 3.0, 1.5, 1, 1, facing=0.0)  # front centre (3.5, 1.5)
-    assert BoardGeometry.of(board(target, corner)).engaged_facing("t", "c") == "right_flank"
+    assert BoardGeometry(board(target, corner)).engaged_facing("t", "c") == "right_flank"
 
 
 def test_ranks_and_files_of_example_3() -> None:
@@ -180,17 +180,17 @@ def shoot_board(*terrain):  # type: ignore[no-untyped-def]
 
 
 def test_facing_cover_none_soft_hard() -> None:
-    g = BoardGeometry.of(shoot_board())
+    g = BoardGeometry(shoot_board())
     fc = g.facing_cover("s", "t")
     assert fc.kind == "none" and fc.total_fraction == pytest.approx(0.0, abs=1e-9)
     # a hard wall right in front of the whole front facing: hard cover from every point
     wall = box("w", -3, 1.05, 3, 1.1, 1.0, cover="hard")
-    fc = BoardGeometry.of(shoot_board(wall)).facing_cover("s", "t")
+    fc = BoardGeometry(shoot_board(wall)).facing_cover("s", "t")
     assert fc.kind == "hard"
     assert fc.hard_fraction == pytest.approx(1.0, abs=1e-9)
     assert fc.by == ("w",)
     hedge = box("h", -3, 1.05, 3, 1.1, 1.0, cover="soft")
-    fc = BoardGeometry.of(shoot_board(hedge)).facing_cover("s", "t")
+    fc = BoardGeometry(shoot_board(hedge)).facing_cover("s", "t")
     assert fc.kind == "soft"
     assert fc.hard_fraction == pytest.approx(0.0, abs=1e-9)
     assert fc.total_fraction == pytest.approx(1.0, abs=1e-9)
@@ -199,7 +199,7 @@ def test_facing_cover_none_soft_hard() -> None:
 def test_facing_cover_exactly_half() -> None:
     # a thin hard wall in front of the left half only (x < 0): 32 of 64 samples hidden
     wall = box("w", -3, 1.05, 0.0, 1.1, 1.0)
-    g = BoardGeometry.of(shoot_board(wall))
+    g = BoardGeometry(shoot_board(wall))
     fc = g.facing_cover("s", "t")
     assert fc.hard_fraction == pytest.approx(0.5, abs=1e-9) and fc.kind == "none"
     assert g.facing_cover("s", "t", threshold="half_or_more").kind == "hard"
@@ -207,7 +207,7 @@ def test_facing_cover_exactly_half() -> None:
 
 def test_intervening_unit_gives_soft_cover() -> None:
     screen = unit("x", "r", 0.0, 3.0, 10, 10)  # 10 wide, 1 deep, between them
-    g = BoardGeometry.of(board(unit("t", "b", 0, 0, 10, 5),
+    g = BoardGeometry(board(unit("t", "b", 0, 0, 10, 5),
                                unit("s", "r", 0, 21.0, 5, 5, facing=270.0), screen))
     fc = g.facing_cover("s", "t")
     assert fc.kind == "soft" and fc.by == ("x",)

@@ -1,4 +1,5 @@
-"""The Ninth Age: arcs, facings, reference points, base contact.
+"""Arcs, facings, reference points and base contact of a rank-and-file formation (a
+unit's boundary of ranks and files of bases), the primitives a ruleset of units reads.
 
 A rectangular body (a unit's boundary) has four arcs bounded by lines leaving each
 corner at 135 degrees to the two facings meeting there. In the body's own frame
@@ -15,15 +16,20 @@ the centre of anything else.
 
 from __future__ import annotations
 
+import math
+
 import shapely
 
 from tabletop_gui.geometry import outline
-from tabletop_gui.geometry.board import Body, Point
+from tabletop_gui.geometry.board import Board, Body, Point
 from tabletop_gui.geometry.facts import Arc
 from tabletop_gui.geometry.formation import model_centres
 
 CONTACT = 0.01  # boundaries this close (inches) are in base contact
 TIE = 1e-9  # relative tolerance of a point on a corner line (it counts as Flank)
+ARC_LINE_IN = 8.0  # how far the arc boundaries are drawn from the corners
+
+Segment = tuple[tuple[float, float], tuple[float, float]]
 
 
 def is_round(body: Body) -> bool:
@@ -106,3 +112,24 @@ def contact_models(attacker: Body, target: Body) -> int:
         return sum(1 for b in front_rank_bases(attacker) if b.distance(centre) - r <= CONTACT)
     tpoly = outline.polygon(tfp)
     return sum(1 for b in front_rank_bases(attacker) if b.distance(tpoly) <= CONTACT)
+
+
+def arc_lines(board: Board, body_id: str, length: float = ARC_LINE_IN) -> list[Segment]:
+    """Segments (table inches) bounding the four arcs of a rank-and-file unit: from each
+    boundary corner, outward at 135° to the two facings that meet there (45° to the
+    unit's axes). Other bodies, and units on a round base (one 360° arc): none."""
+    try:
+        body = board.body(body_id)
+    except KeyError:
+        return []
+    fp = body.footprint
+    if body.formation is None or fp.shape != "rect":
+        return []
+    out = []
+    s = length / math.sqrt(2.0)
+    hl, hw = 0.5 * fp.length, 0.5 * fp.width
+    for u, v in ((hw, hl), (-hw, hl), (-hw, -hl), (hw, -hl)):
+        start = outline.to_world(fp, u, v)
+        end = outline.to_world(fp, u + math.copysign(s, u), v + math.copysign(s, v))
+        out.append((start, end))
+    return out
