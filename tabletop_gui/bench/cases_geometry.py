@@ -1,4 +1,5 @@
-"""Benchmark cases of the geometry: ``pairs_N`` (N = 50, 200, 800) and ``drag_N`` (200, 800).
+"""Benchmark cases of the geometry: ``pairs_N`` (N = 50, 200, 800, 2000) and ``drag_N``
+(200, 800, 2000).
 
 pairs_N: every opposing pair of a synthetic battlefield (``battlefields.synthetic_board``):
 distance, engaged (within 1"), line of sight, Warcry cover and flanking, from a fresh
@@ -39,6 +40,8 @@ RULE = CoverRule(gate_1in=True, platform_threshold=3.0)
 SAMPLE = 2000
 QUICK_SAMPLE = 500  # --quick: a smaller sample, so every case runs in under a minute
 RANGE = 12.0
+PAIRS_N = (50, 200, 800, 2000)
+DRAG_N = (200, 800, 2000)
 _quick = False  # set by ``set_quick`` (the runner's --quick) to sample the N = 200 reference
 
 
@@ -156,11 +159,13 @@ def set_quick(quick: bool) -> None:
 
 
 CASES: dict[str, tuple[Callable[[], Any], Callable[[], Any] | None]] = {
-    **{f"pairs_{n}": (pairs_compute(n), pairs_reference(n)) for n in (50, 200, 800)},
-    **{f"drag_{n}": (drag_compute(n), None) for n in (200, 800)},
+    **{f"pairs_{n}": (pairs_compute(n), pairs_reference(n)) for n in PAIRS_N},
+    **{f"drag_{n}": (drag_compute(n), None) for n in DRAG_N},
 }
-RUNS = {"pairs_50": 20, "pairs_200": 20, "pairs_800": 3, "drag_200": 100, "drag_800": 50}
-QUICK_RUNS = {"pairs_50": 5, "pairs_200": 3, "pairs_800": 1, "drag_200": 20, "drag_800": 10}
-REFERENCE_RUNS = {"pairs_50": 3, "pairs_200": 1, "pairs_800": 1}
-QUICK_REFERENCE_RUNS = {"pairs_50": 1, "pairs_200": 1, "pairs_800": 1}
-REFERENCE_SCALE = {f"pairs_{n}": functools.partial(reference_scale, n) for n in (50, 200, 800)}
+RUNS = {"pairs_50": 20, "pairs_200": 20, "pairs_800": 5, "pairs_2000": 3, "drag_200": 100,
+        "drag_800": 50, "drag_2000": 30}
+QUICK_RUNS = {"pairs_50": 5, "pairs_200": 3, "pairs_800": 1, "pairs_2000": 1, "drag_200": 20,
+              "drag_800": 10, "drag_2000": 5}
+REFERENCE_RUNS = {f"pairs_{n}": 3 if n == 50 else 1 for n in PAIRS_N}
+QUICK_REFERENCE_RUNS = {f"pairs_{n}": 1 for n in PAIRS_N}
+REFERENCE_SCALE = {f"pairs_{n}": functools.partial(reference_scale, n) for n in PAIRS_N}

@@ -1,23 +1,30 @@
 """Benchmark cases of the desktop application (docs/benchmark.md):
 
-- ``gui_frame_200``: the real canvas offscreen with 200 models and the attack overlays
-  on (an attacker chosen, its targets marked): one drag step of a model, that is a mouse
-  move on the view's viewport with the button held, the events processed (the live
-  overlays included, as the worker's verdicts come in) and the view repainted.
+- ``gui_frame_N`` (N = 200, 800): the real canvas offscreen with N models and the attack
+  overlays on (an attacker chosen, its targets marked): one drag step of a model, that is
+  a mouse move on the view's viewport with the button held, the events processed (the live
+  overlays included, as the worker's verdicts come in) and the view repainted. 200: the
+  crowd of ``crowd_scenario``; 800: the same ranks, 40 abreast (``army_scenario``).
+- ``load_2000``: File > Open of a 2,000-model scenario file (``army_scenario(2000)``,
+  written once before the timing) in a window already up: read and checked on the
+  worker, every model's item made, and the view painted with all of them.
 - ``startup``: ``tabletop-gui`` in a child process (offscreen) until it reports the first
   paint of its window (``TABLETOP_GUI_EXIT_AFTER_PAINT=1``).
 
-Neither has a reference; the answers say the step moved the model and the child painted.
+None has a reference; the answers say the step moved the model, the file's models were
+all drawn, and the child painted.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 N_MODELS = 200
@@ -56,9 +63,37 @@ def crowd_scenario(n: int = N_MODELS) -> Any:
     )
 
 
-def _setup_frame() -> dict[str, Any]:
-    if _frame:
+def army_scenario(n: int) -> Any:
+    """``n`` fighters in the crowd's ranks (2.3" apart, ranks 4.5" apart), ``20 k``
+    abreast for ``k`` about sqrt(n / 200), the first half red facing the blue second half;
+    the table grows to hold them (at least 48" x 48"). ``army_scenario(200)`` is
+    ``crowd_scenario(200)``."""
+    crowd = crowd_scenario(2)
+    columns = 20 * max(1, round(math.sqrt(n / 200)))
+    half = n // 2
+    template = crowd.fighters[0]
+    fighters = tuple(
+        replace(template, id=f"m{i}", name=f"Model {i}", side="red" if i < half else "blue",
+                x=2.0 + (i % columns) * 2.3,
+                y=2.0 + (i // columns) * 4.5 + (1.5 if i >= half else 0.0),
+                facing=90.0 if i < half else 270.0)
+        for i in range(n))
+    rows = -(-n // columns)
+    field = replace(crowd.battlefield, width=max(48.0, 2.0 + columns * 2.3),
+                    depth=max(48.0, 2.0 + rows * 4.5))
+    return replace(crowd, fighters=fighters, battlefield=field)
+
+
+def front_rank_model(n: int) -> str:
+    """A red model in the middle of the front rank of ``army_scenario(n)``."""
+    columns = 20 * max(1, round(math.sqrt(n / 200)))
+    return f"m{(n // 2 // columns - 1) * columns + columns // 2}"
+
+
+def _setup_frame(n: int = N_MODELS) -> dict[str, Any]:
+    if _frame and _frame["n"] == n:
         return _frame
+    reset()
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     from PySide6.QtCore import QEvent, QPointF, QSettings, Qt
     from PySide6.QtGui import QMouseEvent
@@ -71,13 +106,14 @@ def _setup_frame() -> dict[str, Any]:
     app = ensure_application()
     folder = tempfile.mkdtemp(prefix="tabletop-gui-bench-")
     settings = QSettings(os.path.join(folder, "settings.ini"), QSettings.Format.IniFormat)
-    window = MainWindow(Document(crowd_scenario()), settings)
+    scenario = crowd_scenario() if n == N_MODELS else army_scenario(n)
+    window = MainWindow(Document(scenario), settings)
     window.resize(1280, 800)
     window.install_attack_flow()
     window.show()
     app.processEvents()
     window.view.fit_to_window()
-    dragged = "m90"  # a red model in the front rank, facing the blue lines
+    dragged = front_rank_model(n)  # "m90" of 200: red, front rank, facing the blue lines
     flow = window.attack_flow
     flow.state.set_attacker(dragged)
     deadline = time.perf_counter() + 60.0
@@ -96,7 +132,7 @@ def _setup_frame() -> dict[str, Any]:
         app.sendEvent(vp, ev)
 
     send(QEvent.Type.MouseButtonPress, start.x(), start.y(), left, left)
-    _frame.update(app=app, window=window, vp=vp, send=send, start=start, step=0,
+    _frame.update(n=n, app=app, window=window, vp=vp, send=send, start=start, step=0,
                   dragged=dragged, move=QEvent.Type.MouseMove, buttons=left, none=none)
     return _frame
 
@@ -107,14 +143,18 @@ def reset() -> None:
         f = _frame
         f["send"](__import__("PySide6.QtCore").QtCore.QEvent.Type.MouseButtonRelease,
                   f["start"].x(), f["start"].y(), f["buttons"], f["none"])
-        window = f["window"]
-        window.document.undo_stack.setClean()
-        window.close()
-        window.deleteLater()
-        from PySide6.QtCore import QCoreApplication, QEvent
-
-        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        _close(f["window"])
         _frame.clear()
+
+
+def _close(window: Any) -> None:
+    """Close a case's window, its document left clean (no question asked)."""
+    window.document.undo_stack.setClean()
+    window.close()
+    window.deleteLater()
+    from PySide6.QtCore import QCoreApplication, QEvent
+
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
 
 
 def _xy(window: Any, model_id: str) -> tuple[float, float]:
@@ -122,9 +162,9 @@ def _xy(window: Any, model_id: str) -> tuple[float, float]:
     return m.x, m.y
 
 
-def frame() -> bool:
+def frame(n: int = N_MODELS) -> bool:
     """One drag step: move, process events (live overlays), repaint the viewport."""
-    f = _setup_frame()
+    f = _setup_frame(n)
     f["step"] += 1
     dx = 12.0 if f["step"] % 2 else -12.0
     item = f["window"].scene.item_for(f["dragged"])
@@ -145,9 +185,70 @@ def startup() -> bool:
     return out.returncode == 0 and PAINT_MARKER in out.stdout
 
 
+LOAD_MODELS = 2000
+_load: dict[str, Any] = {}
+
+
+def _setup_load() -> dict[str, Any]:
+    if _load:
+        return _load
+    reset()
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QSettings
+
+    from tabletop_gui.app import ensure_application
+    from tabletop_gui.model.document import Document
+    from tabletop_gui.scenario.save import save_scenario
+    from tabletop_gui.ui.main_window import MainWindow
+
+    app = ensure_application()
+    folder = tempfile.mkdtemp(prefix="tabletop-gui-bench-")
+    path = os.path.join(folder, f"army-{LOAD_MODELS}.battle.json")
+    save_scenario(army_scenario(LOAD_MODELS), path)
+    settings = QSettings(os.path.join(folder, "settings.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(Document(crowd_scenario(2)), settings)
+    window.resize(1280, 800)
+    window.install_attack_flow()
+    window.show()
+    app.processEvents()
+    state = {"opened": False}
+
+    def opened(_path: str, shown: bool) -> None:
+        state["opened"] = shown
+
+    window.files.opened.connect(opened)
+    _load.update(app=app, window=window, path=path, state=state)
+    return _load
+
+
+def load() -> int:
+    """File > Open of the 2,000-model file until every model is drawn: how many are."""
+    f = _setup_load()
+    app, window, state = f["app"], f["window"], f["state"]
+    state["opened"] = False
+    if not window.files.open(f["path"]):
+        return 0
+    deadline = time.perf_counter() + 120.0
+    scene = window.scene
+    while not (state["opened"] and not scene.building) and time.perf_counter() < deadline:
+        app.processEvents()
+        time.sleep(0.0002)  # the worker thread reads the file meanwhile
+    window.view.viewport().repaint()
+    return len(scene.model_items()) if state["opened"] else 0
+
+
+def reset_load() -> None:
+    """Close the load case's window (tests)."""
+    if _load:
+        _close(_load["window"])
+        _load.clear()
+
+
 CASES: dict[str, tuple[Callable[[], object], Callable[[], object] | None]] = {
     "gui_frame_200": (frame, None),
+    "gui_frame_800": (lambda: frame(800), None),
+    "load_2000": (load, None),
     "startup": (startup, None),
 }
-RUNS = {"gui_frame_200": 60, "startup": 7}
-QUICK_RUNS = {"gui_frame_200": 20, "startup": 3}
+RUNS = {"gui_frame_200": 60, "gui_frame_800": 40, "load_2000": 5, "startup": 7}
+QUICK_RUNS = {"gui_frame_200": 20, "gui_frame_800": 10, "load_2000": 2, "startup": 3}

@@ -384,9 +384,8 @@ class BoardGeometry:
                      and board.bodies[k].id == body_id
                      and board.bodies[k].side == old[k].side
                      and same_terrain
-                     and all(x is y or x == y
-                             for n, (x, y) in enumerate(zip(board.bodies, old, strict=True))
-                             if n != k))
+                     # tuples compare items by identity first: x is y or x == y
+                     and board.bodies[:k] == old[:k] and board.bodies[k + 1:] == old[k + 1:])
         if not same_rest:
             return BoardGeometry(board, self.terrain if same_terrain else None)
         bodies = self.bodies.with_body(k, board.bodies[k], self.terrain)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import numpy as np
@@ -28,6 +29,25 @@ def test_registry_lists_the_geometry_cases() -> None:
     for n in ("pairs_50", "pairs_200", "pairs_800", "drag_200", "drag_800", "odds_warcry",
               "odds_ninth_age", "gui_frame_200", "startup"):
         assert n in names
+
+
+def test_every_target_has_a_case() -> None:
+    names = {c.name for c in load_cases()}
+    assert set(TARGETS) <= names  # the report names no target as "not measured"
+
+
+def test_circle_of_realms_odds_equal_the_enumeration() -> None:
+    from tabletop_gui.bench import cases_circle
+
+    answer, ref = cases_circle.compute(), cases_circle.reference()
+    assert cases_circle.same(answer, ref)
+    # every part of the outcome is at stake: criticals, both Dismemberment Dice, both down
+    assert 0 < answer.critical < 1
+    assert min(answer.dismemberment.values()) > 0
+    assert answer.target_down > 0 and answer.attacker_down > 0
+    assert sum(answer.target.values()) == pytest.approx(1.0, abs=1e-12)
+    worse = replace(ref, target_down=ref.target_down + 1e-6)
+    assert not cases_circle.same(answer, worse)
 
 
 def test_pairs_50_equals_the_full_reference() -> None:

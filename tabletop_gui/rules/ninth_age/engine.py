@@ -14,7 +14,7 @@ In ``roll``: ``hits``, ``wounds`` and ``casualties`` of the rolled attack.
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 from tabletop_gui.geometry.unit_arcs import CONTACT, arc_lines
@@ -207,6 +207,22 @@ def plan_distribution(plan: Plan, measure: Measure = "hp") -> Dist:
     return capped(d, plan.remaining) if measure == "hp" else d
 
 
+def _plan_of(a: UnitView, t: UnitView, weapon: str | None, s: Situation,
+             situ: dict[str, Any]) -> Plan:
+    """The plan of an attack of unit ``a`` on ``t`` (the first valid weapon's when none is
+    named), refused (RulesError) when it is too large to compute."""
+    if weapon is not None or situ.get("crush_attack"):
+        plan = build_plan(a, t, weapon, s, situ)
+    else:
+        names = [w.name for w in a.weapons]
+        if not a.close_combat_weapons() and a.weapon(HAND_WEAPON) is None:
+            names.append(HAND_WEAPON)  # every unit can fight with its hand weapon
+        plans = [build_plan(a, t, n, s, situ) for n in names]
+        plan = next((p for p in plans if p.valid), plans[0])
+    check_size(plan, a.id)
+    return plan
+
+
 class NinthAgeRuleset(Ruleset):
     info = INFO
     damage_axis = "Health Points lost"
@@ -241,16 +257,37 @@ class NinthAgeRuleset(Ruleset):
         t = unit_view(battle, request.target)
         s = situation if situation is not None else self.situation(
             battle, request.attacker, request.target)
-        if request.weapon is not None or situ.get("crush_attack"):
-            plan = build_plan(a, t, request.weapon, s, situ)
-        else:
-            names = [w.name for w in a.weapons]
-            if not a.close_combat_weapons() and a.weapon(HAND_WEAPON) is None:
-                names.append(HAND_WEAPON)  # every unit can fight with its hand weapon
-            plans = [build_plan(a, t, n, s, situ) for n in names]
-            plan = next((p for p in plans if p.valid), plans[0])
-        check_size(plan, request.attacker)
-        return plan, s
+        return _plan_of(a, t, request.weapon, s, situ), s
+
+    def target_validity(self, battle: Battle, attacker: str, targets: Sequence[str],
+                        weapon: str | None = None, offhand: str | None = None,
+                        situational: Mapping[str, Any] | None = None,
+                        explain: bool = True,
+                        ) -> dict[str, tuple[bool, tuple[str, ...]]]:
+        """``attack(...).valid`` and ``.reasons`` of each target from its plan alone: the
+        verdict is the plan's checks (and a refused plan's message), which is all an
+        attack adds them to, so no distribution is computed. The situations of the pairs
+        come from the battle's scan (``scanned_situation``)."""
+        out: dict[str, tuple[bool, tuple[str, ...]]] = {}
+        request = AttackRequest(attacker, attacker, weapon, offhand, dict(situational or {}))
+        try:
+            if offhand is not None:
+                self.plan(battle, request)  # refused: the same message for every target
+            situ = self.situational(request)
+            a = unit_view(battle, attacker)
+        except RulesError as e:
+            return {target: (False, (str(e),)) for target in targets}
+        for target in targets:
+            try:
+                t = unit_view(battle, target)
+                plan = _plan_of(a, t, weapon, self.situation(battle, attacker, target), situ)
+            except RulesError as e:
+                out[target] = (False, (str(e),))
+                continue
+            reasons = (tuple(c.text for c in plan.checks if not c.ok)
+                       if explain or plan.valid else ())
+            out[target] = (plan.valid, reasons)
+        return out
 
     def attack(self, battle: Battle, request: AttackRequest,
                situation: Situation | None = None) -> AttackReport:
