@@ -116,6 +116,7 @@ def answer(snapshot: SnapshotLike, choice: AttackChoice, dice: DiceEntry,
         if view.message and view.report is not None and dice.faces:
             dropped = evaluate(snapshot, choice, DiceEntry(answers=dice.answers))
             view = replace(dropped, message=f"dice dropped: {view.message}")
+        view = _defaulted(snapshot, choice, view)
         refusals = []
         for face in typed:
             faces = (view.dice.faces if view.dice.seed is None else ()) + (face,)
@@ -125,8 +126,20 @@ def answer(snapshot: SnapshotLike, choice: AttackChoice, dice: DiceEntry,
                 view = replace(view, message=refusals[-1])
             else:
                 refusals.append("")
-                view = trial
+                view = _defaulted(snapshot, choice, trial)
     return Answer(view, _offhands(snapshot, choice, weapons), tuple(refusals))
+
+
+def _defaulted(snapshot: SnapshotLike, choice: AttackChoice, view: AttackView
+               ) -> AttackView:
+    """The view with the choice the dice end on taken by its default (the choice is still
+    in ``asked``: the player may answer otherwise); the view itself when none is pending."""
+    ask = view.pending_choice
+    if ask is None or view.message:
+        return view
+    answers = tuple(sorted({**dict(view.dice.answers), ask.key: ask.default}.items()))
+    taken = evaluate(snapshot, choice, replace(view.dice, answers=answers))
+    return view if taken.message else replace(taken, dice=view.dice)
 
 
 def _request(choice: AttackChoice) -> AttackRequest:
@@ -276,7 +289,7 @@ class AttackController:
             attacker, c.weapon if c.weapon in names else None,
             c.offhand if c.offhand in names else None, target,
             tuple((k, v) for k, v in c.options if k in known))
-        self._changed(keep_typed=True)
+        self._changed(keep_typed=True, defer=True)
 
     def set_choice(self, choice: AttackChoice) -> None:
         """Another attack: its dice start afresh."""
@@ -344,7 +357,12 @@ class AttackController:
     # -- dice ---------------------------------------------------------------------------
     def enter_die(self, face: int, refused: Refused | None = None) -> None:
         """Add one physical die; the rules judge it with the next evaluation (a refused
-        face is not kept: the view's ``message`` says why and ``refused`` is told)."""
+        face is not kept: the view's ``message`` says why and ``refused`` is told). Without
+        an attack it is refused at once."""
+        if self._refused_without_attack():
+            if refused is not None:
+                refused(NO_ATTACK)
+            return
         self._typed.append((face, refused))
         self._changed(keep_typed=True)
 
@@ -367,14 +385,27 @@ class AttackController:
     def roll(self) -> None:
         """Roll digital dice: with a fresh seed from ``seed_source``, or with the seed the
         user fixed (which then moves on by one, so that the next roll differs)."""
+        if self._refused_without_attack():
+            return
         seed = self._seed if self._seed is not None else self.seed_source()
         if self._seed is not None:
             self._seed = seed + 1 if seed < SEED_LIMIT else 0
         self._roll_seed = seed
         self._changed()
 
+    def _refused_without_attack(self) -> bool:
+        """No attacker or no target (and none coming): the view says so, now."""
+        c = self._choice
+        if (c.attacker is not None and c.target is not None) or self.pending:
+            return False
+        self._view = replace(self._view, message=NO_ATTACK)
+        self._publish()
+        return True
+
     # -- evaluation -----------------------------------------------------------------------
-    def _changed(self, keep_typed: bool = False) -> None:
+    def _changed(self, keep_typed: bool = False, defer: bool = False) -> None:
+        """Evaluate later (``defer``: even when there is no attack to ask the rules
+        about: a drag's steps are published once per turn)."""
         self._generation += 1
         if self._ticket is not None:
             self._ticket.cancel()
@@ -384,6 +415,12 @@ class AttackController:
         else:
             self._typed.clear()
         self._judging = []
+        c = self._choice
+        if not defer and (c.attacker is None or c.target is None) and not self._typed \
+                and self._roll_seed is None:  # nothing to ask the rules: no attack, now
+            self._dirty = False
+            self._take(Answer(evaluate_nothing(c, self._dice), ()), [], ())
+            return
         self._dirty = True
         if not self._scheduled:
             self._scheduled = True

@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
 )
 
 from tabletop_gui.model.attack_state import SEED_LIMIT, AttackState
-from tabletop_gui.ui.refresh_later import RefreshLater
 
 CHOICE_STYLE = "background: #F0E442; color: black; padding: 2px;"
 REFUSED_STYLE = "color: #D55E00; font-weight: bold;"  # Okabe-Ito vermillion
@@ -102,7 +101,7 @@ class DiceEntry(QWidget):
         self.dice_label.setToolTip("Each die with what it was for and its outcome")
         self.dice_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(self.dice_label)
-        self.refresh_later = RefreshLater(state, self.refresh, self)
+        state.subscribe(self.refresh)
         self.refresh()
 
     # -- actions -----------------------------------------------------------------------

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import QGridLayout, QLabel, QTabWidget, QVBoxLayout, QWid
 
 from tabletop_gui.model.attack_state import AttackState
 from tabletop_gui.rules.dist import Dist
-from tabletop_gui.ui.refresh_later import RefreshLater
 
 # Okabe-Ito colours (colour-blind safe)
 BLUE = "#0072B2"
@@ -123,7 +122,7 @@ class OddsPanel(QWidget):
         self.extras_label.setToolTip("Further odds the ruleset reports for this attack")
         self.extras_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         layout.addWidget(self.extras_label)
-        self.refresh_later = RefreshLater(state, self.refresh, self)
+        state.subscribe(self.refresh)
         self.refresh()
 
     # -- binding -----------------------------------------------------------------------

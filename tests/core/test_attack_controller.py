@@ -91,12 +91,25 @@ def test_changes_in_one_turn_cost_one_evaluation() -> None:
     choose(c, q)
     c.enter_die(3)
     c.enter_die(4)
-    assert c.pending and worker.submitted == 0 and seen == []
+    assert c.pending and worker.submitted == 0
+    assert all(v.report is None for v in seen)  # only "no target yet", told at once
     turns.turn()
     assert worker.submitted == 1
     worker.run()
     assert [v.dice.faces for v in seen if v.report is not None] == [(3, 4)]
     assert c.dice.faces == (3, 4) and not c.pending
+
+
+def test_clearing_is_published_at_once() -> None:
+    turns, worker = Turns(), Worker()
+    c, _, q, seen = setup(later=turns, runner=worker)
+    choose(c, q)
+    turns.turn()
+    worker.run()
+    assert c.view.report is not None
+    c.clear()  # nothing to ask the rules: no turn, no job
+    assert seen[-1].report is None and seen[-1].choice.attacker is None
+    assert not c.pending and worker.submitted == 1
 
 
 def test_a_superseded_answer_is_dropped() -> None:
