@@ -1,4 +1,4 @@
-"""The desktop application: the only place that creates the QApplication.
+"""The desktop application: the main window on a file, and its event loop.
 
 ``TABLETOP_GUI_EXIT_AFTER_PAINT=1`` makes the application print ``PAINT_MARKER`` on
 stdout and quit as soon as the main window has been painted once (the startup benchmark).
@@ -12,26 +12,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from PySide6.QtWidgets import QApplication
+from tabletop_gui.ui.application import ensure_application
 
+if TYPE_CHECKING:
     from tabletop_gui.ui.main_window import MainWindow
 
 PAINT_MARKER = "tabletop-gui: first paint"
-ORGANIZATION = "tabletop-gui"
-APPLICATION = "Tabletop GUI"
-
-
-def ensure_application() -> QApplication:
-    """The QApplication of this process, created on first use."""
-    from PySide6.QtWidgets import QApplication
-
-    app = QApplication.instance() or QApplication([sys.argv[0] if sys.argv else "tabletop-gui"])
-    assert isinstance(app, QApplication)
-    if not app.organizationName():
-        app.setOrganizationName(ORGANIZATION)
-        app.setApplicationName(APPLICATION)
-    return app
 
 
 def run_app(file: str | None, ruleset: str | None) -> int:

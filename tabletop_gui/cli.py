@@ -13,16 +13,11 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
+from tabletop_gui.commands import InputRefused
+from tabletop_gui.rules.text import printable
+
 SUBCOMMANDS = ("validate", "inspect", "attack", "move", "rulesets", "ruling", "import")
 MODULES = {"import": "importing"}  # "import" cannot name a module
-
-
-class InputRefused(Exception):
-    """Input the program refuses; each line is printed on stderr and the exit status is 2."""
-
-    def __init__(self, lines: Sequence[str]) -> None:
-        super().__init__("\n".join(lines))
-        self.lines = list(lines)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -80,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
                    "or Markdown (.md, with a .png beside it)")
     u.add_argument("--json", action="store_true")
 
-    from tabletop_gui.commands.importing import add_arguments
+    from tabletop_gui.commands.importing import add_arguments  # lazy: the importers load
 
     add_arguments(sub.add_parser("import", help="rosters, maps and table positions into a "
                                  "scenario"))
@@ -111,8 +106,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return int(module.run(args))
     except InputRefused as e:
-        from tabletop_gui.rules.text import printable
-
         for line in e.lines:
             print(printable(line), file=sys.stderr)
         return 2
@@ -123,8 +116,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _open_window(args: argparse.Namespace) -> int:
     """The GUI, once the arguments and the machine are known to be fit for it: every
     refusal is one line and exit status 2, before Qt is loaded (Qt would abort)."""
-    from tabletop_gui.platform_check import startup_problem
-    from tabletop_gui.rules.registry import RULESET_IDS
+    from tabletop_gui.platform_check import startup_problem  # lazy: the window path only
+    from tabletop_gui.rules.registry import RULESET_IDS  # lazy: the window path only
 
     if args.ruleset is not None and args.ruleset not in RULESET_IDS:
         print(f"tabletop-gui: unknown ruleset {args.ruleset!r} (--ruleset; known: "
@@ -134,7 +127,7 @@ def _open_window(args: argparse.Namespace) -> int:
     if problem is not None:
         print(f"tabletop-gui: {problem}", file=sys.stderr)
         return 2
-    from tabletop_gui.app import run_app
+    from tabletop_gui.app import run_app  # lazy: Qt loads with the window
 
     return run_app(args.file, args.ruleset)
 

@@ -63,8 +63,8 @@ def _setup_frame() -> dict[str, Any]:
     from PySide6.QtCore import QEvent, QPointF, QSettings, Qt
     from PySide6.QtGui import QMouseEvent
 
-    from tabletop_gui.app import ensure_application
     from tabletop_gui.model.document import Document
+    from tabletop_gui.ui.application import ensure_application
     from tabletop_gui.ui.canvas.coords import to_scene
     from tabletop_gui.ui.main_window import MainWindow
 

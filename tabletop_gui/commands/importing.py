@@ -13,10 +13,11 @@ import argparse
 import json
 from pathlib import Path
 
-from tabletop_gui.cli import InputRefused
+from tabletop_gui.commands import InputRefused
 from tabletop_gui.commands.common import load_or_refuse
 from tabletop_gui.importers.combine import ImportResult, import_files
 from tabletop_gui.importers.sources import ImportRefused
+from tabletop_gui.scenario.save import save_scenario
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -28,8 +29,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tabletop_gui.scenario.save import save_scenario
-
     into = load_or_refuse(args.into) if args.into else None
     try:
         result = import_files(args.files, ruleset=args.ruleset, into=into,

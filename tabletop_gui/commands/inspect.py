@@ -20,7 +20,7 @@ import json
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from tabletop_gui.cli import InputRefused
+from tabletop_gui.commands import InputRefused
 from tabletop_gui.commands.common import load_or_refuse
 from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import Battle, PairFacts, RulesError
@@ -30,7 +30,7 @@ from tabletop_gui.scenario.snapshot import Snapshot
 
 def opposing_pairs(scenario: Scenario) -> Iterator[tuple[str, str]]:
     """Ordered (attacker, target) ids on different sides, both still in the fight."""
-    models = [m for m in scenario.models if not m.taken_down]
+    models = [m for m in scenario.models if not scenario.taken_down(m)]
     for a in models:
         for t in models:
             if a.side != t.side:

@@ -14,7 +14,7 @@ import argparse
 import json
 from pathlib import Path
 
-from tabletop_gui.cli import InputRefused
+from tabletop_gui.commands import InputRefused
 from tabletop_gui.commands.attack import evaluate
 from tabletop_gui.commands.common import load_or_refuse
 from tabletop_gui.rules import registry
@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     scenario = load_or_refuse(args.file)
     ruling = ruling_of(scenario, args)
     if out is not None:
-        from tabletop_gui.ui.ruling_picture import write_ruling
+        from tabletop_gui.ui.ruling_picture import write_ruling  # lazy: Qt, for --out
 
         try:
             written = write_ruling(scenario, ruling, out)

@@ -25,11 +25,12 @@ from typing import TYPE_CHECKING, Literal, cast
 import numpy as np
 from numpy.typing import NDArray
 
-from tabletop_gui.geometry import ninth_age, outline
+from tabletop_gui.geometry import outline, unit_arcs
 from tabletop_gui.geometry.board import Board, Body, Point
-from tabletop_gui.geometry.bodies import BodyArrays, gaps
+from tabletop_gui.geometry.bodies import BodyArrays
 from tabletop_gui.geometry.cover import CoverRule, cover_both_ways
 from tabletop_gui.geometry.facts import Arc, Cover, FacingCover, Flank, Measure, Sight, Threshold
+from tabletop_gui.geometry.gaps import gaps
 from tabletop_gui.geometry.grid import GridGeometry
 from tabletop_gui.geometry.pairs import PairTable
 from tabletop_gui.geometry.sight import sight_pairs
@@ -200,10 +201,10 @@ class BoardGeometry:
         ids = tuple(self.terrain.terrains[k].id for k in res.blockers_of(0))
         return Sight(False, ids)
 
-    def warcry_cover(self, attacker: str, target: str, *, gate_1in: bool,
-                     platform_threshold: float, platform_applies: bool = True) -> Cover:
+    def cover(self, attacker: str, target: str, rule: CoverRule) -> Cover:
+        """Cover of ``target`` against ``attacker`` under ``rule`` (``cover.CoverRule``: the
+        parameters a ruleset gives)."""
         i, j = self.index(attacker), self.index(target)
-        rule = CoverRule(gate_1in, float(platform_threshold), platform_applies)
         table = self._busy_table(rule, i, j)
         if table is not None:
             return self.cover_fact(sorted(table.cover_terrain(i, j),
@@ -264,7 +265,7 @@ class BoardGeometry:
                 free.append(ba.bodies[k].id)
         return Flank(bool(free), tuple(free))
 
-    # -- The Ninth Age ----------------------------------------------------------------
+    # -- arcs, facings and base contact of formations ---------------------------------
     def arc_of(self, target_id: str, observer_id: str) -> Arc:
         """The arc of ``target`` holding ``observer``'s reference point (read from the
         facing-cover table when the pair is in it: the same arithmetic)."""
@@ -273,11 +274,11 @@ class BoardGeometry:
             row = obs.known.get((self.index(observer_id), self.index(target_id)))
             if row is not None:
                 return obs.scanned[0].arcs[row]
-        return ninth_age.arc_of_point(self.body(target_id),
-                                      ninth_age.reference_point(self.body(observer_id)))
+        return unit_arcs.arc_of_point(self.body(target_id),
+                                      unit_arcs.reference_point(self.body(observer_id)))
 
     def arc_of_point(self, target_id: str, point: Point) -> Arc:
-        return ninth_age.arc_of_point(self.body(target_id), point)
+        return unit_arcs.arc_of_point(self.body(target_id), point)
 
     def in_contact(self, a_id: str, b_id: str) -> bool:
         """Boundaries within 0.01" of each other (touching or overlapping)."""
@@ -286,34 +287,35 @@ class BoardGeometry:
     @staticmethod
     def touching(horizontal: float) -> bool:
         """``in_contact`` from the pair's horizontal gap."""
-        return horizontal <= ninth_age.CONTACT + 1e-12
+        return horizontal <= unit_arcs.CONTACT + 1e-12
 
     def engaged_facing(self, target_id: str, attacker_id: str) -> Arc | None:
         """The facing of ``target`` that ``attacker`` touches (None when not in contact)."""
         if not self.in_contact(target_id, attacker_id):
             return None
         m = self.measure(attacker_id, target_id)
-        return ninth_age.engaged_facing(self.body(target_id), self.body(attacker_id), m.point_b)
+        return unit_arcs.engaged_facing(self.body(target_id), self.body(attacker_id), m.point_b)
 
     def contact_models(self, attacker_id: str, target_id: str) -> int:
         """Front-rank models of the attacker whose bases are in contact with the target."""
-        return ninth_age.contact_models(self.body(attacker_id), self.body(target_id))
+        return unit_arcs.contact_models(self.body(attacker_id), self.body(target_id))
 
     def facing_cover(self, shooter_id: str, target_id: str, *,
                      threshold: Literal["more_than_half", "half_or_more"] = "more_than_half"
                      ) -> FacingCover:
         """Soft/hard cover of the target's facing against the shooter (``facing_cover``)."""
-        from tabletop_gui.geometry.facing_cover import facing_cover
+        from tabletop_gui.geometry import facing_cover  # lazy: fan.py and the facing tables
 
-        return facing_cover(self, self.index(shooter_id), self.index(target_id), threshold)
+        return facing_cover.facing_cover(self.obstructions(), self.index(shooter_id),
+                                         self.index(target_id), threshold)
 
     def facing_covers(self, threshold: Literal["more_than_half", "half_or_more"]
                       = "more_than_half") -> dict[tuple[int, int], FacingCover]:
         """``facing_cover`` of every ordered pair of active bodies on different sides, by
         (shooter index, target index), computed at once."""
-        from tabletop_gui.geometry.facing_cover import facing_covers
+        from tabletop_gui.geometry import facing_cover  # lazy: fan.py and the facing tables
 
-        return facing_covers(self, threshold)
+        return facing_cover.facing_covers(self.obstructions(), threshold)
 
     def facing_choices(self, threshold: Literal["more_than_half", "half_or_more"]
                        = "more_than_half"
@@ -321,9 +323,18 @@ class BoardGeometry:
                                   list[float], list[float], list[tuple[str, ...]]]:
         """``facing_covers`` as lists of their fields (pairs, kinds, hard and total
         fractions, by): no objects made per pair."""
-        from tabletop_gui.geometry.facing_cover import facing_choices
+        from tabletop_gui.geometry import facing_cover  # lazy: fan.py and the facing tables
 
-        return facing_choices(self, threshold)
+        return facing_cover.facing_choices(self.obstructions(), threshold)
+
+    def obstructions(self) -> Obstructions:
+        """What can hide the samples of a facing (``facing_cover.obstructions``), prepared
+        on the first facing-cover question and kept."""
+        from tabletop_gui.geometry import facing_cover  # lazy: fan.py and the facing tables
+
+        if self.facing_obstructions is None:
+            self.facing_obstructions = facing_cover.obstructions(self.bodies, self.terrain)
+        return self.facing_obstructions
 
     def sight_matrix(self) -> NDArray[np.bool_]:
         """visible[a, t] of every pair of active bodies on different sides (the pair table:
@@ -402,9 +413,6 @@ class BoardGeometry:
         if self._queries > TABLE_AFTER:
             return self.pair_table(rule)
         return None
-
-    def sight_many(self, i: IntArray, j: IntArray) -> NDArray[np.bool_]:
-        return sight_pairs(self.bodies, self.terrain, i, j).visible
 
 
 def _circle_measure(ba: BodyArrays, i: int, j: int) -> Measure:

@@ -1,9 +1,10 @@
-"""Cover for the Warcry family: obstacles crossed by the line between closest points, platforms.
+"""Cover by parameters (``CoverRule``): obstacles crossed by the line between closest
+points, and platforms. A ruleset gives the parameters.
 
 The line runs between the closest points of the two bases (in plan). It gives cover when
 a part of it longer than ``segments.EPS_LENGTH`` lies strictly inside an obstacle after
-dropping the part within 1/2" of the attacker's base. Warcry drops that part only when
-the fighters are more than 1" apart (``gate_1in=True``); the variants always drop it.
+dropping the part within ``EXEMPT`` (1/2") of the attacker's base: only when the bases
+are more than ``GATE`` (1") apart with ``gate_1in=True``, always without it.
 Because the distance to a convex base grows steadily along a line leaving it, the dropped
 part is a prefix of the line: up to 0.5/L for a round attacker (the line is radial), found
 by bisection for other outlines. When the bases touch or overlap the line has no length
@@ -35,7 +36,7 @@ GATE = 1.0
 
 @dataclass(frozen=True)
 class CoverRule:
-    """The parameters of a Warcry-family cover test."""
+    """The parameters of a cover test (see the module's text)."""
 
     gate_1in: bool
     platform_threshold: float

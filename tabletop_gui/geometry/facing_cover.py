@@ -1,4 +1,4 @@
-"""The Ninth Age's cover: how much of the Target Facing is hidden from the shooter.
+"""Cover of a facing: how much of the Target Facing is hidden from the shooter.
 
 Target Facing: the side of the target's boundary matching the arc of the target in which
 the shooter is Located (front/rear/left/right edge). Shooter's Front Facing: the front
@@ -35,21 +35,19 @@ for all pairs at once.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import numpy as np
 import shapely
 from numpy.typing import NDArray
 
-from tabletop_gui.geometry import fan, ninth_age, outline
+from tabletop_gui.geometry import fan, outline, unit_arcs
 from tabletop_gui.geometry.board import Body, Point, Terrain
+from tabletop_gui.geometry.bodies import BodyArrays
 from tabletop_gui.geometry.facts import Arc, FacingCover
 from tabletop_gui.geometry.rings import ragged
 from tabletop_gui.geometry.segments import blocked
 from tabletop_gui.geometry.terrain import TerrainSet
-
-if TYPE_CHECKING:
-    from tabletop_gui.geometry.board_geometry import BoardGeometry
 
 IntArray = NDArray[np.intp]
 FloatArray = NDArray[np.float64]
@@ -65,7 +63,7 @@ _KINDS: tuple[Literal["none", "soft", "hard"], ...] = ("none", "soft", "hard")
 def facing_edge(body: Body, arc: str, towards: Point) -> tuple[Point, Point]:
     """The two ends of a body's facing in ``arc`` (a diameter across for round bodies)."""
     fp = body.footprint
-    if ninth_age.is_round(body):
+    if unit_arcs.is_round(body):
         dx, dy = towards[0] - fp.x, towards[1] - fp.y
         d = float(np.hypot(dx, dy)) or 1.0
         nx, ny = -dy / d, dx / d
@@ -89,6 +87,7 @@ class Obstructions:
     in it (-1: inactive). Once every opposing pair has been computed, ``scanned`` holds
     their table and ``known`` each pair's row in it."""
 
+    ba: BodyArrays  # the bodies they were prepared for
     ts: TerrainSet
     owner: IntArray
     tree: shapely.STRtree
@@ -115,7 +114,7 @@ class Hidden:
 @dataclass(frozen=True, eq=False)
 class _BodyFrames:
     """What ``_ends`` needs of every body (from the same Python arithmetic as
-    ``facing_edge`` and ``ninth_age``)."""
+    ``facing_edge`` and ``unit_arcs``)."""
 
     round: NDArray[np.bool_]
     x: FloatArray
@@ -133,7 +132,7 @@ class _BodyFrames:
     @staticmethod
     def of(bodies: tuple[Body, ...]) -> _BodyFrames:
         n = len(bodies)
-        rnd = np.array([ninth_age.is_round(b) for b in bodies], dtype=bool)
+        rnd = np.array([unit_arcs.is_round(b) for b in bodies], dtype=bool)
         frame = np.array([outline.axes(b.footprint.facing) for b in bodies],
                          dtype=float).reshape(n, 2, 2)
         edges = np.zeros((n, 4, 2, 2))
@@ -147,16 +146,13 @@ class _BodyFrames:
             np.array([0.5 * max(b.footprint.length, b.footprint.width) for b in bodies]),
             np.array([0.5 * b.footprint.width for b in bodies]),
             np.array([0.5 * b.footprint.length for b in bodies]),
-            np.array([ninth_age.reference_point(b) for b in bodies], dtype=float).reshape(n, 2),
+            np.array([unit_arcs.reference_point(b) for b in bodies], dtype=float).reshape(n, 2),
             frame[:, 0, 0], frame[:, 0, 1], frame[:, 1, 0], frame[:, 1, 1], edges)
 
 
-def obstructions(g: BoardGeometry) -> Obstructions:
-    cached = g.facing_obstructions
-    if cached is not None:
-        return cached
-    ba = g.bodies
-    k0 = len(g.terrain)
+def obstructions(ba: BodyArrays, terrain: TerrainSet) -> Obstructions:
+    """The obstructions of a board (its geometry keeps them: ``BoardGeometry.obstructions``)."""
+    k0 = len(terrain)
     owner = np.full(len(ba.bodies), -1, dtype=np.intp)
     extra: list[Terrain] = []
     for n, b in enumerate(ba.bodies):
@@ -165,63 +161,59 @@ def obstructions(g: BoardGeometry) -> Obstructions:
             extra.append(Terrain(b.id, "obstacle",
                                  tuple(map(tuple, outline.outline_points(b.footprint, 32))),
                                  1.0, b.id, True, "soft"))
-    ts = TerrainSet.build(g.terrain.terrains + tuple(extra))
+    ts = TerrainSet.build(terrain.terrains + tuple(extra))
     shapely.prepare(ts.polygons)
-    out = Obstructions(ts, owner, shapely.STRtree(ts.polygons),
+    return Obstructions(ba, ts, owner, shapely.STRtree(ts.polygons),
                        fan.Pieces.build(ts.polygons, ts.convex, ~ts.large),
                        np.array([t.id for t in ts.terrains], dtype=object),
                        _BodyFrames.of(ba.bodies))
-    g.facing_obstructions = out
-    return out
 
 
-def facing_cover(g: BoardGeometry, shooter: int, target: int,
+def facing_cover(obs: Obstructions, shooter: int, target: int,
                  threshold: Literal["more_than_half", "half_or_more"] = "more_than_half"
                  ) -> FacingCover:
-    obs = obstructions(g)
     row = obs.known.get((shooter, target))
     if row is None:
         obs.asked[0] += 1
         if obs.asked[0] > TABLE_AFTER and not obs.known:
             # a whole-battlefield scan (inspect): every opposing pair in one go
-            _scan(g, obs)
+            _scan(obs)
             row = obs.known.get((shooter, target))
         if row is None:
-            return _choose(hidden_many(g, [(shooter, target)]), 0, obs.ids, threshold)
+            return _choose(hidden_many(obs, [(shooter, target)]), 0, obs.ids, threshold)
     return _choose(obs.scanned[0], row, obs.ids, threshold)
 
 
-def _scan(g: BoardGeometry, obs: Obstructions) -> tuple[list[tuple[int, int]], Hidden]:
+def _scan(obs: Obstructions) -> tuple[list[tuple[int, int]], Hidden]:
     """Every ordered pair of active bodies on different sides, computed at once and kept
     in ``obs.known`` (once per geometry)."""
-    ba = g.bodies
+    ba = obs.ba
     a, t = np.nonzero((ba.side[:, None] != ba.side[None, :]) & ba.active[:, None]
                       & ba.active[None, :])
     pairs = list(zip(a.tolist(), t.tolist(), strict=True))
     if obs.scanned:
         return pairs, obs.scanned[0]
-    table = hidden_many(g, pairs)
+    table = hidden_many(obs, pairs)
     obs.known.update(zip(pairs, range(len(pairs)), strict=True))
     obs.scanned.append(table)
     return pairs, table
 
 
-def facing_covers(g: BoardGeometry, threshold: Literal["more_than_half", "half_or_more"]
+def facing_covers(obs: Obstructions, threshold: Literal["more_than_half", "half_or_more"]
                   ) -> dict[tuple[int, int], FacingCover]:
     """``facing_cover`` of every ordered pair of active bodies on different sides."""
-    pairs, kinds, hard, total, by = facing_choices(g, threshold)
+    pairs, kinds, hard, total, by = facing_choices(obs, threshold)
     return {pair: FacingCover(kinds[n], hard[n], total[n], by[n])
             for n, pair in enumerate(pairs)}
 
 
-def facing_choices(g: BoardGeometry, threshold: Literal["more_than_half", "half_or_more"]
+def facing_choices(obs: Obstructions, threshold: Literal["more_than_half", "half_or_more"]
                    ) -> tuple[list[tuple[int, int]], list[Literal["none", "soft", "hard"]],
                               list[float], list[float], list[tuple[str, ...]]]:
     """The fields of ``facing_covers`` (pairs, kinds, hard and total fractions, by) as
     lists: the choice of ``_choose`` made for all pairs in numpy (fractions are multiples
     of 1/64, so the key (kind, total, hard) orders as kind * 10^6 + 64000 total + 64 hard)."""
-    obs = obstructions(g)
-    pairs, table = _scan(g, obs)
+    pairs, table = _scan(obs)
     hard, total = table.hard, table.total
     if threshold == "half_or_more":
         kind = np.where(hard >= 0.5, 2, np.where(total >= 0.5, 1, 0))
@@ -259,14 +251,13 @@ def _choose(hid: Hidden, n: int, ids: NDArray[np.object_], threshold: str) -> Fa
     return FacingCover(_KINDS[best[0]], best[2], best[1], by)
 
 
-def hidden_many(g: BoardGeometry, pairs: list[tuple[int, int]]) -> Hidden:
+def hidden_many(obs: Obstructions, pairs: list[tuple[int, int]]) -> Hidden:
     """What hides the samples of each (shooter, target) pair, every pair at once."""
-    obs = obstructions(g)
     ts = obs.ts
     n_p = len(pairs)
-    ends, arcs = _ends(g, pairs)
+    ends, arcs = _ends(obs, pairs)
     s0, s1, t0, t1 = ends[:, 0], ends[:, 1], ends[:, 2], ends[:, 3]
-    pe, oe = _candidates(g, obs, pairs, ends)
+    pe, oe = _candidates(obs, pairs, ends)
     n_e = len(pe)
     # what each candidate hides from each shooter point: certainly, and possibly (masks of
     # the 64 samples), from its convex pieces (``fan``)
@@ -334,19 +325,19 @@ def hidden_many(g: BoardGeometry, pairs: list[tuple[int, int]]) -> Hidden:
 _ARCS: tuple[Arc, ...] = ("front", "rear", "left_flank", "right_flank")
 
 
-def _ends(g: BoardGeometry, pairs: list[tuple[int, int]]) -> tuple[FloatArray, list[Arc]]:
+def _ends(obs: Obstructions, pairs: list[tuple[int, int]]) -> tuple[FloatArray, list[Arc]]:
     """(pairs, 4, 2): the ends of the shooter's front facing and of the Target Facing,
-    ``facing_edge`` of each pair with the arc of ``ninth_age.arc_of_point``, in numpy with
+    ``facing_edge`` of each pair with the arc of ``unit_arcs.arc_of_point``, in numpy with
     the same arithmetic (the sines and cosines come from the same per-body values); and
     that arc of each pair."""
-    f = obstructions(g).bodies
+    f = obs.bodies
     pr = np.array(pairs, dtype=np.intp).reshape(-1, 2)
     a, t = pr[:, 0], pr[:, 1]
     # the arc of the target holding the shooter's reference point (``arc_of_point``)
     dx, dy = f.ref[a, 0] - f.x[t], f.ref[a, 1] - f.y[t]
     u = dx * f.rx[t] + dy * f.ry[t]
     v = dx * f.fx[t] + dy * f.fy[t]
-    tie = np.maximum(np.maximum(1.0, np.abs(u)), np.abs(v)) * ninth_age.TIE
+    tie = np.maximum(np.maximum(1.0, np.abs(u)), np.abs(v)) * unit_arcs.TIE
     ahead = np.abs(v) - f.d[t] > np.abs(u) - f.w[t] + tie
     arc_k = np.where(ahead, np.where(v > 0, 0, 1), np.where(u >= 0, 3, 2))
     out = np.empty((len(pr), 4, 2))
@@ -367,14 +358,14 @@ def _ends(g: BoardGeometry, pairs: list[tuple[int, int]]) -> tuple[FloatArray, l
     return out, arcs
 
 
-def _candidates(g: BoardGeometry, obs: Obstructions, pairs: list[tuple[int, int]],
+def _candidates(obs: Obstructions, pairs: list[tuple[int, int]],
                 ends: FloatArray) -> tuple[IntArray, IntArray]:
     """(pair, obstruction) of the obstructions that may hide some sample of each pair, by
     pair then obstruction: every sample line lies in the convex hull of both facings, so
     an obstruction whose box misses the boxes of the hull's slabs (``_slab_boxes``), or
     lies beyond one of its edges, cannot hide any sample; the shooter and the target never
     hide, nor does a platform either stands on."""
-    ba = g.bodies
+    ba = obs.ba
     ts = obs.ts
     boxes = _slab_boxes(ends).reshape(-1, 4)
     live = np.flatnonzero(boxes[:, 0] <= boxes[:, 2])

@@ -39,11 +39,6 @@ class Threshold:
     def within(value: float, limit: float, eps: float = 1e-9) -> Threshold:
         return Threshold(value <= limit + eps, value, limit, limit - value)
 
-    @staticmethod
-    def beyond(value: float, limit: float, eps: float = 1e-9) -> Threshold:
-        """value > limit (a minimum range): margin value - limit."""
-        return Threshold(value > limit + eps, value, limit, value - limit)
-
 
 @dataclass(frozen=True)
 class Sight:
@@ -66,7 +61,7 @@ class Flank:
 
 @dataclass(frozen=True)
 class FacingCover:
-    """The Ninth Age's cover: fractions of the Target Facing hidden."""
+    """Cover of a facing: fractions of the Target Facing hidden."""
 
     kind: Literal["none", "soft", "hard"]
     hard_fraction: float

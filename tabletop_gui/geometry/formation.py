@@ -1,4 +1,4 @@
-"""Ranks and files of a rank-and-file unit (The Ninth Age).
+"""Ranks and files of a rank-and-file unit.
 
 Ranks run parallel to the front and are counted from the front; files run front to
 back and are counted from the left. Every rank is full except perhaps the rear rank.

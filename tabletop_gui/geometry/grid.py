@@ -1,4 +1,4 @@
-"""Grids of spaces (Circle of Realms): square and hex.
+"""Grids of spaces: square and hex.
 
 ``size`` is the distance between the centres of neighbouring spaces (inches).
 
@@ -78,9 +78,6 @@ class GridGeometry:
         qb, rb = _to_axial(b)
         dq, dr = qa - qb, ra - rb
         return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
-
-    def adjacent(self, a: Space, b: Space) -> bool:
-        return self.distance(a, b) == 1
 
     # -- zones of control -------------------------------------------------------------
     def zone_of_control(self, space: Space) -> set[Space]:

@@ -101,27 +101,6 @@ def polygon(fp: Footprint, segments: int | None = None) -> shapely.Polygon:
     return shapely.Polygon(outline_points(fp, segments))
 
 
-def support_point(fp: Footprint, dx: float, dy: float) -> Point:
-    """The outline point farthest in direction (dx, dy) (a unit vector).
-
-    Exact for circles and rectangles (a corner; the first corner on ties); for ellipses
-    the analytic support point of the true ellipse.
-    """
-    if is_circle(fp):
-        r = 0.5 * fp.length
-        return fp.x + r * dx, fp.y + r * dy
-    (fx, fy), (rx, ry) = axes(fp.facing)
-    du, dv = dx * rx + dy * ry, dx * fx + dy * fy
-    hl, hw = 0.5 * fp.length, 0.5 * fp.width
-    if fp.shape == "rect":
-        u = hw if du >= 0 else -hw
-        v = hl if dv >= 0 else -hl
-    else:
-        norm = math.hypot(hw * du, hl * dv) or 1.0
-        u, v = hw * hw * du / norm, hl * hl * dv / norm
-    return to_world(fp, u, v)
-
-
 def corners(fp: Footprint) -> list[Point]:
     """The four corners of a rectangular outline: front-right, front-left, rear-left, rear-right."""
     hl, hw = 0.5 * fp.length, 0.5 * fp.width

@@ -5,7 +5,7 @@ different sides (other entries are NaN / False):
 
 - ``horizontal``, ``vertical``, ``distance`` (3D) -- symmetric;
 - ``visible`` (line of sight, ``sight``) -- symmetric;
-- ``cover[a, t]`` -- Warcry-family cover of target t against attacker a (``cover``), for
+- ``cover[a, t]`` -- cover of target t against attacker a (``cover``), for
   the ``CoverRule`` the table was built with (None: no cover computed, all False);
 - ``flanked[a, t]`` -- a friend of a (not a) is within 1" (3D) of t and has no enemy
   other than t within 1" (``docs/rulesets/fight-vs-defense.md``);
@@ -13,7 +13,7 @@ different sides (other entries are NaN / False):
   (``triples.Triples``).
 
 Everything is computed in numpy over arrays of pairs, in blocks of ``PAIR_CHUNK``
-(``bodies.gaps``, ``corridor``, ``sight.sight_pairs``, ``cover.cover_both_ways``).
+(``gaps.gaps``, ``corridor``, ``sight.sight_pairs``, ``cover.cover_both_ways``).
 ``PairTable.moved`` recomputes only the row and column of one body (and flanking from the
 few pairs within 1"), which is what a drag needs; ``with_rule`` adds cover under another
 rule to the same distances and sight.
@@ -26,9 +26,10 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
-from tabletop_gui.geometry.bodies import BodyArrays, gaps
+from tabletop_gui.geometry.bodies import BodyArrays
 from tabletop_gui.geometry.corridor import corridor_candidates
 from tabletop_gui.geometry.cover import CoverRule, cover_both_ways
+from tabletop_gui.geometry.gaps import gaps
 from tabletop_gui.geometry.sight import sight_pairs
 from tabletop_gui.geometry.terrain import TerrainSet
 from tabletop_gui.geometry.triples import Triples

@@ -147,13 +147,6 @@ class TerrainSet:
             which = np.where(better, j, which)
         return best, which
 
-    def platforms_at(self, x: float, y: float) -> list[int]:
-        """Indices of the platforms covering a point."""
-        return [
-            int(j) for j in np.flatnonzero(~self.is_obstacle)
-            if shapely.intersects_xy(self.polygons[j], x, y)
-        ]
-
 
 
 

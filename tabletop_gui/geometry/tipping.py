@@ -5,12 +5,12 @@
   other along the line between the closest points changes the gap by exactly the move
   (the bases are convex), so the difference is the move a player makes.
 - ``cover_spans``: where each obstacle crosses the line between the closest points (the
-  Warcry family's line of cover), from the attacker's end, and how far from the
+  line of cover of ``cover``), from the attacker's end, and how far from the
   attacker's base the line leaves it -- the ½" next to the base that the exemption drops
   is measured from the base, not along the line.
 - ``arc_turn``: how many degrees the target must turn about its centre before the point
   (the attacker's reference point) lies in another arc. The arc lines ``|v| - d = |u| - w``
-  (``ninth_age``) meet the circle through the point, in the target's own frame, at
+  (``unit_arcs``) meet the circle through the point, in the target's own frame, at
   ``phi = 45° + asin((d - w) / (sqrt 2 · r))`` and its mirror images: turning the target
   by ``theta`` moves the point to ``phi0 - theta`` in that frame, so the turns are the
   angles between ``phi0`` and those four roots. A point on a line is in the flank (ties
@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import shapely
 
-from tabletop_gui.geometry import ninth_age, outline
+from tabletop_gui.geometry import outline, unit_arcs
 from tabletop_gui.geometry.board import Body, Point
 from tabletop_gui.geometry.facts import Arc
 from tabletop_gui.geometry.outline_distance import point_distance
@@ -100,9 +100,9 @@ class ArcTurn:
 def arc_turn(target: Body, point: Point) -> ArcTurn:
     """See the module docstring. The turn from a flank is the angle of the line itself:
     any turn beyond it changes the arc."""
-    now = ninth_age.arc_of_point(target, point)
+    now = unit_arcs.arc_of_point(target, point)
     fp = target.footprint
-    if ninth_age.is_round(target):
+    if unit_arcs.is_round(target):
         return ArcTurn(now, False, None, None, None, None)
     u, v = outline.to_local(fp, point[0], point[1])
     w, d = 0.5 * fp.width, 0.5 * fp.length
@@ -137,10 +137,10 @@ def _arc_after(target: Body, point: Point, turn: float, sign: float, now: Arc) -
     """The arc holding the point once the target has turned ``turn`` degrees (``sign``:
     +1 anticlockwise, -1 clockwise): at the line itself when that already changes the arc
     (a front or rear arc becomes a flank), else just past it."""
-    at = ninth_age.arc_of_point(_turned(target, sign * turn), point)
+    at = unit_arcs.arc_of_point(_turned(target, sign * turn), point)
     if at != now:
         return at
-    return ninth_age.arc_of_point(_turned(target, sign * (turn + 1e-4)), point)
+    return unit_arcs.arc_of_point(_turned(target, sign * (turn + 1e-4)), point)
 
 
 def _turned(body: Body, turn: float) -> Body:

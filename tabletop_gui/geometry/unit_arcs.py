@@ -1,15 +1,117 @@
-"""The arc boundaries of a rank-and-file formation, as segments on the table."""
+"""Arcs, facings, reference points and base contact of a rank-and-file formation (a
+unit's boundary of ranks and files of bases), the primitives a ruleset of units reads.
+
+A rectangular body (a unit's boundary) has four arcs bounded by lines leaving each
+corner at 135 degrees to the two facings meeting there. In the body's own frame
+(u across, right positive; v along the facing, front positive; half-width w, half-depth
+d) a point lies in the Front or Rear arc when ``|v| - d > |u| - w`` and in a Flank arc
+otherwise -- so a point exactly on a corner line counts as Flank. The partition holds
+for every point outside the boundary (points inside get the same formula's answer).
+
+A round body (a unit on a round base, a round fighter) has a single 360 degree Front arc.
+
+Reference point ("Located in"): the centre of the Front Facing of a rectangular unit;
+the centre of anything else.
+"""
 
 from __future__ import annotations
 
 import math
 
-from tabletop_gui.geometry import outline
-from tabletop_gui.geometry.board import Board
+import shapely
 
+from tabletop_gui.geometry import outline
+from tabletop_gui.geometry.board import Board, Body, Point
+from tabletop_gui.geometry.facts import Arc
+from tabletop_gui.geometry.formation import model_centres
+
+CONTACT = 0.01  # boundaries this close (inches) are in base contact
+TIE = 1e-9  # relative tolerance of a point on a corner line (it counts as Flank)
 ARC_LINE_IN = 8.0  # how far the arc boundaries are drawn from the corners
 
 Segment = tuple[tuple[float, float], tuple[float, float]]
+
+
+def is_round(body: Body) -> bool:
+    if body.formation is not None and body.formation.round_base:
+        return True
+    return body.footprint.shape != "rect"
+
+
+def reference_point(body: Body) -> Point:
+    fp = body.footprint
+    if body.formation is not None and not is_round(body):
+        return outline.to_world(fp, 0.0, 0.5 * fp.length)
+    return fp.x, fp.y
+
+
+def arc_of_point(body: Body, point: Point) -> Arc:
+    """The arc of ``body`` holding ``point`` (ties on a corner line go to the Flank)."""
+    if is_round(body):
+        return "front"
+    fp = body.footprint
+    u, v = outline.to_local(fp, point[0], point[1])
+    w, d = 0.5 * fp.width, 0.5 * fp.length
+    scale = max(1.0, abs(u), abs(v)) * TIE
+    if abs(v) - d > abs(u) - w + scale:
+        return "front" if v > 0 else "rear"
+    return "right_flank" if u >= 0 else "left_flank"
+
+
+def engaged_facing(target: Body, attacker: Body, contact: Point) -> Arc:
+    """The facing of ``target`` touched at ``contact`` (a point on its boundary).
+
+    On one facing's edge: that facing. At a corner (within 0.01" of two facings): the
+    facing whose arc holds the attacker's reference point.
+    """
+    if is_round(target):
+        return "front"
+    fp = target.footprint
+    u, v = outline.to_local(fp, contact[0], contact[1])
+    w, d = 0.5 * fp.width, 0.5 * fp.length
+    tol = CONTACT + 1e-9
+    near: list[Arc] = []
+    if abs(v - d) <= tol:
+        near.append("front")
+    if abs(v + d) <= tol:
+        near.append("rear")
+    if abs(u - w) <= tol:
+        near.append("right_flank")
+    if abs(u + w) <= tol:
+        near.append("left_flank")
+    if len(near) == 1:
+        return near[0]
+    return arc_of_point(target, reference_point(attacker))
+
+
+def front_rank_bases(body: Body) -> list[shapely.Polygon]:
+    """The bases of a unit's front-rank models (one outline for a body without formation)."""
+    f = body.formation
+    fp = body.footprint
+    if f is None or f.round_base or f.models == 0:
+        return [outline.polygon(fp)]
+    centres = model_centres(f)
+    front_v = max(v for _, v in centres)
+    out = []
+    hw, hd = 0.5 * f.base_width, 0.5 * f.base_depth
+    for u, v in centres:
+        if abs(v - front_v) > 1e-9:
+            continue
+        pts = [outline.to_world(fp, u + su * hw, v + sv * hd)
+               for su, sv in ((1, 1), (-1, 1), (-1, -1), (1, -1))]
+        out.append(shapely.Polygon(pts))
+    return out
+
+
+def contact_models(attacker: Body, target: Body) -> int:
+    """Front-rank models of ``attacker`` whose bases are within 0.01" of ``target``."""
+    tfp = target.footprint
+    if outline.is_circle(tfp):
+        centre = shapely.Point(tfp.x, tfp.y)
+        r = 0.5 * tfp.length
+        return sum(1 for b in front_rank_bases(attacker) if b.distance(centre) - r <= CONTACT)
+    tpoly = outline.polygon(tfp)
+    return sum(1 for b in front_rank_bases(attacker) if b.distance(tpoly) <= CONTACT)
 
 
 def arc_lines(board: Board, body_id: str, length: float = ARC_LINE_IN) -> list[Segment]:

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabletop_gui.importers.sources import ImportRefused, located
+from tabletop_gui.importers.sources import located
 from tabletop_gui.rules.fields import FieldError, FieldSpec, check_value
 
 _NUMBER = re.compile(r"^[+]?(\d+(?:\.\d+)?)$")
@@ -53,10 +53,6 @@ class Problems:
 
     def warn(self, place: str, message: str) -> None:
         self.warnings.append(located(self.source, place, message))
-
-    def raise_if_any(self) -> None:
-        if self.errors:
-            raise ImportRefused(self.errors)
 
 
 def checked(spec: FieldSpec, raw: Any, place: str, what: str, problems: Problems) -> Any:

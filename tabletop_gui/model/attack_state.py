@@ -42,7 +42,7 @@ from tabletop_gui.rules.base import (
 )
 from tabletop_gui.rules.dist import Dist
 from tabletop_gui.rules.fields import OptionSpec, RulesetInfo
-from tabletop_gui.rules.resolver import ChoiceAsk
+from tabletop_gui.rules.resolver import ChoiceAsk, DieAsk
 from tabletop_gui.scenario.entities import Model, Scenario
 from tabletop_gui.scenario.snapshot import Snapshot
 
@@ -107,17 +107,20 @@ class AttackState:
 
     @property
     def view(self) -> AttackView:
-        """The view of the current choice: the one published; while other dice are being
-        answered, its report only; while another choice is, an empty one."""
+        """The view of the current choice: the one published (it cannot be applied while
+        a change is answered); while other dice are being answered, its report only; while
+        another choice is, an empty one. A refusal told here is its message."""
         c = self.controller
         v = c.view
         if v.choice != c.choice:
-            return replace(evaluate_nothing(c.choice, c.dice), damage_axis=v.damage_axis)
-        if v.dice != c.dice:
-            return replace(v, dice=c.dice, rolled=(), next_die=None, pending_choice=None,
-                           resolution=None, can_apply=False, asked=(),
-                           odds=v.report.distribution if v.report is not None else None)
-        return v
+            v = replace(evaluate_nothing(c.choice, c.dice), damage_axis=v.damage_axis)
+        elif v.dice != c.dice:
+            v = replace(v, dice=c.dice, rolled=(), next_die=None, pending_choice=None,
+                        resolution=None, can_apply=False, asked=(),
+                        odds=v.report.distribution if v.report is not None else None)
+        elif v.can_apply and c.pending:
+            v = replace(v, can_apply=False)
+        return replace(v, message=self._note) if self._note else v
 
     attacker = property(lambda self: self.controller.choice.attacker)
     weapon = property(lambda self: self.controller.choice.weapon)
@@ -169,10 +172,9 @@ class AttackState:
         return self.view.rolled
 
     @property
-    def next_die(self) -> tuple[int, str] | None:
-        """(sides, label) of the die asked next."""
-        ask = self.view.next_die
-        return (ask.sides, ask.label) if ask is not None else None
+    def next_die(self) -> DieAsk | None:
+        """The die asked for next."""
+        return self.view.next_die
 
     @property
     def pending_choices(self) -> tuple[ChoiceAsk, ...]:
@@ -245,7 +247,8 @@ class AttackState:
         a = self.model(self.attacker)
         if a is None or self.scenario is None:
             return []
-        return [m.id for m in self.scenario.models if m.side != a.side and not m.taken_down]
+        return [m.id for m in self.scenario.models
+                if m.side != a.side and not self.scenario.taken_down(m)]
 
     def option_value(self, key: str) -> Any:
         return self.controller.option_value(key)

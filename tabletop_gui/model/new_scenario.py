@@ -22,7 +22,7 @@ def empty_scenario(ruleset_id: str) -> Scenario:
 
 def demo_available() -> bool:
     try:
-        import tabletop_gui.scenario.resources  # noqa: F401
+        import tabletop_gui.scenario.resources  # noqa: F401  (shipped?)
     except ImportError:
         return False
     return True
@@ -30,7 +30,7 @@ def demo_available() -> bool:
 
 def demo_scenario(ruleset_id: str) -> Scenario:
     """The ruleset's demo battlefield shipped in ``resources/demos``."""
-    from tabletop_gui.scenario.resources import load_demo
+    from tabletop_gui.scenario.resources import load_demo  # lazy: see demo_available
 
     return load_demo(ruleset_id)
 

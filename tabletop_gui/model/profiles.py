@@ -5,48 +5,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from tabletop_gui.scenario import resources
 from tabletop_gui.scenario.entities import Fighter, Model, Scenario
+from tabletop_gui.scenario.problems import ScenarioError
 
 MAX_SHOWN = 10  # problems of a broken library listed in the message
 
 
 def library_profiles(scenario: Scenario) -> list[Model]:
-    """The ruleset's profile library as template models (empty when none is shipped).
-
-    Each profile is checked and built by the scenario loader, as a model of a small
-    battlefield with the document's grid. A library file that cannot be used raises
+    """The ruleset's profile library as template models (empty when none is shipped),
+    each checked against the ruleset's declaration and built once, where it is read
+    (``resources.library_models``). A library file that cannot be used raises
     ScenarioError naming the file and each problem's place in it."""
-    from tabletop_gui.scenario.load import FORMAT, SCHEMA_VERSION, scenario_from_json
-    from tabletop_gui.scenario.problems import Problem, ScenarioError
-    from tabletop_gui.scenario.resources import load_profiles, profiles_path
-
-    rid = scenario.ruleset
-    path = profiles_path(rid)
-    if not path.exists():
+    if not resources.profiles_path(scenario.ruleset).exists():
         return []
-    raw = load_profiles(rid)
-    units = any("models" in p for p in raw)
-    grid = scenario.battlefield.grid
-    placed_json = [{**p, "id": f"t{n}", "side": "s", "x": 1.0, "y": 1.0}
-                   for n, p in enumerate(raw)]
-    kind = "units" if units else "fighters"
-    doc = {
-        "format": FORMAT, "schema_version": SCHEMA_VERSION, "ruleset": rid,
-        "battlefield": {"width": 1000, "depth": 1000,
-                        "grid": None if grid is None else {"kind": grid.kind,
-                                                           "size": grid.size}},
-        "sides": [{"id": "s"}],
-        kind: placed_json,
-    }
-    try:
-        return list(scenario_from_json(doc, str(path)).models)
-    except ScenarioError as e:  # placed on this battlefield: the places are the library's
-        raise ScenarioError([Problem(_in_library(p.path, kind), p.message)
-                             for p in e.problems], str(path)) from None
-
-
-def _in_library(place: str, kind: str) -> str:
-    return "profiles" + place[len(kind):] if place.startswith(f"{kind}[") else place
+    return resources.library_models(scenario.ruleset)
 
 
 @dataclass(frozen=True)
@@ -61,8 +34,6 @@ def profiles_for(scenario: Scenario) -> Profiles:
     """Library profiles, then those on the battlefield not already in it (by name), as
     they are (``fresh`` makes a template of the one picked: a battlefield of thousands
     of models is listed without copying each)."""
-    from tabletop_gui.scenario.problems import ScenarioError
-
     problem = None
     try:
         library = library_profiles(scenario)

@@ -17,7 +17,10 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QStandardPaths, QTimer, Signal
 
 from tabletop_gui.model.document import Document
+from tabletop_gui.rules.registry import RULESET_IDS, info
+from tabletop_gui.scenario import save
 from tabletop_gui.scenario.entities import Scenario
+from tabletop_gui.scenario.load import load_scenario
 
 RECOVERY_NAME = "recovery.battle.json"
 NOTE_NAME = "recovery.note.json"
@@ -38,8 +41,6 @@ class Recovered:
 
 def battlefield_words(scenario: Scenario) -> str:
     """\u201cAmbush at the ford\u201d (Warcry), or: an unnamed battlefield (The Ninth Age)."""
-    from tabletop_gui.rules.registry import RULESET_IDS, info
-
     ruleset = info(scenario.ruleset).name if scenario.ruleset in RULESET_IDS else scenario.ruleset
     name = f"\u201c{scenario.name}\u201d" if scenario.name else "an unnamed battlefield"
     return f"{name} ({ruleset})"
@@ -108,13 +109,11 @@ class Recovery(QObject):
         return True
 
     def _write(self) -> None:
-        from tabletop_gui.scenario.save import save_scenario
-
         if not self.document.modified:
             self.discard()
             return
         self.folder.mkdir(parents=True, exist_ok=True)
-        save_scenario(self.document.scenario, self.file)
+        save.save_scenario(self.document.scenario, self.file)
         path = self.document.path
         note = {"path": str(path) if path else None,
                 "saved_at": datetime.now().isoformat(timespec="seconds")}
@@ -131,8 +130,6 @@ class Recovery(QObject):
 
     def load(self) -> Recovered:
         """The recovered document (ScenarioError when the file is damaged)."""
-        from tabletop_gui.scenario.load import load_scenario
-
         scenario = load_scenario(self.file)
         original: Path | None = None
         saved_at: datetime | None = None

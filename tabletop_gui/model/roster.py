@@ -97,7 +97,7 @@ class RosterModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DecorationRole and col == 1:
             side = self.document.scenario.side(model.side)
             return QColor(side.color) if side else None
-        if role == Qt.ItemDataRole.ForegroundRole and model.taken_down:
+        if role == Qt.ItemDataRole.ForegroundRole and self.document.scenario.taken_down(model):
             return QColor("#8a8a8a")
         return None
 
@@ -112,4 +112,4 @@ class RosterModel(QAbstractTableModel):
         if col == 3:
             health = health_of(model)
             return health.text() if health else ""
-        return "taken down" if model.taken_down else ""
+        return "taken down" if self.document.scenario.taken_down(model) else ""

@@ -66,7 +66,7 @@ class TargetScanner:
         if attacker is None:
             return
         enemies = [m.id for m in scenario.models
-                   if m.side != attacker.side and not m.taken_down]
+                   if m.side != attacker.side and not scenario.taken_down(m)]
         plan = plan_of(snapshot, choice.attacker, choice.weapon, choice.offhand,
                        dict(choice.options), enemies, choice.target)
         if self.scan.wants(plan):

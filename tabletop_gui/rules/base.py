@@ -15,9 +15,11 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 from tabletop_gui.geometry.board import Board
+from tabletop_gui.rules.combatant import Combatant as Combatant  # re-exported: the rules
+from tabletop_gui.rules.combatant import is_taken_down as is_taken_down  # read them here
 from tabletop_gui.rules.fields import FieldError, OptionSpec, RulesetInfo, resolve_options
 from tabletop_gui.rules.resolver import DiceError as DiceError
 from tabletop_gui.rules.resolver import DiceShortage as DiceShortage
@@ -39,32 +41,6 @@ if TYPE_CHECKING:  # numpy loads with the engines, not with the GUI's first wind
 T = TypeVar("T")
 
 # -- what a ruleset reads of the document ------------------------------------------------
-
-
-class WeaponLike(Protocol):
-    @property
-    def name(self) -> str: ...
-    @property
-    def values(self) -> Mapping[str, Any]: ...
-
-
-class Combatant(Protocol):
-    """A fighter or a unit, as the rules read it (scenario entities satisfy this)."""
-
-    @property
-    def id(self) -> str: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def side(self) -> str: ...
-    @property
-    def characteristics(self) -> Mapping[str, float]: ...
-    @property
-    def traits(self) -> tuple[Any, ...]: ...
-    @property
-    def weapons(self) -> tuple[Any, ...]: ...
-    @property
-    def state(self) -> Mapping[str, Any]: ...
 
 
 @dataclass(frozen=True)
@@ -103,20 +79,6 @@ class Battle:
             raise RulesError(f"unknown fighter or unit id {cid!r}") from None
 
 
-def is_taken_down(c: Combatant) -> bool:
-    """A fighter is taken down when its state says so, when the damage allocated to it has
-    reached its Wounds (every fighter ruleset: "at wounds the fighter is taken down"), or
-    when it has lost both legs (Circle of Realms). A file may give only the damage."""
-    st = c.state
-    if bool(st.get("taken_down", False)):
-        return True
-    wounds = c.characteristics.get("wounds")
-    damage = st.get("damage", 0) or 0
-    if isinstance(wounds, int | float) and isinstance(damage, int | float) and wounds > 0 \
-            and damage >= wounds:
-        return True
-    limbs = st.get("limbs_lost") or ()
-    return isinstance(limbs, list | tuple) and "RL" in limbs and "LL" in limbs
 
 
 @dataclass(frozen=True)
@@ -295,6 +257,11 @@ class Ruleset(ABC):
     @property
     def id(self) -> str:
         return self.info.id
+
+    def is_taken_down(self, c: Combatant) -> bool:
+        """Out of the game under this ruleset (its declared ``taken_down_rule``; the
+        generic ``is_taken_down`` unless the ruleset declares more)."""
+        return self.info.taken_down_rule(c)
 
     def options(self, battle: Battle) -> dict[str, Any]:
         """The battle's ruleset options with defaults filled in."""

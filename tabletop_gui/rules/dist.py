@@ -77,15 +77,6 @@ class Dist:
         """A fair die showing 1..sides."""
         return cls(np.full(sides, 1.0 / sides), 1)
 
-    @classmethod
-    def from_faces(cls, values: Iterable[int]) -> Dist:
-        """Each listed value equally likely (a die whose faces map to these values)."""
-        vals = list(values)
-        out: dict[int, float] = {}
-        for v in vals:
-            out[v] = out.get(v, 0.0) + 1.0 / len(vals)
-        return cls.from_mapping(out)
-
     # -- arithmetic ----------------------------------------------------------------
     def __add__(self, other: Dist | int) -> Dist:
         if isinstance(other, int):
@@ -140,15 +131,6 @@ class Dist:
         out = self.probs[:n].copy()
         out[-1] = math.fsum(self.probs[n - 1:])  # correctly rounded, on every CPU
         return Dist(out, self.offset)
-
-    def mix(self, weight: float, other: Dist) -> Dist:
-        """weight * self + (1 - weight) * other (a mixture of two distributions)."""
-        lo = min(self.offset, other.offset)
-        hi = max(self.offset + self.probs.size, other.offset + other.probs.size)
-        out = np.zeros(hi - lo)
-        out[self.offset - lo: self.offset - lo + self.probs.size] += weight * self.probs
-        out[other.offset - lo: other.offset - lo + other.probs.size] += (1 - weight) * other.probs
-        return Dist(out, lo)
 
     @staticmethod
     def mixture(parts: Iterable[tuple[float, Dist]]) -> Dist:

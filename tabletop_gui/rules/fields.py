@@ -13,6 +13,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from tabletop_gui.rules.combatant import Combatant, is_taken_down
+
 FieldKind = Literal[
     "int",  # a whole number (JSON integer, or a float with no fraction)
     "number",  # any finite number
@@ -25,7 +27,6 @@ FieldKind = Literal[
     "dice",  # a number or a dice expression such as "D3", "2D6", "D3+1"
     "modifier",  # an absolute number or "+N" / "-N" on the unit's own characteristic
     "strings",  # a list of strings
-    "limbs",  # a list of "RH" "LH" "RL" "LL"
 ]
 
 
@@ -47,9 +48,13 @@ class FieldSpec:
     # a ruleset's own reading of the value (Ninth Age attributes): raises FieldError, so
     # that the loader refuses at load what the engine could not read later
     parse: Callable[[Any], object] | None = field(default=None, compare=False)
+    # a ruleset's own field kind: its name (what `rulesets` shows); the value is stored,
+    # checked and edited as ``kind``, then read by ``parse``
+    shown_as: str = ""
 
     def describe(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"name": self.name, "type": self.kind, "required": self.required}
+        out: dict[str, Any] = {"name": self.name, "type": self.shown_as or self.kind,
+                               "required": self.required}
         if self.default is not None:
             out["default"] = self.default
         if self.choices:
@@ -82,9 +87,6 @@ class Declaration:
     def weapon_field(self, name: str) -> FieldSpec | None:
         return next((f for f in self.weapon_fields if f.name == name), None)
 
-    def state_field(self, name: str) -> FieldSpec | None:
-        return next((f for f in self.state if f.name == name), None)
-
 
 # -- value parsing shared by the loader and the rules ----------------------------------
 
@@ -95,7 +97,6 @@ _DAMAGE = re.compile(r"^\s*(\d+)\s*/\s*(\d+)\s*$", re.ASCII)
 _DICE = re.compile(r"^\s*(\d*)\s*[dD]\s*(\d+)\s*(?:([+-])\s*(\d+))?\s*$", re.ASCII)
 _MODIFIER = re.compile(r"^\s*([+-])\s*(\d+)\s*$", re.ASCII)
 _WHOLE = re.compile(r"^\s*(\d+)\s*$", re.ASCII)
-LIMBS = ("RH", "LH", "RL", "LL")
 #: Largest die of a dice expression, most dice in one, largest bonus ("20D100+100").
 MAX_DICE, MAX_SIDES, MAX_DICE_BONUS = 20, 100, 100
 #: Largest "+N" / "-N" of a modifier.
@@ -325,13 +326,9 @@ def _check_kind(spec: FieldSpec, value: Any) -> Any:
     if kind == "modifier":
         parse_modifier(value, 0.0)
         return value
-    if kind in ("strings", "limbs"):
+    if kind == "strings":
         if not isinstance(value, list) or not all(isinstance(s, str) for s in value):
             raise FieldError("must be a list of strings")
-        if kind == "limbs":
-            bad = [s for s in value if s not in LIMBS]
-            if bad:
-                raise FieldError(f"limbs must be among {', '.join(LIMBS)}, not {bad[0]}")
         return value
     raise FieldError(f"unknown field kind {kind}")  # pragma: no cover - declarations are static
 
@@ -449,3 +446,8 @@ class RulesetInfo:
     situational_options: tuple[OptionSpec, ...] = ()
     ruleset_options: tuple[OptionSpec, ...] = ()
     notes: tuple[str, ...] = field(default_factory=tuple)
+    # the distance (inches, base to base) within which a fighter engages, drawn around the
+    # attacker; None when the ruleset engages otherwise (base contact, adjacent spaces)
+    engagement_zone: float | None = None
+    # when a fighter is out of the game (a ruleset with more ways out declares its own)
+    taken_down_rule: Callable[[Combatant], bool] = is_taken_down

@@ -28,7 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabletop_gui.geometry import ninth_age
+from tabletop_gui.geometry import unit_arcs
 from tabletop_gui.geometry.board_geometry import BoardGeometry
 from tabletop_gui.geometry.cover import EXEMPT, GATE
 from tabletop_gui.geometry.sight_lines import (
@@ -429,7 +429,7 @@ class _Builder:
         if not self.terms.arcs or self.f.arc is None:
             return
         g, a, t = self.g, self.a, self.t
-        turn = arc_turn(g.body(t), ninth_age.reference_point(g.body(a)))
+        turn = arc_turn(g.body(t), unit_arcs.reference_point(g.body(a)))
         here = f"{a} is in the {arc_words(turn.arc)} arc of {t}"
         if turn.on_line:
             here += " (exactly on a 135° line: ties go to the flank)"

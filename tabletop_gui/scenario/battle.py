@@ -19,8 +19,9 @@ _SHAPES: dict[str, Literal["circle", "ellipse", "rect"]] = {
     "round": "circle", "oval": "ellipse", "rect": "rect"}
 
 
-def body_of(model: Model) -> Body:
-    """The geometric body of a fighter (its base) or a unit (its boundary)."""
+def body_of(model: Model, active: bool = True) -> Body:
+    """The geometric body of a fighter (its base) or a unit (its boundary); ``active``:
+    still in the game (``Scenario.taken_down``)."""
     if isinstance(model, Fighter):
         base = model.base
         shape = _SHAPES[base.shape]
@@ -31,12 +32,12 @@ def body_of(model: Model) -> Body:
             footprint=fp,
             elevation=model.elevation,
             height=model.height,
-            active=not model.taken_down,
+            active=active,
         )
-    return _unit_body(model)
+    return _unit_body(model, active)
 
 
-def _unit_body(unit: Unit) -> Body:
+def _unit_body(unit: Unit, active: bool) -> Body:
     w_in = unit.base_mm[0] / MM_PER_INCH
     d_in = unit.base_mm[1] / MM_PER_INCH
     formation = Formation(unit.models, unit.files, w_in, d_in, unit.round_base)
@@ -50,7 +51,7 @@ def _unit_body(unit: Unit) -> Body:
         height={"standard": 1.25, "large": 2.5, "gigantic": 4.0}[unit.height_class],
         formation=formation,
         height_class=unit.height_class,
-        active=not unit.taken_down,
+        active=active,
     )
 
 
@@ -67,7 +68,8 @@ def board_of(scenario: Scenario, like: tuple[Scenario, Board] | None = None) -> 
             bodies = dict(zip((id(m) for m in before.models), board.bodies, strict=True))
             return Board(
                 width=board.width, depth=board.depth,
-                bodies=tuple(bodies.get(id(m)) or body_of(m) for m in scenario.models),
+                bodies=tuple(bodies.get(id(m)) or body_of(m, not scenario.taken_down(m))
+                              for m in scenario.models),
                 terrains=board.terrains, grid=board.grid,
             )
     terrains = tuple(
@@ -81,7 +83,7 @@ def board_of(scenario: Scenario, like: tuple[Scenario, Board] | None = None) -> 
     return Board(
         width=scenario.battlefield.width,
         depth=scenario.battlefield.depth,
-        bodies=tuple(body_of(m) for m in scenario.models),
+        bodies=tuple(body_of(m, not scenario.taken_down(m)) for m in scenario.models),
         terrains=terrains,
         grid=GridSpec(grid.kind, grid.size) if grid else None,
     )

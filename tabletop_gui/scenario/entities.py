@@ -16,6 +16,9 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Literal, TypeAlias
 
+from tabletop_gui.rules.combatant import is_taken_down
+from tabletop_gui.rules.registry import INFOS
+
 MM_PER_INCH = 25.4
 
 JsonValue: TypeAlias = Any
@@ -107,13 +110,6 @@ class Fighter:
 
     def weapon(self, name: str) -> Weapon | None:
         return next((w for w in self.weapons if w.name == name), None)
-
-    @property
-    def taken_down(self) -> bool:
-        """Flagged so, or damage at its wounds, or both legs lost (rules.base.is_taken_down)."""
-        from tabletop_gui.rules.base import is_taken_down
-
-        return is_taken_down(self)
 
     def moved_to(self, x: float, y: float) -> Fighter:
         return replace(self, x=x, y=y)
@@ -273,6 +269,14 @@ class Scenario:
 
     def side(self, side_id: str) -> Side | None:
         return next((s for s in self.sides if s.id == side_id), None)
+
+    def taken_down(self, model: Model) -> bool:
+        """Is ``model`` out of the game: a unit when all its Health Points are lost, a
+        fighter by its ruleset's rule (``RulesetInfo.taken_down_rule``)."""
+        if isinstance(model, Unit):
+            return model.taken_down
+        known = INFOS.get(self.ruleset)  # a scenario being checked may name no ruleset
+        return (known.taken_down_rule if known is not None else is_taken_down)(model)
 
     # -- edits (each returns a new scenario) ---------------------------------
     def with_entity(self, entity: Entity) -> Scenario:

@@ -1,7 +1,7 @@
 """The game-night attack flow wired into the main window.
 
-``MainWindow.install_attack_flow`` makes one and docks its panels (Attack, Odds, Log);
-the flow hangs the attack overlays on the scene's overlay layer, follows the document
+``MainWindow.install_attack_flow`` makes one and docks its panels (Attack with the odds,
+Log); the flow hangs the attack overlays on the scene's overlay layer, follows the document
 (edits, undo, selection, a drag's preview snapshot) and adds the keyboard flow:
 
 - select an attacker on the canvas (or in the Attack panel);
@@ -29,7 +29,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QMainWindow,
     QPlainTextEdit,
-    QScrollArea,
     QWidget,
 )
 
@@ -37,13 +36,12 @@ from tabletop_gui.model.attack_state import AttackState
 from tabletop_gui.model.document import Change, Document
 from tabletop_gui.model.jobs import Runner
 from tabletop_gui.scenario.entities import Fighter, Unit
-from tabletop_gui.ui.attack_panel import AttackPanel
+from tabletop_gui.ui.attack_panel import AttackPanel, card_area
 from tabletop_gui.ui.busy import BusyIndicator
 from tabletop_gui.ui.canvas.scene import BattlefieldScene
 from tabletop_gui.ui.canvas_overlays import AttackOverlay
 from tabletop_gui.ui.errors import ErrorReporter
 from tabletop_gui.ui.log_panel import LogPanel, attack_entry
-from tabletop_gui.ui.odds_panel import OddsPanel
 
 APPLY_PREFIX = "Apply attack"
 SCAN_REST_MS = 60  # during a drag, full reports wait until the mouse rests this long
@@ -86,7 +84,7 @@ class AttackFlow(QObject):
         self.state = AttackState(document.snapshot, runner=runner, on_failure=errors.failure,
                                  later=self._next_turn)
         self.attack_panel = AttackPanel(self.state)
-        self.odds_panel = OddsPanel(self.state)
+        self.odds_panel = self.attack_panel.odds  # on the attack card
         self.log_panel = LogPanel()
         self.overlay = AttackOverlay(scene.overlay_layer)
         self._told: set[str] = set()  # problems already told, for the attacker ``_told_for``
@@ -182,11 +180,8 @@ class AttackFlow(QObject):
             and self.state.attacker is None
 
     def panels(self) -> list[tuple[str, QWidget]]:
-        """The panels the window docks: Attack (scrolling), Odds and Log."""
-        scroll = QScrollArea()
-        scroll.setWidgetResizable(True)
-        scroll.setWidget(self.attack_panel)
-        return [("Attack", scroll), ("Odds", self.odds_panel), ("Log", self.log_panel)]
+        """The panels the window docks: the Attack card (with the odds) and the Log."""
+        return [("Attack", card_area(self.attack_panel)), ("Log", self.log_panel)]
 
     def watch_keys_of(self, widget: QWidget) -> None:
         """Also judge the attack keys typed in ``widget`` (a dock that may float: its

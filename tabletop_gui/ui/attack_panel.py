@@ -1,6 +1,12 @@
-"""The Attack panel: attacker, weapon, target, situational options, checklist, modifiers,
-the table row used, the dice, and Apply. It binds to an ``AttackState`` and never writes
-to the document itself (Apply is a signal the attack flow turns into one edit).
+"""The attack card: who attacks whom with what, the verdict in one line, the situation,
+the checklist and the modifiers, the odds (big numbers and the distribution plot), the
+dice tray, Roll and Apply, all in one panel that fits a laptop's screen with no
+horizontal scrolling (long texts are elided, whole in their tooltips).
+
+The choices (attacker, weapon, off-hand, target, situation) bind to an ``AttackState``;
+everything else is drawn from one view (``show_view``, the fields of ``AttackView``, see
+``ui.card_view``): the panel never writes to the document itself (Apply is a signal the
+attack flow turns into one edit).
 
 While a worker judges the targets, the target list follows at most every
 ``TARGETS_REFRESH_MS`` (a list of a thousand enemies is not rebuilt for every piece of the
@@ -8,14 +14,19 @@ scan), and at once when the scan is complete."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
+    QAbstractItemView,
     QComboBox,
     QFormLayout,
-    QGroupBox,
+    QFrame,
+    QHeaderView,
     QLabel,
     QPushButton,
+    QScrollArea,
+    QSizePolicy,
+    QToolButton,
     QTreeWidget,
     QTreeWidgetItem,
     QVBoxLayout,
@@ -23,19 +34,25 @@ from PySide6.QtWidgets import (
 )
 
 from tabletop_gui.model.attack_state import AttackState
-from tabletop_gui.rules.base import Check
+from tabletop_gui.rules.base import Check, Modifier
+from tabletop_gui.ui.card_view import ShownAttack, same, view_of
 from tabletop_gui.ui.choice_list import ChoiceList
 from tabletop_gui.ui.dice_entry import DiceEntry
+from tabletop_gui.ui.elided_label import ElidedLabel
+from tabletop_gui.ui.odds_panel import OddsPanel
 from tabletop_gui.ui.option_widgets import OptionsForm
 
 OK_COLOR = QColor("#009E73")  # Okabe-Ito bluish green
 FAIL_COLOR = QColor("#D55E00")  # Okabe-Ito vermillion
-ROW_STYLE = "background: #F0E442; color: black; padding: 3px; font-weight: bold;"
+ROW_BACKGROUND = "#F0E442"  # Okabe-Ito yellow
 DEFAULT_WEAPON = "(default weapon)"
 NO_OFFHAND = "(none)"
 NO_TARGET = "(no target)"
 PENDING = "Judging the attack…"
 TARGETS_REFRESH_MS = 250
+MODIFIER_ROWS = 3  # the modifiers list shows this many rows before it scrolls
+CHECK_ROWS = 6  # and the checklist
+COMBO_CHARS = 12  # a choice box asks for this many characters of width, no more
 
 
 def _num(v: float | None) -> str:
@@ -43,16 +60,62 @@ def _num(v: float | None) -> str:
 
 
 def check_row(check: Check) -> list[str]:
-    """Columns of one checklist row: mark, rule, sentence, numbers, margin."""
+    """Columns of one checklist row: mark, sentence, numbers (the rule and the margin
+    are in the row's tooltip)."""
     numbers = ""
     if check.value is not None and check.threshold is not None:
         numbers = f"{_num(check.value)} vs {_num(check.threshold)}"
-    margin = "" if check.margin is None else f"{check.margin:+.2f}"
-    return ["✔" if check.ok else "✖", check.rule, check.text, numbers, margin]
+    return ["✔" if check.ok else "✖", check.text, numbers]
+
+
+def check_tooltip(check: Check) -> str:
+    margin = "" if check.margin is None else f" (margin {check.margin:+.2f})"
+    numbers = check_row(check)[2]
+    return f"{check.text}\n{check.rule}: {numbers}{margin}".rstrip(": ")
+
+
+def modifier_text(mod: Modifier) -> str:
+    """One modifier in one line: what it is, what it does, why."""
+    why = f" — {mod.why}" if mod.why else ""
+    return f"{mod.name}: {mod.effect}{why}"
+
+
+def _list(columns: int, tooltip: str, name: str) -> QTreeWidget:
+    """A list without header and without a horizontal scrollbar: the text column takes
+    the width left and elides, the others fit their contents."""
+    tree = QTreeWidget()
+    tree.setColumnCount(columns)
+    tree.setHeaderHidden(True)
+    tree.setRootIsDecorated(False)
+    tree.setToolTip(tooltip)
+    tree.setAccessibleName(name)
+    tree.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    tree.setTextElideMode(Qt.TextElideMode.ElideRight)
+    tree.setSelectionMode(QAbstractItemView.SelectionMode.NoSelection)
+    tree.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+    tree.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Expanding)
+    header = tree.header()
+    header.setStretchLastSection(False)
+    for col in range(columns):
+        header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+    header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)  # the text
+    return tree
+
+
+def _combo(name: str, tooltip: str) -> QComboBox:
+    combo = QComboBox()
+    combo.setObjectName(name.lower().replace("-", ""))
+    combo.setAccessibleName(name)
+    combo.setToolTip(tooltip)
+    combo.setModel(ChoiceList(combo))
+    combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+    combo.setMinimumContentsLength(COMBO_CHARS)
+    combo.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+    return combo
 
 
 class AttackPanel(QWidget):
-    """Binds the widgets of an attack to an ``AttackState``."""
+    """The attack card: choices bound to an ``AttackState``, the rest drawn from a view."""
 
     apply_requested = Signal()
 
@@ -62,22 +125,21 @@ class AttackPanel(QWidget):
         self._updating = False
         self._signatures: dict[str, object] = {}  # what each combo shows: skip refills
         self._attackers_of: tuple[object, list[tuple[str, str | None]]] = (None, [])
+        self.setAccessibleName("Attack card")
         layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 2, 4, 4)
+        layout.setSpacing(3)
         form = QFormLayout()
-        self.attacker_combo = QComboBox()
-        self.attacker_combo.setObjectName("attacker")
-        self.attacker_combo.setToolTip("The attacker (or select it on the canvas)")
-        self.weapon_combo = QComboBox()
-        self.weapon_combo.setObjectName("weapon")
-        self.weapon_combo.setToolTip("The attacker's weapon; default: the first weapon "
-                                     "that can make a valid attack")
-        self.offhand_combo = QComboBox()
-        self.offhand_combo.setObjectName("offhand")
-        self.offhand_combo.setToolTip("A weapon in the other hand, when the ruleset uses one")
-        self.target_combo = QComboBox()
-        self.target_combo.setObjectName("target")
-        self.target_combo.setToolTip("The target (click it on the canvas, or Tab cycles "
-                                     "the valid targets)")
+        form.setContentsMargins(0, 0, 0, 0)
+        form.setVerticalSpacing(2)
+        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
+        self.attacker_combo = _combo("Attacker", "The attacker (or select it on the canvas)")
+        self.weapon_combo = _combo("Weapon", "The attacker's weapon; default: the first "
+                                   "weapon that can make a valid attack")
+        self.offhand_combo = _combo("Off-hand", "A weapon in the other hand, when the "
+                                    "ruleset uses one")
+        self.target_combo = _combo("Target", "The target (click it on the canvas, or Tab "
+                                   "cycles the valid targets)")
         form.addRow("&Attacker", self.attacker_combo)
         form.addRow("&Weapon", self.weapon_combo)
         self.offhand_label = QLabel("Off-&hand")
@@ -85,56 +147,53 @@ class AttackPanel(QWidget):
         form.addRow(self.offhand_label, self.offhand_combo)
         form.addRow("&Target", self.target_combo)
         layout.addLayout(form)
-        for combo in (self.attacker_combo, self.weapon_combo, self.offhand_combo,
-                      self.target_combo):
-            combo.setModel(ChoiceList(combo))
-            combo.setSizeAdjustPolicy(
-                QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-            combo.setMinimumContentsLength(16)
         self.attacker_combo.activated.connect(self._attacker_chosen)
         self.weapon_combo.activated.connect(self._weapon_chosen)
         self.offhand_combo.activated.connect(self._offhand_chosen)
         self.target_combo.activated.connect(self._target_chosen)
 
-        self.options_box = QGroupBox("Situation")
-        self.options_box.setToolTip("The ruleset's situational options for this attack")
+        self.options_toggle = QToolButton()
+        self.options_toggle.setCheckable(True)
+        self.options_toggle.setArrowType(Qt.ArrowType.RightArrow)
+        self.options_toggle.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
+        self.options_toggle.setAccessibleName("Situation")
+        self.options_toggle.setToolTip("The ruleset's situational options for this attack "
+                                       "(show or hide them)")
+        self.options_toggle.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.options_toggle.toggled.connect(self._toggle_options)
+        layout.addWidget(self.options_toggle)
         self.options_form = OptionsForm(state)
-        box_layout = QVBoxLayout(self.options_box)
-        box_layout.addWidget(self.options_form)
-        layout.addWidget(self.options_box)
+        self.options_form.setToolTip("The ruleset's situational options for this attack")
+        self.options_form.hide()
+        layout.addWidget(self.options_form)
 
-        self.verdict_label = QLabel("")
+        self.verdict_label = ElidedLabel()
         self.verdict_label.setToolTip("Whether the rules allow this attack now")
-        self.verdict_label.setWordWrap(True)
+        self.verdict_label.setAccessibleDescription("The verdict")
         layout.addWidget(self.verdict_label)
-        self.checklist = QTreeWidget()
-        self.checklist.setHeaderLabels(["", "rule", "check", "numbers", "margin"])
-        self.checklist.setRootIsDecorated(False)
-        self.checklist.setToolTip("Every target rule, ✔ met or ✖ failed, with its numbers "
-                                  "and by how much")
-        self.checklist.setMinimumHeight(110)
-        layout.addWidget(self.checklist, 2)
-        self.modifiers = QTreeWidget()
-        self.modifiers.setHeaderLabels(["modifier", "effect", "why"])
-        self.modifiers.setRootIsDecorated(False)
-        self.modifiers.setToolTip("Every modifier applied, with its reason")
-        self.modifiers.setMinimumHeight(55)
-        layout.addWidget(self.modifiers, 1)
-        self.table_row_label = QLabel("")
+        self.checklist = _list(3, "Every target rule, ✔ met or ✖ failed, with its numbers "
+                               "(hover a row for the rule and the margin)", "Checklist")
+        layout.addWidget(self.checklist)
+        self.modifiers = _list(2, "Every modifier applied, with its reason", "Modifiers")
+        layout.addWidget(self.modifiers)
+        self.table_row_label = ElidedLabel()
         self.table_row_label.setToolTip("The row of the ruleset's table used for this attack")
-        self.table_row_label.setWordWrap(True)
         layout.addWidget(self.table_row_label)
 
+        self.odds = OddsPanel()
+        layout.addWidget(self.odds, 1)
+
         self.dice = DiceEntry(state)
-        dice_box = QGroupBox("Dice")
-        dice_box.setToolTip(self.dice.toolTip())
-        QVBoxLayout(dice_box).addWidget(self.dice)
-        layout.addWidget(dice_box)
+        layout.addWidget(self.dice)
         self.apply_button = QPushButton("&Apply")
+        self.apply_button.setAccessibleName("Apply")
         self.apply_button.setToolTip("Apply the damage to the document (one undoable edit; "
                                      "Enter)")
         self.apply_button.clicked.connect(self.apply_requested)
-        layout.addWidget(self.apply_button)
+        self.dice.buttons_row.addStretch(1)
+        self.dice.buttons_row.addWidget(self.apply_button)
+        self.view: ShownAttack = view_of(state.view)
+        self._shown: tuple[object, ...] = ()  # what the verdict and the lists show
         state.subscribe(self.refresh)
         self._targets_timer = QTimer(self)
         self._targets_timer.setSingleShot(True)
@@ -147,6 +206,25 @@ class AttackPanel(QWidget):
             None, [], {})
         state.subscribe_scan(self._scan_progressed)
         self.refresh()
+
+    def _toggle_options(self, shown: bool) -> None:
+        self.options_form.setVisible(shown)
+        self.options_toggle.setArrowType(
+            Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
+
+    def _options_summary(self) -> None:
+        st = self.state
+        changed = [(s.key.replace("_", " "), st.options[s.key]) for s in st.option_specs
+                   if s.key in st.options]
+        if not st.option_specs:
+            text = "Situation: no options in this ruleset"
+        elif not changed:
+            text = "Situation: as usual"
+        else:
+            text = "Situation: " + ", ".join(
+                k if v is True else f"{k} {v}" for k, v in changed)
+        self.options_toggle.setText(text)
+        self.options_toggle.setEnabled(bool(st.option_specs))
 
     def _scan_progressed(self) -> None:
         """More targets judged: the list follows while the verdicts come (at most every
@@ -235,7 +313,8 @@ class AttackPanel(QWidget):
         if self._attackers_of[0] is not scenario:
             models = scenario.models if scenario is not None else ()
             self._attackers_of = (scenario, [("(no attacker)", None)] + [
-                (f"{m.name} ({m.id})", m.id) for m in models if not m.taken_down])
+                (f"{m.name} ({m.id})", m.id) for m in models
+                if scenario is None or not scenario.taken_down(m)])
         return self._attackers_of[1]
 
     def refresh_targets(self) -> None:
@@ -269,54 +348,91 @@ class AttackPanel(QWidget):
             w.setEnabled(st.attacker is not None)
 
     def _refresh_report(self) -> None:
-        st = self.state
-        report = st.report
+        self._options_summary()
+        self.show_view(view_of(self.state.view))
+
+    def show_view(self, view: ShownAttack) -> None:
+        """Draw ``view``: verdict, checklist, modifiers, table row, odds, dice, Apply."""
+        self.view = view
+        self.odds.show_view(view)
+        self.dice.show_view(view)
+        report = view.report
+        shown = (report, view.message, view.can_apply, view.resolution, self.state.pending)
+        if same(shown, self._shown):
+            return
+        self._shown = shown
         self.checklist.clear()
         self.modifiers.clear()
+        self.apply_button.setEnabled(view.can_apply)
         if report is None:
-            self.verdict_label.setText(st.message or (
-                PENDING if st.pending else "Select an attacker, then a target."))
-            self.table_row_label.setText("")
-            self.table_row_label.setStyleSheet("")
-            self.apply_button.setEnabled(False)
+            self.verdict_label.set_text(view.message or (
+                PENDING if self.state.pending else "Select an attacker, then a target."))
+            self.verdict_label.set_look()
+            self.verdict_label.setToolTip("Whether the rules allow this attack now")
+            self.table_row_label.set_text("")
+            self.table_row_label.hide()
+            _fit_rows(self.checklist, 0, CHECK_ROWS)
+            _fit_rows(self.modifiers, 0, MODIFIER_ROWS)
             return
         weapon = f" with {report.weapon}" if report.weapon else ""
         if report.valid:
-            self.verdict_label.setText(f"✔ {report.attack_type} attack{weapon}: allowed")
-            self.verdict_label.setStyleSheet(f"color: {OK_COLOR.name()}; font-weight: bold;")
+            verdict = f"✔ {report.attack_type} attack{weapon}: allowed"
+            self.verdict_label.set_look(OK_COLOR.name(), bold=True)
         else:
-            self.verdict_label.setText(f"✖ {report.attack_type} attack{weapon}: not allowed — "
-                                       + "; ".join(report.reasons))
-            self.verdict_label.setStyleSheet(f"color: {FAIL_COLOR.name()}; font-weight: bold;")
+            verdict = (f"✖ {report.attack_type} attack{weapon}: not allowed — "
+                       + "; ".join(report.reasons))
+            self.verdict_label.set_look(FAIL_COLOR.name(), bold=True)
+        self.verdict_label.set_text(verdict)
+        self.verdict_label.setToolTip(verdict)
         for check in report.checks:
             item = QTreeWidgetItem(check_row(check))
             color = OK_COLOR if check.ok else FAIL_COLOR
             item.setForeground(0, QBrush(color))
             if not check.ok:
-                item.setForeground(2, QBrush(color))
-            item.setToolTip(2, check.text)
+                item.setForeground(1, QBrush(color))
+            for col in range(3):
+                item.setToolTip(col, check_tooltip(check))
             self.checklist.addTopLevelItem(item)
         for mod in report.modifiers:
-            item = QTreeWidgetItem([mod.name, mod.effect, mod.why])
-            item.setToolTip(2, mod.why)
+            item = QTreeWidgetItem(["±", modifier_text(mod)])
+            for col in range(2):
+                item.setToolTip(col, f"{mod.name}: {mod.effect}\n{mod.why}".strip())
             self.modifiers.addTopLevelItem(item)
-        if not report.modifiers:
-            self.modifiers.addTopLevelItem(QTreeWidgetItem(["(none)", "", ""]))
-        for tree in (self.checklist, self.modifiers):
-            for col in range(tree.columnCount() - 1):
-                tree.resizeColumnToContents(col)
+        _fit_rows(self.checklist, len(report.checks), CHECK_ROWS)
+        _fit_rows(self.modifiers, len(report.modifiers), MODIFIER_ROWS)
         if report.table_row:
-            self.table_row_label.setText(f"Table row used: {report.table_row}")
-            self.table_row_label.setStyleSheet(ROW_STYLE)
+            self.table_row_label.set_text(f"Table row used: {report.table_row}")
+            self.table_row_label.set_look("#000000", bold=True, background=ROW_BACKGROUND)
         else:
-            self.table_row_label.setText("")
-            self.table_row_label.setStyleSheet("")
-        self.apply_button.setEnabled(st.can_apply)
+            self.table_row_label.set_text("")
+        self.table_row_label.setVisible(bool(report.table_row))
         if not report.valid:
             self.apply_button.setToolTip("The rules refuse this attack: "
                                          + "; ".join(report.reasons))
-        elif st.resolution is None:
+        elif view.resolution is None:
             self.apply_button.setToolTip("Roll or enter the dice first")
         else:
             self.apply_button.setToolTip("Apply the damage to the document (one undoable "
                                          "edit; Enter)")
+
+
+def _fit_rows(tree: QTreeWidget, rows: int, most: int) -> None:
+    """A list as tall as its rows, up to ``most`` (it scrolls beyond); hidden when empty."""
+    tree.setVisible(rows > 0)
+    if rows:
+        drawn = tree.visualItemRect(tree.topLevelItem(0)).height()  # 0 before a layout
+        row = max(drawn, tree.sizeHintForRow(0), tree.fontMetrics().height())
+        tree.setFixedHeight(min(rows, most) * row + 2 * tree.frameWidth())
+
+
+def card_area(card: AttackPanel) -> QScrollArea:
+    """The card in a frameless area that scrolls only up and down, and only if the
+    situation's options are opened on a short screen: never sideways (the card's texts
+    elide to its width)."""
+    area = QScrollArea()
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    area.setWidget(card)
+    area.setAccessibleName("Attack")
+    return area

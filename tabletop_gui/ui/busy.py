@@ -39,11 +39,6 @@ class BusyIndicator(QWidget):
         self._shown: tuple[str, int, int] | None = None
         self.setVisible(False)
 
-    @property
-    def tasks(self) -> dict[str, tuple[str, int, int]]:
-        """The tasks under way: key -> (text, done, total)."""
-        return dict(self._tasks)
-
     def report(self, key: str, text: str, done: int = 0, total: int = 0) -> None:
         """Task ``key`` is under way: ``text``, ``done`` of ``total`` (0: size unknown)."""
         self._tasks.pop(key, None)

@@ -68,7 +68,6 @@ ZOC = QColor("#CC79A7")
 ARC = QColor("#000000")
 # the pen of each kind of shape a ruleset asks for (others: a thin black line)
 SHAPE_PENS = {"arc_line": (ARC, Qt.PenStyle.DashDotLine)}
-ENGAGEMENT_IN = 1.0
 RING_GAP_IN = 0.12
 HALO_MARGIN = 0.5 * INCH  # cosmetic halo pens stay inside the repainted area
 MARK_CACHE = 4000  # marker paths kept (per base shape, size, facing and validity)
@@ -171,7 +170,7 @@ class AttackOverlay:
     def __init__(self, layer: QGraphicsItem) -> None:
         self.layer = layer
         self.enabled = True
-        # "attacker", "grid", "arcs", ("target", enemy id), ("sight", enemy id)
+        # "attacker", "grid", "ruleset", ("target", enemy id), ("sight", enemy id)
         self._groups: dict[object, tuple[object, list[OverlayItem]]] = {}
         # per enemy, what its marks were drawn for: (status, enemy, is the target,
         # geometry, has a sight line, its marker); an enemy whose values are the very same
@@ -304,11 +303,10 @@ class AttackOverlay:
         geometry = scan.geometry  # of the scanned scenario (the worker built it)
         self._geometry = geometry
         grid = geometry.grid if geometry is not None else None
-        fighters = info.declaration.models == "fighters"
+        zone_in = info.engagement_zone if grid is None else None  # the ruleset's, in inches
         # the zones do not depend on where the attacker stands: a drag step moves them
-        if self._group("attacker", (attacker.moved_to(0.0, 0.0), weapon, rng, grid is None),
-                       lambda: self._attacker_zones(attacker, rng, weapon,
-                                                    fighters and not grid)):
+        if self._group("attacker", (attacker.moved_to(0.0, 0.0), weapon, rng, zone_in),
+                       lambda: self._attacker_zones(attacker, rng, weapon, zone_in)):
             self._zones_at = (attacker.x, attacker.y)
         elif "attacker" in self._groups and (attacker.x, attacker.y) != self._zones_at:
             shift = to_scene(attacker.x - self._zones_at[0], attacker.y - self._zones_at[1])
@@ -417,27 +415,29 @@ class AttackOverlay:
         return drawn
 
     def _attacker_zones(self, attacker: Model, rng: RangeSpec | int | None,
-                        weapon: str | None, engagement: bool) -> None:
-        band, zone = self._zone_paths(attacker, rng, engagement)
+                        weapon: str | None, zone_in: float | None) -> None:
+        band, zone = self._zone_paths(attacker, rng, zone_in)
         if isinstance(rng, RangeSpec) and band is not None:
             self._range_band(band, rng, weapon)
         if zone is not None:
             self._add(OverlayItem("engagement", attacker.id, zone,
                                   _cosmetic(ENGAGE, 1.5, Qt.PenStyle.DotLine),
-                                  tooltip='1" engagement zone', parent=self.layer))
+                                  tooltip=f'{zone_in:g}" engagement zone', parent=self.layer))
         for item in self._building:  # drawn once, then moved along with the attacker
             item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
 
-    def _zone_paths(self, attacker: Model, rng: RangeSpec | int | None, engagement: bool
+    def _zone_paths(self, attacker: Model, rng: RangeSpec | int | None,
+                    zone_in: float | None
                     ) -> tuple[QPainterPath | None, QPainterPath | None]:
         """Range band and engagement zone as painter paths: built around the base at the
         origin once per base, range and facing, then moved (a drag step only translates)."""
         at_origin = attacker.moved_to(0.0, 0.0)
-        key = (at_origin, rng, engagement)
+        key = (at_origin, rng, zone_in)
         if self._zones is None or self._zones[0] != key:
             outline = model_polygon(at_origin)
             band = qpath(range_band(outline, rng)) if isinstance(rng, RangeSpec) else None
-            zone = qpath(outline.buffer(ENGAGEMENT_IN, quad_segs=32)) if engagement else None
+            zone = (qpath(outline.buffer(zone_in, quad_segs=32)) if zone_in is not None
+                    else None)
             self._zones = (key, band, zone)
         _, band, zone = self._zones
         offset = to_scene(attacker.x, attacker.y)

@@ -1,9 +1,12 @@
 """Dice of the attack: roll digital dice (seeded) or enter the physical dice one by one.
 
 Digits typed while the widget (or the attack flow's window shortcut) has them enter the
-next die; faces of ten or more take two digits (or one digit then Space). Each die is
-shown with what it was for and its outcome once the attack is resolved. A face the
-rules refuse is not entered, and the rules' message is shown.
+next die; faces of ten or more take two digits (or one digit then Space). The dice are
+drawn in the dice tray (``ui.dice_tray``), grouped by step, with what the next die is
+for. A face the rules refuse is not entered, and the rules' message is shown.
+
+What is drawn comes from a view (``show_view``, see ``ui.card_view``); the actions go to
+the ``AttackState`` (roll, enter, remove, clear, answer a choice, fix the seed).
 """
 
 from __future__ import annotations
@@ -21,37 +24,79 @@ from PySide6.QtWidgets import (
 )
 
 from tabletop_gui.model.attack_state import SEED_LIMIT, AttackState
+from tabletop_gui.ui.card_view import CardView, ShownAttack
+from tabletop_gui.ui.dice_tray import DiceTray
+from tabletop_gui.ui.elided_label import ElidedLabel
 
-CHOICE_STYLE = "background: #F0E442; color: black; padding: 2px;"
+CHOICE_BACKGROUND = "#F0E442"  # Okabe-Ito yellow
 REFUSED_STYLE = "color: #D55E00; font-weight: bold;"  # Okabe-Ito vermillion
-OUTCOME_MARK = {"miss": "·", "hit": "✔", "critical": "★"}
-MAX_FACE_BUTTONS = 20
+MAX_FACE_BUTTONS = 12  # a die with more faces is typed (digits, then Space)
+FACE_BUTTON_WIDTH = 28
 FRESH = -1  # the seed box's value for "a fresh seed from the system at every roll"
 
 
-def die_text(face: int, sides: int | None, label: str, outcome: str) -> str:
-    size = f"d{sides} " if sides else ""
-    mark = OUTCOME_MARK.get(outcome, "")
-    tail = f" → {outcome} {mark}".rstrip() if outcome else ""
-    return f"{label}: {size}{face}{tail}"
+def result_text(view: ShownAttack) -> str:
+    """The line under the tray: the seed of a roll and the result once every die is in."""
+    res = view.resolution
+    seed = view.dice.seed
+    head = f"Rolled with seed {seed}" if seed is not None else (
+        "Dice entered" if view.dice.faces else "")
+    if res is None:
+        return f"{head}:" if head and view.dice.faces else ""
+    result = f"{res.damage} damage{', taken down' if res.taken_down else ''}"
+    return f"{head}: {result}" if head else result
 
 
 class DiceEntry(QWidget):
-    """Roll button, editable seed, the dice so far, face buttons for the next die."""
+    """The dice tray, what the next die is for, face buttons, Roll and the seed."""
 
     refused = Signal(str)
 
     def __init__(self, state: AttackState, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.state = state
+        self.view: ShownAttack = CardView()
         self._pending = ""  # digits typed toward a face of ten or more
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
+        self.setAccessibleName("Dice entry")
         self.setToolTip("Dice: R rolls; type digits to enter the physical dice one by one; "
                         "Backspace removes the last")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
-        top = QHBoxLayout()
+        layout.setSpacing(3)
+        self.status_label = ElidedLabel()
+        self.status_label.set_look(bold=True)
+        self.status_label.setToolTip("What the next die is for; once every die is in, the "
+                                     "result and the seed of the roll (to replay it)")
+        layout.addWidget(self.status_label)
+        self.tray = DiceTray()
+        layout.addWidget(self.tray)
+        self.faces_row = QHBoxLayout()
+        self.faces_row.setSpacing(2)
+        self.faces_row.addStretch(1)  # the buttons at its end: added before it
+        layout.addLayout(self.faces_row)
+        self.face_buttons: list[QToolButton] = []
+        self.choices_row = QHBoxLayout()  # what the choice is, then a button per answer
+        self.choices_row.setSpacing(2)
+        self.choice_label = ElidedLabel()
+        self.choice_label.set_look("#000000", background=CHOICE_BACKGROUND)
+        self.choice_label.setToolTip("These dice call for a choice; it changes the result")
+        self.choice_label.hide()
+        self.choices_row.addWidget(self.choice_label, 1)
+        layout.addLayout(self.choices_row)
+        self.choice_buttons: list[QToolButton] = []
+        self._asked: tuple[object, ...] = ()  # the choice the buttons are for, its value
+        self.message_label = QLabel("")
+        self.message_label.setWordWrap(True)
+        self.message_label.setStyleSheet(REFUSED_STYLE)
+        self.message_label.setToolTip("Why the rules refused the last die")
+        self.message_label.hide()
+        layout.addWidget(self.message_label)
+
+        self.buttons_row = QHBoxLayout()
+        self.buttons_row.setSpacing(4)
         self.roll_button = QPushButton("&Roll")
+        self.roll_button.setAccessibleName("Roll")
         self.roll_button.setToolTip("Roll digital dice (R): a fresh seed from the system for "
                                     "every roll, unless a seed is fixed")
         self.roll_button.clicked.connect(self.roll)
@@ -63,46 +108,23 @@ class DiceEntry(QWidget):
                                  "from the system for every roll; type a number to fix it (the "
                                  "same seed gives the same dice on every machine)")
         self.seed_box.setAccessibleName("Seed")
+        self.seed_box.setMinimumWidth(80)  # "fresh seed" elides a little, no more
+        self.seed_box.setMaximumWidth(150)
         self.seed_box.valueChanged.connect(
             lambda v: state.set_seed(None if v == FRESH else v))
         self.undo_die_button = QToolButton()
         self.undo_die_button.setText("⌫")
+        self.undo_die_button.setAccessibleName("Remove the last die")
         self.undo_die_button.setToolTip("Remove the last die entered (Backspace)")
         self.undo_die_button.clicked.connect(state.remove_last_die)
         self.clear_button = QToolButton()
-        self.clear_button.setText("Clear dice")
+        self.clear_button.setText("Clear")
+        self.clear_button.setAccessibleName("Clear dice")
         self.clear_button.setToolTip("Forget the dice rolled or entered")
         self.clear_button.clicked.connect(state.clear_dice)
         for w in (self.roll_button, self.seed_box, self.undo_die_button, self.clear_button):
-            top.addWidget(w)
-        layout.addLayout(top)
-        self.next_label = QLabel("")
-        self.next_label.setToolTip("The die the rules ask for next")
-        layout.addWidget(self.next_label)
-        self.faces_row = QHBoxLayout()
-        self.faces_row.setSpacing(2)
-        layout.addLayout(self.faces_row)
-        self.face_buttons: list[QToolButton] = []
-        self.choice_label = QLabel("")
-        self.choice_label.setWordWrap(True)
-        self.choice_label.setStyleSheet(CHOICE_STYLE)
-        self.choice_label.setToolTip("These dice call for a choice; it changes the result")
-        layout.addWidget(self.choice_label)
-        self.choices_row = QHBoxLayout()
-        layout.addLayout(self.choices_row)
-        self.choice_buttons: list[QToolButton] = []
-        self.message_label = QLabel("")
-        self.message_label.setWordWrap(True)
-        self.message_label.setStyleSheet(REFUSED_STYLE)
-        self.message_label.setToolTip("Why the rules refused the last die")
-        layout.addWidget(self.message_label)
-        self.dice_label = QLabel("")
-        self.dice_label.setWordWrap(True)
-        self.dice_label.setToolTip("Each die with what it was for and its outcome")
-        self.dice_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        layout.addWidget(self.dice_label)
-        state.subscribe(self.refresh)
-        self.refresh()
+            self.buttons_row.addWidget(w)
+        layout.addLayout(self.buttons_row)
 
     # -- actions -----------------------------------------------------------------------
     def roll(self) -> None:
@@ -117,13 +139,14 @@ class DiceEntry(QWidget):
 
     def type_digit(self, digit: int) -> None:
         """One keyboard digit toward the next die (two digits for faces of ten or more)."""
-        sides = self.state.next_die[0] if self.state.next_die is not None else 6
+        asked = self.view.next_die
+        sides = asked.sides if asked is not None else 6
         text = self._pending + str(digit)
         if int(text) * 10 > sides or len(text) >= len(str(sides)):
             self.enter_face(int(text))
         else:
             self._pending = text
-            self.refresh()
+            self._show_status()
 
     def commit_pending(self) -> bool | None:
         if not self._pending:
@@ -139,75 +162,84 @@ class DiceEntry(QWidget):
         elif key == Qt.Key.Key_Backspace:
             if self._pending:
                 self._pending = ""
-                self.refresh()
+                self._show_status()
             else:
                 self.state.remove_last_die()
         else:
             super().keyPressEvent(event)
 
-    # -- binding -----------------------------------------------------------------------
-    def refresh(self) -> None:
+    # -- drawing -----------------------------------------------------------------------
+    def show_view(self, view: ShownAttack) -> None:
+        """Draw ``view``: the tray, the next die, the choice asked for, the result."""
+        self.view = view
         st = self.state
-        ready = st.report is not None
+        ready = view.report is not None
         self.roll_button.setEnabled(ready)
         shown = FRESH if st.seed is None else st.seed
         if self.seed_box.value() != shown:
             self.seed_box.blockSignals(True)
             self.seed_box.setValue(shown)
             self.seed_box.blockSignals(False)
-        self.undo_die_button.setEnabled(bool(st.dice))
-        self.clear_button.setEnabled(bool(st.dice))
-        if not ready:
-            self.next_label.setText("")
-        elif st.next_die is not None:
-            sides, label = st.next_die
-            typed = f" — typed {self._pending}…" if self._pending else ""
-            self.next_label.setText(f"Next die: {label} (d{sides}){typed}")
-        elif st.resolution is not None:
-            self.next_label.setText("All dice in.")
-        else:
-            self.next_label.setText("")
-        self._face_buttons(st.next_die[0] if ready and st.next_die is not None else 0)
-        lines = [die_text(d.face, d.sides, d.label, d.outcome) for d in st.entered]
-        if st.rolled_seed is not None:
-            lines.insert(0, f"Rolled with seed {st.rolled_seed}:")
-        if st.resolution is not None:
-            res = st.resolution
-            lines.append(f"<b>damage {res.damage}"
-                         f"{', taken down' if res.taken_down else ''}</b>")
-            lines.extend(f"&nbsp;&nbsp;{step}" for step in res.steps)
-        self.dice_label.setText("<br>".join(lines))
-        self.message_label.setText(st.message)
-        self._choices()
+        self.undo_die_button.setEnabled(bool(view.dice.faces))
+        self.clear_button.setEnabled(bool(view.dice.faces))
+        self.tray.show_dice(view.rolled if ready else (), view.next_die if ready else None)
+        self._show_status()
+        asked = view.next_die
+        self._face_buttons(asked.sides if ready and asked is not None else 0)
+        refusal = view.message
+        self.message_label.setText(refusal)
+        self.message_label.setVisible(bool(refusal))
+        self._choices(view)
 
-    def _choices(self) -> None:
-        """Buttons for every choice the dice call for (e.g. the limb on a chooser's face)."""
+    def _show_status(self) -> None:
+        """The line over the tray: what the next die is for, or the result."""
+        view = self.view
+        asked = view.next_die
+        res = view.resolution
+        if view.report is None:
+            text = ""
+        elif asked is not None:
+            typed = f" — typed {self._pending}…" if self._pending else ""
+            keys = f"keys 1–{asked.sides}" if asked.sides <= 9 else "type it, then Space"
+            text = f"Next: {asked.purpose} ({keys}; R rolls){typed}"
+        elif res is not None:
+            text = f"{result_text(view)} — Apply (Enter) or roll again"
+        else:
+            text = ""
+        self.status_label.set_text(text)
+        steps = "\n".join(res.steps) if res is not None else ""
+        self.status_label.setToolTip("\n".join(t for t in (text, steps) if t) or
+                                     "What the next die is for, then the result")
+
+    def _choices(self, view: ShownAttack) -> None:
+        """Buttons for the choice the dice call for (e.g. the limb on a chooser's face)."""
+        ask = view.pending_choice
+        current = self.state.answers.get(ask.key, ask.default) if ask is not None else None
+        asked = (ask, current)
+        if asked == self._asked:
+            return
+        self._asked = asked
         for b in self.choice_buttons:
             self.choices_row.removeWidget(b)
             b.hide()
             b.deleteLater()
         self.choice_buttons = []
-        asks = self.state.pending_choices
-        self.choice_label.setVisible(bool(asks))
-        if not asks:
+        self.choice_label.setVisible(ask is not None)
+        if ask is None:
             return
-        self.choice_label.setText("Choose: " + "; ".join(a.why for a in asks))
-        shown: set[tuple[str, str]] = set()
-        for ask in asks:
-            current = self.state.answers.get(ask.key, ask.default)
-            for choice, label in zip(ask.choices, ask.labels, strict=True):
-                if (ask.key, choice) in shown:
-                    continue
-                shown.add((ask.key, choice))
-                b = QToolButton()
-                b.setText(label)
-                b.setCheckable(True)
-                b.setChecked(choice == current)
-                b.setToolTip(f"{ask.key} = {choice}")
-                b.clicked.connect(
-                    lambda _=False, k=ask.key, c=choice: self.state.answer_choice(k, c))
-                self.choices_row.addWidget(b)
-                self.choice_buttons.append(b)
+        self.choice_label.set_text(f"Choose: {ask.why}")
+        for choice, label in zip(ask.choices, ask.labels, strict=True):
+            b = QToolButton()
+            b.setText(label)
+            b.setAccessibleName(f"Choose {label}")
+            b.setCheckable(True)
+            b.setChecked(choice == current)
+            b.setToolTip(f"{ask.why}: {label}")
+            b.clicked.connect(
+                lambda _=False, k=ask.key, c=choice: self.state.answer_choice(k, c))
+            self.choices_row.addWidget(b)
+            b.show()  # now, not on the next turn of the event loop
+            self.choice_buttons.append(b)
 
     def _face_buttons(self, sides: int) -> None:
         """Buttons 1..sides for the next die (hidden when no die is asked for)."""
@@ -216,10 +248,12 @@ class DiceEntry(QWidget):
             face = len(self.face_buttons) + 1
             b = QToolButton()
             b.setText(str(face))
+            b.setAccessibleName(f"Face {face}")
             b.setToolTip(f"Enter a {face} for the next die (key {face})")
             b.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+            b.setFixedWidth(FACE_BUTTON_WIDTH)
             b.clicked.connect(lambda _=False, f=face: self.enter_face(f))
-            self.faces_row.addWidget(b)
+            self.faces_row.insertWidget(self.faces_row.count() - 1, b)
             self.face_buttons.append(b)
         for face, b in enumerate(self.face_buttons, start=1):
             b.setVisible(face <= count)

@@ -20,11 +20,15 @@ from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
 from tabletop_gui.model.jobs import Outcome
 from tabletop_gui.model.new_scenario import demo_available, demo_scenario, empty_scenario
 from tabletop_gui.rules.registry import INFOS
+from tabletop_gui.scenario import save
 from tabletop_gui.scenario.entities import Scenario
+from tabletop_gui.scenario.load import ScenarioError, load_scenario
+from tabletop_gui.ui.errors import write_error_text
+from tabletop_gui.ui.export import export_scene
 
 if TYPE_CHECKING:
     from tabletop_gui.model.recovery import Recovery
-    from tabletop_gui.ui.main_window import MainWindow
+    from tabletop_gui.ui.window_host import WindowHost
 
 FILTER = "Scenarios (*.battle.json *.json);;All files (*)"
 RECENT_KEY = "files/recent"
@@ -40,7 +44,7 @@ class FileActions(QObject):
 
     opened = Signal(str, bool)  # an Open is over: the path, and whether it is shown now
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowHost) -> None:
         super().__init__(window)
         self.window = window
         self.document = window.document
@@ -140,8 +144,6 @@ class FileActions(QObject):
         It is read and checked on the worker; then a refused file shows its problems
         and leaves the open battlefield as it was, else it replaces it (after asking
         about unsaved changes). ``opened`` tells the end."""
-        from tabletop_gui.scenario.load import load_scenario
-
         if path is None:
             path, _ = QFileDialog.getOpenFileName(self.window, "Open battlefield",
                                                   self._folder(), FILTER)
@@ -155,8 +157,6 @@ class FileActions(QObject):
         return True
 
     def _read(self, opening: int, path: str, outcome: Outcome[Scenario]) -> None:
-        from tabletop_gui.scenario.load import ScenarioError
-
         if opening != self._opening:
             return  # another Open superseded this one
         self.opening = None
@@ -197,11 +197,8 @@ class FileActions(QObject):
         return self._write(Path(path))
 
     def _write(self, path: Path) -> bool:
-        from tabletop_gui.scenario.save import save_scenario
-        from tabletop_gui.ui.errors import write_error_text
-
         try:
-            save_scenario(self.document.scenario, path)
+            save.save_scenario(self.document.scenario, path)
         except Exception as e:  # noqa: BLE001 - the disk, or text UTF-8 cannot hold: told
             QMessageBox.warning(self.window, "Cannot save",
                                 f"{path} was not saved: {write_error_text(e)}")
@@ -217,8 +214,6 @@ class FileActions(QObject):
             "PNG image (*.png);;SVG drawing (*.svg)")
         if not path:
             return False
-        from tabletop_gui.ui.export import export_scene
-
         ok = export_scene(self.window.scene, Path(path))
         if not ok:
             QMessageBox.warning(self.window, "Cannot export", f"{path} could not be written.")

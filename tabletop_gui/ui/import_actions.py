@@ -28,9 +28,13 @@ from PySide6.QtWidgets import (
 from tabletop_gui.importers.combine import ImportResult, import_files
 from tabletop_gui.importers.fighter_data import FighterLibrary, LibraryStore
 from tabletop_gui.importers.sources import ImportRefused
+from tabletop_gui.model import recovery
+from tabletop_gui.model.new_scenario import empty_scenario
+from tabletop_gui.rules.registry import info
+from tabletop_gui.scenario.load import FORMAT
 
 if TYPE_CHECKING:
-    from tabletop_gui.ui.main_window import MainWindow
+    from tabletop_gui.ui.window_host import WindowHost
 
 FILTER = ("Rosters, maps and table positions (*.ros *.rosz *.json *.dd2vtt *.uvtt *.df2vtt)"
           ";;All files (*)")
@@ -40,9 +44,7 @@ MAX_SHOWN = 30
 
 
 def library_store() -> LibraryStore:
-    from tabletop_gui.model.recovery import default_folder
-
-    return LibraryStore(default_folder() / LIBRARY_FOLDER)
+    return LibraryStore(recovery.default_folder() / LIBRARY_FOLDER)
 
 
 def load_library() -> tuple[FighterLibrary, str | None]:
@@ -95,7 +97,7 @@ class ImportSummary(QDialog):
 class ImportActions:
     """The import operations of one main window."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowHost) -> None:
         self.window = window
         self.document = window.document
         self.summary: ImportSummary | None = None
@@ -135,9 +137,6 @@ class ImportActions:
         if alone is None or alone.scenario.ruleset == self.document.scenario.ruleset:
             self._show_problems(refusal.lines)
             return False
-        from tabletop_gui.model.new_scenario import empty_scenario
-        from tabletop_gui.rules.registry import info
-
         now, then = info(self.document.scenario.ruleset).name, info(alone.scenario.ruleset).name
         answer = QMessageBox.question(
             self.window, "Import into a new battlefield?",
@@ -201,8 +200,6 @@ class ImportActions:
 
 
 def _is_scenario(path: str) -> bool:
-    from tabletop_gui.scenario.load import FORMAT
-
     try:
         with open(path, "rb") as f:
             head = f.read(4096)

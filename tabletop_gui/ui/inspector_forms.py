@@ -10,7 +10,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QFormLayout, QGroupBox, QWidget
 
-from tabletop_gui.rules.fields import Declaration, FieldSpec
+from tabletop_gui.rules.fields import Declaration, FieldError, FieldSpec, check_value
 from tabletop_gui.scenario.entities import (
     Fighter,
     Grid,
@@ -29,10 +29,12 @@ from tabletop_gui.ui.inspector_fields import (
     choice_field,
     int_field,
     number_field,
+    parse_list,
     parse_traits,
     text_field,
     traits_text,
 )
+from tabletop_gui.ui.inspector_tables import VerticesEditor, WeaponsEditor
 
 NONE = "(none)"
 
@@ -126,9 +128,7 @@ def _spec_field(spec: FieldSpec, get: Callable[[Any], Any],
         return ", ".join(v) if isinstance(v, list | tuple) else ("" if v is None else str(v))
 
     def text_put(e: Any, text: str) -> Any:
-        from tabletop_gui.ui.inspector_fields import parse_list
-
-        if spec.kind in ("strings", "limbs"):
+        if spec.kind == "strings":
             return put(e, parse_list(text))
         return put(e, text.strip() or None)
 
@@ -137,8 +137,6 @@ def _spec_field(spec: FieldSpec, get: Callable[[Any], Any],
 
 def _in_map(attr: str, spec: FieldSpec) -> tuple[Callable[[Any], Any], Callable[[Any, Any], Any]]:
     """Read/write one key of a mapping attribute (characteristics, state); None removes it."""
-    from tabletop_gui.rules.fields import FieldError, check_value
-
     def get(e: Any) -> Any:
         return getattr(e, attr).get(spec.name, spec.default)
 
@@ -175,8 +173,6 @@ def _positive(name: str) -> Callable[[Any, Any], Any]:
 
 def model_form(scenario: Scenario, model: Fighter | Unit, decl: Declaration, commit: Commit,
                table_commit: Callable[[str, Any], None], refuse: Callable[[str], None]) -> Form:
-    from tabletop_gui.ui.inspector_tables import WeaponsEditor
-
     f = Form(commit)
     f.group("Fighter" if isinstance(model, Fighter) else "Unit")
     f.add(text_field("name", *_attr("name"), commit))
@@ -281,8 +277,6 @@ def _unit_fields(f: Form, commit: Commit) -> None:
 def terrain_form(terrain: Obstacle | Platform, commit: Commit,
                  table_commit: Callable[[str, Any], None], refuse: Callable[[str], None]
                  ) -> Form:
-    from tabletop_gui.ui.inspector_tables import VerticesEditor
-
     f = Form(commit)
     f.group("Obstacle" if isinstance(terrain, Obstacle) else "Platform")
     f.add(text_field("name", *_attr("name"), commit))

@@ -38,7 +38,7 @@ def _cell_text(spec: FieldSpec | None, value: Any) -> str:
 
 def _parse_cell(spec: FieldSpec, text: str) -> Any:
     t = text.strip()
-    if spec.kind in ("strings", "limbs"):
+    if spec.kind == "strings":
         return parse_list(t)
     if spec.kind in ("str", "enum") or (spec.kind == "modifier" and t[:1] in "+-"):
         return t
@@ -50,7 +50,7 @@ def default_value(spec: FieldSpec) -> Any:
         return spec.default
     return {"int": max(1, int(spec.minimum or 1)), "number": 1, "bool": False, "str": "",
             "enum": spec.choices[0] if spec.choices else "", "range": 1, "damage": "1/2",
-            "die": 6, "dice": 1, "modifier": 0, "strings": [], "limbs": []}[spec.kind]
+            "die": 6, "dice": 1, "modifier": 0, "strings": []}[spec.kind]
 
 
 class TableEditor(QWidget):

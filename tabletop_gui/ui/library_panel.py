@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QListView, QVBoxLayo
 from tabletop_gui.model.document import Change, Document
 from tabletop_gui.model.profiles import fresh, profiles_for
 from tabletop_gui.scenario.entities import Fighter, Model
+from tabletop_gui.ui.import_actions import load_library
 
 PROBLEM_STYLE = "color: #D55E00; font-weight: bold;"  # Okabe-Ito vermillion
 
@@ -86,8 +87,6 @@ class LibraryPanel(QWidget):
         warband so that a search finds them by either."""
         if ruleset != "warcry":
             return [], []
-        from tabletop_gui.ui.import_actions import load_library
-
         library, _ = load_library()  # a damaged library is told when an import uses it
         records = library.fighters
         return ([library.fighter(r) for r in records],

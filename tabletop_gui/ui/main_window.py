@@ -1,8 +1,14 @@
 """The main window: the battlefield canvas in the centre, dockable panels around it,
 menus and a toolbar of tools.
 
-Other panels plug in with ``add_panel(title, widget)``: the Attack, Odds and Log panels
-have reserved places (``PANEL_AREAS``).
+Other panels plug in with ``add_panel(title, widget)``: the Attack and Log panels have
+reserved places (``PANEL_AREAS``).
+
+The first size and the dock layout come from the screen's available area
+(``first_geometry``, ``dock_sizes``): the whole of a laptop's screen, the canvas with most
+of the room, the side panels as tall as the window (the Log only under the canvas). A
+saved window that no longer fits the screen is placed afresh; the panels are laid out
+for the window's size once the attack flow is installed.
 """
 
 from __future__ import annotations
@@ -10,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, QTimer
+from PySide6.QtCore import QByteArray, QRect, QSettings, Qt, QTimer
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -19,17 +25,26 @@ from PySide6.QtGui import (
     QDropEvent,
     QKeySequence,
 )
-from PySide6.QtWidgets import QDockWidget, QLabel, QMainWindow, QMessageBox, QWidget
+from PySide6.QtWidgets import QDockWidget, QLabel, QMessageBox, QWidget
 
 from tabletop_gui.model import heap
 from tabletop_gui.model.document import Change, Document
 from tabletop_gui.model.engine_thread import EngineThread
 from tabletop_gui.model.notices import traceback_text
-from tabletop_gui.model.recovery import Recovery
+from tabletop_gui.model.recovery import Recovery, battlefield_words, describe
+from tabletop_gui.scenario.problems import ScenarioError
 from tabletop_gui.ui.busy import BusyIndicator
+from tabletop_gui.ui.canvas.board_items import DIMMED_OPACITY
 from tabletop_gui.ui.canvas.scene import BattlefieldScene
 from tabletop_gui.ui.canvas.view import BattlefieldView
 from tabletop_gui.ui.errors import ErrorReporter, write_error_text
+from tabletop_gui.ui.file_actions import FileActions
+from tabletop_gui.ui.import_actions import ImportActions, local_files
+from tabletop_gui.ui.inspector import InspectorPanel
+from tabletop_gui.ui.library_panel import LibraryPanel
+from tabletop_gui.ui.roster_panel import RosterPanel
+from tabletop_gui.ui.toolbox import Toolbox
+from tabletop_gui.ui.window_host import WindowHost
 
 if TYPE_CHECKING:
     from tabletop_gui.scenario.entities import Model
@@ -46,7 +61,12 @@ PANEL_AREAS: dict[str, Qt.DockWidgetArea] = {
     "Log": Area.BottomDockWidgetArea,
 }
 # panels shown as tabs of an earlier one (the rest of an area is split top to bottom)
-TABBED_WITH = {"Library": "Roster", "Odds": "Attack"}
+TABBED_WITH = {"Library": "Roster"}
+BIG_SCREEN = (1920, 1200)  # up to this, the window takes the whole available area
+BIG_SHARE = 0.85  # of a bigger screen, centred
+RIGHT_SHARE, RIGHT_RANGE = 0.30, (340, 480)  # the attack card's width: share, bounds (px)
+LEFT_SHARE, LEFT_RANGE = 0.16, (180, 320)  # roster and inspector
+LOG_SHARE, LOG_RANGE = 0.13, (80, 180)  # the log's height
 SETTLE_MS = 100  # quiet time after work before the heap is settled (``model.heap``)
 SETTLE_BUSY_MS = 1000  # and how often while the worker runs (a long target scan)
 
@@ -55,8 +75,33 @@ def _std(key: QKeySequence.StandardKey) -> QKeySequence:
     return QKeySequence(key)
 
 
-class MainWindow(QMainWindow):
+def _clamp(value: float, bounds: tuple[int, int]) -> int:
+    return int(min(max(round(value), bounds[0]), bounds[1]))
+
+
+def first_geometry(available: QRect) -> QRect:
+    """The window's first place on a screen whose available area is ``available``: all
+    of it up to ``BIG_SCREEN`` (a laptop, a desktop), else ``BIG_SHARE`` of it, centred."""
+    if available.width() <= BIG_SCREEN[0] and available.height() <= BIG_SCREEN[1]:
+        return QRect(available)
+    w, h = int(available.width() * BIG_SHARE), int(available.height() * BIG_SHARE)
+    return QRect(available.x() + (available.width() - w) // 2,
+                 available.y() + (available.height() - h) // 2, w, h)
+
+
+def dock_sizes(width: int, height: int) -> tuple[int, int, int]:
+    """(left panels' width, attack card's width, log's height) for a window this big."""
+    return (_clamp(width * LEFT_SHARE, LEFT_RANGE), _clamp(width * RIGHT_SHARE, RIGHT_RANGE),
+            _clamp(height * LOG_SHARE, LOG_RANGE))
+
+
+class MainWindow(WindowHost):
     """One document shown in a canvas with panels; ``settings`` keeps geometry and recents."""
+
+    files: FileActions
+    imports: ImportActions
+    toolbox: Toolbox
+    library_panel: LibraryPanel
 
     def __init__(self, document: Document, settings: QSettings | None = None,
                  parent: QWidget | None = None) -> None:
@@ -72,18 +117,14 @@ class MainWindow(QMainWindow):
         self.keep_state = True  # save window state and geometry when closed
         self.attack_flow: AttackFlow | None = None  # installed after the first paint
         self.setDockNestingEnabled(True)
+        # the side panels take the full height; the log sits under the canvas only
+        self.setCorner(Qt.Corner.BottomLeftCorner, Area.LeftDockWidgetArea)
+        self.setCorner(Qt.Corner.BottomRightCorner, Area.RightDockWidgetArea)
         self._coords = QLabel()
         self.busy = BusyIndicator()
         self.statusBar().addPermanentWidget(self.busy)
         self.statusBar().addPermanentWidget(self._coords)
         self.view.status_message.connect(lambda text: self.statusBar().showMessage(text, 4000))
-
-        from tabletop_gui.ui.file_actions import FileActions
-        from tabletop_gui.ui.import_actions import ImportActions
-        from tabletop_gui.ui.inspector import InspectorPanel
-        from tabletop_gui.ui.library_panel import LibraryPanel
-        from tabletop_gui.ui.roster_panel import RosterPanel
-        from tabletop_gui.ui.toolbox import Toolbox
 
         self.files = FileActions(self)
         self.imports = ImportActions(self)
@@ -111,7 +152,7 @@ class MainWindow(QMainWindow):
         document.path_changed.connect(self._update_title)
         document.changed.connect(self._on_changed)
         self._update_title()
-        self.resize(1280, 800)
+        self.place_on(self._available())
         self._restore_state()
 
     # -- panels ----------------------------------------------------------------------
@@ -157,11 +198,45 @@ class MainWindow(QMainWindow):
         for dock in self.findChildren(QDockWidget):
             flow.watch_keys_of(dock)
         self.attack_flow = flow
-        horizontal, vertical = Qt.Orientation.Horizontal, Qt.Orientation.Vertical
-        self.resizeDocks([self.docks["Attack"]], [380], horizontal)
-        if "Log" in self.docks:
-            self.resizeDocks([self.docks["Log"]], [130], vertical)
+        self.lay_out_docks()
         return flow
+
+    # -- size ------------------------------------------------------------------------
+    def _available(self) -> QRect:
+        screen = self.screen()
+        return screen.availableGeometry() if screen is not None else QRect(0, 0, 1280, 800)
+
+    def place_on(self, available: QRect) -> None:
+        """Size and place the window for a screen whose available area is ``available``
+        (its frame included, once the window manager has drawn one), and lay the panels
+        out for that size."""
+        frame = self.frameGeometry()
+        inner = self.geometry()
+        margins = (inner.left() - frame.left(), inner.top() - frame.top(),
+                   frame.right() - inner.right(), frame.bottom() - inner.bottom())
+        geo = first_geometry(available).adjusted(margins[0], margins[1],
+                                                 -margins[2], -margins[3])
+        self.setGeometry(geo)
+        self.lay_out_docks()
+
+    def lay_out_docks(self) -> None:
+        """The panels' sizes for the window's size (``dock_sizes``)."""
+        left, right, log = dock_sizes(self.width(), self.height())
+        horizontal, vertical = Qt.Orientation.Horizontal, Qt.Orientation.Vertical
+        sides = [(self.docks.get(name), size) for name, size in
+                 (("Roster", left), ("Attack", right))]
+        shown = [(d, size) for d, size in sides if d is not None and not d.isFloating()]
+        if shown:
+            self.resizeDocks([d for d, _ in shown], [size for _, size in shown], horizontal)
+        if "Log" in self.docks:
+            self.resizeDocks([self.docks["Log"]], [log], vertical)
+
+    def fit_to(self, available: QRect) -> None:
+        """A restored window that is not wholly on the available area (another screen, a
+        smaller one) is placed afresh. (The panels are laid out afresh for the window's
+        size once the attack flow is installed, ``lay_out_docks``.)"""
+        if not available.contains(self.frameGeometry()):
+            self.place_on(available)
 
     # -- menus -----------------------------------------------------------------------
     def _build_menus(self) -> None:
@@ -189,8 +264,6 @@ class MainWindow(QMainWindow):
         down.toggled.connect(self.scene.set_show_taken_down)
         overlays = QAction("&Overlays", self, checkable=True, checked=True)
         overlays.toggled.connect(self.scene.overlay_layer.setVisible)
-        from tabletop_gui.ui.canvas.board_items import DIMMED_OPACITY
-
         self.dim_background_action = QAction("&Dim background", self, checkable=True)
         self.dim_background_action.setToolTip("Fade the battlefield's picture (a map)")
         self.dim_background_action.toggled.connect(
@@ -226,7 +299,7 @@ class MainWindow(QMainWindow):
                   "Esc\tcancel the tool", "Wheel\tzoom around the cursor",
                   "Middle drag, Space+drag\tpan", "Ctrl+0\tzoom to fit"]
         if "Attack" in self.docks:  # the attack flow is installed (after the first paint)
-            from tabletop_gui.ui.attack_flow import KEY_HELP
+            from tabletop_gui.ui.attack_flow import KEY_HELP  # lazy: see above
 
             lines.append("Attack:")
             lines += [f"{key}\t{what}" for key, what in KEY_HELP]
@@ -237,20 +310,14 @@ class MainWindow(QMainWindow):
 
     # -- dropped files -----------------------------------------------------------------
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
-        from tabletop_gui.ui.import_actions import local_files
-
         if local_files(event.mimeData()):
             event.acceptProposedAction()
 
     def dragMoveEvent(self, event: QDragMoveEvent) -> None:  # noqa: N802
-        from tabletop_gui.ui.import_actions import local_files
-
         if local_files(event.mimeData()):
             event.acceptProposedAction()
 
     def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802
-        from tabletop_gui.ui.import_actions import local_files
-
         paths = local_files(event.mimeData())
         if paths:
             event.acceptProposedAction()
@@ -290,6 +357,7 @@ class MainWindow(QMainWindow):
         state = self.settings.value("window/state")
         if isinstance(state, QByteArray):
             self.restoreState(state)
+        self.fit_to(self._available())
 
     def save_state(self) -> None:
         self.settings.setValue("window/geometry", self.saveGeometry())
@@ -303,8 +371,6 @@ class MainWindow(QMainWindow):
     # -- recovery --------------------------------------------------------------------
     def start_recovery(self, folder: Path | None = None) -> Recovery:
         """Autosave edits to a recovery file in ``folder`` (default: the user's data)."""
-        from tabletop_gui.model.recovery import Recovery
-
         self.recovery = Recovery(self.document, folder)
         self.recovery.failed.connect(self._autosave_failed)
         self.files.use_recovery(self.recovery)
@@ -322,9 +388,6 @@ class MainWindow(QMainWindow):
         rec = self.recovery
         restored = False
         if rec.pending():
-            from tabletop_gui.model.recovery import battlefield_words, describe
-            from tabletop_gui.scenario.problems import ScenarioError
-
             try:
                 found = rec.load()
             except ScenarioError as e:

@@ -56,6 +56,7 @@ class OptionsForm(QWidget):
             label.setToolTip(tip)
             self._layout.addRow(label, widget)
             self.widgets[spec.key] = widget
+            widget.setAccessibleName(label.text())  # what screen readers say for it
 
     def _make(self, spec: OptionSpec) -> OptionWidget:
         key = spec.key

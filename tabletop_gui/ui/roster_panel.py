@@ -1,12 +1,18 @@
-"""The Roster panel: the roster table; selecting rows selects on the canvas and back."""
+"""The Roster panel: the roster table; selecting rows selects on the canvas and back.
+
+The columns share the panel's width (``COLUMN_SHARES``, texts elided, whole in the
+tooltip) until the user drags one: the panel needs no horizontal scrollbar."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QItemSelection, QItemSelectionModel
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
+from PySide6.QtCore import QEvent, QItemSelection, QItemSelectionModel, Qt
+from PySide6.QtGui import QHelpEvent, QResizeEvent
+from PySide6.QtWidgets import QAbstractItemView, QTableView, QToolTip, QWidget
 
 from tabletop_gui.model.document import Document
-from tabletop_gui.model.roster import RosterModel
+from tabletop_gui.model.roster import COLUMNS, RosterModel
+
+COLUMN_SHARES = (0.3, 0.25, 0.25, 0.1, 0.1)  # of the width, per column of ``COLUMNS``
 
 
 class RosterPanel(QTableView):
@@ -19,11 +25,13 @@ class RosterPanel(QTableView):
         self.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.verticalHeader().hide()
-        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        # columns fit the rows on screen: measuring every row (Qt's default is 1,000 of
-        # them) on each change made one move on a 2,000-model board take half a second
-        self.horizontalHeader().setResizeContentsPrecision(0)
         self.horizontalHeader().setStretchLastSection(True)
+        self.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.setWordWrap(False)  # one line a model, elided
+        self._sharing = False
+        self.sized_by_user = False  # a column dragged: the shares no longer apply
+        self.horizontalHeader().sectionResized.connect(self._section_resized)
+        self.verticalScrollBar().rangeChanged.connect(self._rows_changed)
         self.setAlternatingRowColors(True)
         self.setMinimumWidth(300)
         self._syncing = False
@@ -31,6 +39,46 @@ class RosterPanel(QTableView):
         document.selection_changed.connect(self._from_document)
         self.roster.modelReset.connect(self._from_document)
         self._from_document()
+
+    def _section_resized(self, column: int) -> None:
+        """A column other than the last (which stretches) resized, not by the shares:
+        the user dragged it."""
+        if not self._sharing and column < len(COLUMNS) - 1:
+            self.sized_by_user = True
+
+    def _rows_changed(self) -> None:
+        if not self.sized_by_user:
+            self.share_columns()  # the vertical scrollbar came or went
+
+    def share_columns(self) -> None:
+        """The columns take their share of the width (no measuring of rows: cheap on a
+        2,000-model board)."""
+        bar = self.verticalScrollBar()
+        width = self.width() - 2 * self.frameWidth() - (
+            bar.sizeHint().width() if bar.maximum() > 0 else 0)
+        self._sharing = True
+        try:
+            for col, share in enumerate(COLUMN_SHARES[:len(COLUMNS)]):
+                self.horizontalHeader().resizeSection(col, int(width * share))
+        finally:
+            self._sharing = False
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        if not self.sized_by_user:
+            self.share_columns()
+
+    def viewportEvent(self, event: QEvent) -> bool:  # noqa: N802
+        """A cell's tooltip: its whole text (it may be elided), then the row's."""
+        if event.type() == QEvent.Type.ToolTip and isinstance(event, QHelpEvent):
+            index = self.indexAt(event.pos())
+            if index.isValid():
+                text = index.data(Qt.ItemDataRole.DisplayRole) or ""
+                row = index.data(Qt.ItemDataRole.ToolTipRole) or ""
+                QToolTip.showText(event.globalPos(),
+                                  "\n".join(t for t in (str(text), str(row)) if t), self)
+                return True
+        return super().viewportEvent(event)
 
     def _to_document(self) -> None:
         if self._syncing:

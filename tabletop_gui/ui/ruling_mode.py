@@ -24,16 +24,17 @@ from tabletop_gui.rules.ruling import Ruling, build_ruling
 from tabletop_gui.ui.canvas.model_items import ModelItem
 from tabletop_gui.ui.ruling_overlay import RulingOverlay
 from tabletop_gui.ui.ruling_panel import HINT, RulingPanel
+from tabletop_gui.ui.ruling_picture import RulingPicture
 
 if TYPE_CHECKING:
-    from tabletop_gui.ui.main_window import MainWindow
+    from tabletop_gui.ui.window_host import WindowHost
 
 EXPORT_FILTERS = ("PNG picture (*.png);;SVG picture (*.svg);;PDF, one page (*.pdf);;"
                   "Markdown with the picture beside it (*.md)")
 
 
 class RulingMode(QObject):
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowHost) -> None:
         super().__init__(window)
         self.window = window
         self.document = window.document
@@ -154,8 +155,6 @@ class RulingMode(QObject):
 
     # -- sharing ------------------------------------------------------------------------
     def picture(self) -> Any:
-        from tabletop_gui.ui.ruling_picture import RulingPicture
-
         if self.ruling is None:
             raise RulesError("no ruling to share: choose an attacker and a target first")
         return RulingPicture(self.document.scenario, self.ruling)

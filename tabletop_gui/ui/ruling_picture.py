@@ -28,9 +28,15 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import QGraphicsItem
 
+from tabletop_gui.model.document import Document
+from tabletop_gui.platform_check import display_problem
 from tabletop_gui.rules.ruling import Ruling
 from tabletop_gui.scenario.entities import Scenario
+from tabletop_gui.ui.application import ensure_application
 from tabletop_gui.ui.canvas.coords import INCH, to_scene
+from tabletop_gui.ui.canvas.scene import BattlefieldScene
+from tabletop_gui.ui.overlay_shapes import model_polygon
+from tabletop_gui.ui.ruling_overlay import RulingOverlay
 
 CONTEXT_IN = 2.0  # inches shown around the two models and the lines between them
 MAX_PICTURE_PX = (1000, 700)
@@ -42,12 +48,8 @@ CAPTION_FONT_PX = 14
 
 def ensure_gui_application() -> object:
     """The QApplication, created offscreen when there is no display to draw on."""
-    from tabletop_gui.platform_check import display_problem
-
     if display_problem(os.environ) is not None:
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
-    from tabletop_gui.app import ensure_application
-
     return ensure_application()
 
 
@@ -55,10 +57,6 @@ class RulingPicture:
     """The scene of ``scenario`` with ``ruling`` drawn on it, framed on the pair."""
 
     def __init__(self, scenario: Scenario, ruling: Ruling) -> None:
-        from tabletop_gui.model.document import Document
-        from tabletop_gui.ui.canvas.scene import BattlefieldScene
-        from tabletop_gui.ui.ruling_overlay import RulingOverlay
-
         ensure_gui_application()
         self.ruling = ruling
         self.document = Document(scenario)
@@ -77,8 +75,6 @@ class RulingPicture:
 
     def _frame(self, scenario: Scenario) -> QRectF:
         """The scene rectangle around both models and every sample line, with context."""
-        from tabletop_gui.ui.overlay_shapes import model_polygon
-
         xs: list[float] = []
         ys: list[float] = []
         for mid in (self.ruling.attacker, self.ruling.target):

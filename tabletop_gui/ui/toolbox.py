@@ -10,20 +10,19 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QMenu, QToolBar
 
 from tabletop_gui.model import edits
+from tabletop_gui.ui.canvas.tools.add import AddTool
 from tabletop_gui.ui.canvas.tools.base import Tool
+from tabletop_gui.ui.canvas.tools.delete import DeleteTool
+from tabletop_gui.ui.canvas.tools.draw import DrawObstacleTool, DrawPlatformTool
+from tabletop_gui.ui.canvas.tools.measure import MeasureTool
+from tabletop_gui.ui.canvas.tools.ruling import RulingTool
 from tabletop_gui.ui.canvas.tools.select import SelectTool
 
 if TYPE_CHECKING:
-    from tabletop_gui.ui.main_window import MainWindow
+    from tabletop_gui.ui.window_host import WindowHost
 
 
 def _tool_classes() -> list[type[Tool]]:
-    from tabletop_gui.ui.canvas.tools.add import AddTool
-    from tabletop_gui.ui.canvas.tools.delete import DeleteTool
-    from tabletop_gui.ui.canvas.tools.draw import DrawObstacleTool, DrawPlatformTool
-    from tabletop_gui.ui.canvas.tools.measure import MeasureTool
-    from tabletop_gui.ui.canvas.tools.ruling import RulingTool
-
     return [SelectTool, AddTool, DrawObstacleTool, DrawPlatformTool, MeasureTool, RulingTool,
             DeleteTool]
 
@@ -35,7 +34,7 @@ def _std(key: QKeySequence.StandardKey) -> QKeySequence:
 class Toolbox:
     """The window's tools; exactly one is active on the view."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowHost) -> None:
         self.window = window
         view, doc = window.view, window.document
         self.tools: list[Tool] = [cls(view, doc) for cls in _tool_classes()]
@@ -69,8 +68,6 @@ class Toolbox:
     def context_menu(self, scene_pos: QPointF, global_pos: QPoint) -> None:
         """Right-click on a model: the rulings it can start (``RulingTool``), in a menu
         that pops up without blocking (``menu`` until the next one)."""
-        from tabletop_gui.ui.canvas.tools.ruling import RulingTool
-
         tool = self.tool(RulingTool)
         assert isinstance(tool, RulingTool)
         if self.menu is not None:

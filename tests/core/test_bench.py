@@ -18,6 +18,7 @@ from tabletop_gui.bench.runner import Timing
 from tabletop_gui.bench.targets import TARGETS
 from tabletop_gui.geometry import board_geometry
 from tabletop_gui.geometry.board_geometry import BoardGeometry
+from tabletop_gui.geometry.cover import CoverRule
 from tabletop_gui.scenario.snapshot import Snapshot
 
 
@@ -86,7 +87,7 @@ def test_800_cases_run_and_agree(monkeypatch: pytest.MonkeyPatch) -> None:
             continue
         assert table.distance[k, t] == pytest.approx(fresh.measure(me.id, other.id).distance)
         assert table.visible[k, t] == fresh.sight(me.id, other.id).visible
-        c = fresh.warcry_cover(me.id, other.id, gate_1in=True, platform_threshold=3.0)
+        c = fresh.cover(me.id, other.id, CoverRule(True, 3.0))
         assert table.cover[k, t] == c.in_cover
 
 

@@ -10,7 +10,7 @@ from typing import Literal
 import numpy as np
 import pytest
 
-from tabletop_gui.geometry import ninth_age, outline
+from tabletop_gui.geometry import outline, unit_arcs
 from tabletop_gui.geometry.board import Board, Body, Footprint, Formation, Terrain
 from tabletop_gui.geometry.board_geometry import BoardGeometry
 from tabletop_gui.geometry.facing_cover import (
@@ -31,7 +31,7 @@ def straightforward(g: BoardGeometry, shooter: int, target: int, threshold: str
     computation before obstructions were prepared per geometry)."""
     ba = g.bodies
     sb, tb = ba.bodies[shooter], ba.bodies[target]
-    arc = ninth_age.arc_of_point(tb, ninth_age.reference_point(sb))
+    arc = unit_arcs.arc_of_point(tb, unit_arcs.reference_point(sb))
     t0, t1 = facing_edge(tb, arc, (sb.footprint.x, sb.footprint.y))
     s0, s1 = facing_edge(sb, "front", (tb.footprint.x, tb.footprint.y))
     fs = np.linspace(0.0, 1.0, SHOOTER_SAMPLES)

@@ -21,7 +21,7 @@ import pytest
 import shapely
 
 from tabletop_gui.bench.battlefields import ninth_age_scenario, warcry_jagged_scenario
-from tabletop_gui.geometry import facing_cover, fan, ninth_age
+from tabletop_gui.geometry import facing_cover, fan, unit_arcs
 from tabletop_gui.geometry.board import Board, Body, Footprint, Terrain
 from tabletop_gui.geometry.board_geometry import BoardGeometry
 from tabletop_gui.geometry.segments import blocked
@@ -96,7 +96,7 @@ def test_masks_never_claim_a_hidden_line_wrongly() -> None:
     from tabletop_gui.geometry.rings import ragged
 
     b = boards()[1]
-    obs = facing_cover.obstructions(BoardGeometry(b))
+    obs = BoardGeometry(b).obstructions()
     pcs, ts = obs.pieces, obs.ts
     rng = np.random.default_rng(3)
     n = 1500
@@ -138,7 +138,7 @@ def test_masks_never_claim_a_hidden_line_wrongly() -> None:
 
 def test_pieces_cover_their_polygon_and_lie_in_it() -> None:
     b = boards()[1]
-    obs = facing_cover.obstructions(BoardGeometry(b))
+    obs = BoardGeometry(b).obstructions()
     pcs, ts = obs.pieces, obs.ts
     for o in np.flatnonzero((pcs.count > 1) | ts.large | ~ts.convex):
         poly = ts.polygons[o]
@@ -205,10 +205,10 @@ def test_facing_ends_in_numpy_equal_facing_edge() -> None:
     b = boards()[0]
     g = BoardGeometry(b)
     pairs = [(a, t) for a in range(len(b.bodies)) for t in range(len(b.bodies)) if a != t]
-    ends, arcs = facing_cover._ends(g, pairs)
+    ends, arcs = facing_cover._ends(g.obstructions(), pairs)
     for n, (s, t) in enumerate(pairs):
         sb, tb = b.bodies[s], b.bodies[t]
-        arc = ninth_age.arc_of_point(tb, ninth_age.reference_point(sb))
+        arc = unit_arcs.arc_of_point(tb, unit_arcs.reference_point(sb))
         assert arcs[n] == arc
         want = (facing_cover.facing_edge(sb, "front", (tb.footprint.x, tb.footprint.y))
                 + facing_cover.facing_edge(tb, arc, (sb.footprint.x, sb.footprint.y)))

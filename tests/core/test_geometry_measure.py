@@ -7,6 +7,7 @@ import math
 import pytest
 
 from tabletop_gui.geometry.board_geometry import BoardGeometry
+from tabletop_gui.geometry.cover import CoverRule
 from tests.core.geometry_helpers import board, box, disc, oval, rect, unit
 
 
@@ -223,7 +224,7 @@ def test_huge_offsets_sight_and_cover_are_defined() -> None:
     g = BoardGeometry(board(disc("a", "r", off, off), disc("b", "b", off + 3, off),
                             terrain=(wall,)))
     assert not g.sight("a", "b").visible
-    assert g.warcry_cover("a", "b", gate_1in=True, platform_threshold=3).in_cover
+    assert g.cover("a", "b", CoverRule(True, 3.0)).in_cover
 
 
 def test_degenerate_terrain_is_ignored_without_errors() -> None:
@@ -235,5 +236,5 @@ def test_degenerate_terrain_is_ignored_without_errors() -> None:
     g = BoardGeometry(board(disc("a", "r", 0, 0), disc("b", "b", 3, 0),
                             terrain=(flat, tiny, bow)))
     assert g.sight("a", "b").visible in (True, False)
-    g.warcry_cover("a", "b", gate_1in=True, platform_threshold=3)
+    g.cover("a", "b", CoverRule(True, 3.0))
     assert g.pair_table(None).visible.shape == (2, 2)

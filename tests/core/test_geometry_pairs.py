@@ -42,9 +42,7 @@ def _check_against_single_pairs(b: Board, rule: CoverRule) -> None:
             assert tab.visible[a, t] == s.visible
             if not s.visible:
                 assert [b.terrains[k].id for k in tab.blockers(a, t)] == list(s.blocked_by)
-            c = g.warcry_cover(ida, idt, gate_1in=rule.gate_1in,
-                               platform_threshold=rule.platform_threshold,
-                               platform_applies=rule.platform_applies)
+            c = g.cover(ida, idt, rule)
             assert tab.cover[a, t] == c.in_cover
             assert sorted(b.terrains[k].id for k in tab.cover_terrain(a, t)) == sorted(c.by)
             assert tab.flanked[a, t] == g.flanked(ida, idt).flanked
@@ -133,11 +131,11 @@ def test_single_pair_questions_switch_to_the_table_with_equal_answers() -> None:
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(board_geometry, "TABLE_AFTER", 10**9)
         g = BoardGeometry(b)
-        alone = [(g.sight(a, t), g.warcry_cover(a, t, gate_1in=True, platform_threshold=3),
+        alone = [(g.sight(a, t), g.cover(a, t, CoverRule(True, 3.0)),
                   g.flanked(a, t)) for a in ids for t in ids]
         assert not g._tables
     g = BoardGeometry(b)
-    served = [(g.sight(a, t), g.warcry_cover(a, t, gate_1in=True, platform_threshold=3),
+    served = [(g.sight(a, t), g.cover(a, t, CoverRule(True, 3.0)),
                g.flanked(a, t)) for a in ids for t in ids]
     assert g._tables  # the scan switched to the table
     assert served == alone

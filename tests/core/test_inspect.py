@@ -33,7 +33,7 @@ def test_every_opposing_pair_with_the_fields_of_cli_md(rid: str,
     assert out["ruleset"] == rid
     pairs = out["pairs"]
     assert isinstance(pairs, list)
-    live = [m for m in sc.models if not m.taken_down]
+    live = [m for m in sc.models if not sc.taken_down(m)]
     expected = [(a.id, t.id) for a in live for t in live if a.side != t.side]
     assert [(p["attacker"], p["target"]) for p in pairs] == expected
     for p in pairs:

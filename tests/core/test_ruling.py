@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from tabletop_gui.cli import main
-from tabletop_gui.geometry import ninth_age
+from tabletop_gui.geometry import unit_arcs
 from tabletop_gui.geometry.board import Body, Footprint, Formation
 from tabletop_gui.geometry.tipping import arc_turn, gap_for
 from tabletop_gui.rules import registry
@@ -194,8 +194,8 @@ def test_arc_turns_from_the_front_are_the_angles_to_the_lines():
     for sign, arc in ((-1, "left_flank"), (1, "right_flank")):
         before = _unit(0.0, 0.0, 90.0 + sign * (expected - 1e-6), 5, 2)
         at = _unit(0.0, 0.0, 90.0 + sign * expected, 5, 2)
-        assert ninth_age.arc_of_point(before, (0.0, 10.0)) == "front"
-        assert ninth_age.arc_of_point(at, (0.0, 10.0)) == arc
+        assert unit_arcs.arc_of_point(before, (0.0, 10.0)) == "front"
+        assert unit_arcs.arc_of_point(at, (0.0, 10.0)) == arc
 
 
 def test_a_round_unit_has_no_turn_that_changes_its_arc():
@@ -253,9 +253,7 @@ def test_warcry_family_cover_rule_is_the_one_inspect_uses():
                 if a.side == t.side:
                     continue
                 facts = engine.pair_facts(battle, a.id, t.id)
-                cover = g.warcry_cover(a.id, t.id, gate_1in=rule.gate_1in,
-                                       platform_threshold=rule.platform_threshold,
-                                       platform_applies=rule.platform_applies)
+                cover = g.cover(a.id, t.id, rule)
                 assert (facts.cover == "cover", facts.cover_by) == (cover.in_cover, cover.by)
 
 

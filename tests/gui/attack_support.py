@@ -74,7 +74,7 @@ def first_pair(scenario: Scenario, valid: bool = True) -> tuple[str, str]:
     battle = battle_of(scenario)
     for a in scenario.models:
         for t in scenario.models:
-            if t.side == a.side or a.taken_down or t.taken_down:
+            if t.side == a.side or scenario.taken_down(a) or scenario.taken_down(t):
                 continue
             if ruleset.attack(battle, AttackRequest(a.id, t.id)).valid == valid:
                 return a.id, t.id

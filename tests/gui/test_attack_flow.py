@@ -63,7 +63,7 @@ def test_full_attack_through_the_widgets(qtbot, tmp_path, ruleset: str) -> None:
     rolled = engine.resolve(battle, AttackRequest(attacker, target), SeededDice(5))
     assert flow.state.resolution is not None
     assert flow.state.resolution.changes == rolled.changes
-    assert "Rolled with seed 5" in panel.dice.dice_label.text()
+    assert "Rolled with seed 5" in panel.dice.status_label.text()
     assert panel.apply_button.isEnabled()
 
     # apply: Enter, one undoable edit, logged
@@ -105,8 +105,8 @@ def test_full_attack_through_the_widgets(qtbot, tmp_path, ruleset: str) -> None:
     entered = engine.resolve(battle, AttackRequest(attacker, target), GivenDice(faces))
     assert flow.state.resolution is not None
     assert flow.state.resolution.changes == entered.changes
-    shown = panel.dice.dice_label.text()
-    assert all(d.outcome in shown for d in entered.dice)
+    shown = panel.dice.tray.summary()
+    assert all(f"{d.face} ({d.outcome})" in shown for d in entered.dice)
 
     # Esc clears the attack
     qtbot.keyClick(window.view, Qt.Key.Key_Escape)
@@ -200,7 +200,7 @@ def test_a_roll_in_the_window_takes_a_fresh_seed_shown_and_logged(qtbot, tmp_pat
         seed = flow.state.rolled_seed
         assert seed is not None
         qtbot.waitUntil(lambda s=seed, f=flow: f"Rolled with seed {s}:"
-                        in f.attack_panel.dice.dice_label.text())
+                        in f.attack_panel.dice.status_label.text())
         assert box.text() == "fresh seed"  # the next roll draws again
         flow.apply()
         assert f"(rolled, seed {seed})" in flow.log_panel.entries[-1]

@@ -14,7 +14,7 @@ def test_a_drag_among_200_models_is_scanned_in_slices(qtbot, tmp_path) -> None:
     window, flow = make_window(qtbot, scenario, tmp_path)
     attacker = "m90"
     enemies = len([m for m in scenario.models
-                   if m.side != scenario.model(attacker).side and not m.taken_down])
+                   if m.side != scenario.model(attacker).side and not scenario.taken_down(m)])
     select_attacker(qtbot, flow, attacker)
     assert len(flow.overlay.of_kind("target")) == enemies
     scan = flow.state.scan

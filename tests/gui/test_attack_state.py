@@ -48,7 +48,7 @@ def test_dice_entered_one_by_one_condition_the_odds(ruleset: str) -> None:
         assert st.resolution is None
         assert st.odds is not None
         assert st.odds.pairs() == ruleset_.odds_given(battle, request, faces[:n]).pairs()
-        assert st.next_die is not None and st.next_die[0] >= 2
+        assert st.next_die is not None and st.next_die.sides >= 2
     assert st.enter_die(faces[-1])
     expected = ruleset_.resolve(battle, request, GivenDice(faces))
     assert st.resolution is not None
@@ -65,7 +65,7 @@ def test_dice_entered_one_by_one_condition_the_odds(ruleset: str) -> None:
 def test_an_impossible_face_is_refused(ruleset: str) -> None:
     st, _, _ = _state(ruleset)
     assert st.next_die is not None
-    sides = st.next_die[0]
+    sides = st.next_die.sides
     assert not st.enter_die(sides + 1)
     assert f"d{sides}" in st.message
     assert st.dice == []
@@ -127,12 +127,12 @@ def test_circle_of_realms_asks_for_the_limb_on_a_choosers_face() -> None:
     # a big attack against a defense roll of 1: the defender loses wounds and rolls the
     # Dismemberment Die; with the default faces, 5 is the defender's choice
     assert st.next_die is not None
-    high = st.next_die[0]
+    high = st.next_die.sides
     st.enter_die(high)
-    while st.next_die is not None and st.next_die[1] != "defense":
-        st.enter_die(st.next_die[0])
+    while st.next_die is not None and st.next_die.label != "defense":
+        st.enter_die(st.next_die.sides)
     assert st.enter_die(1)
-    assert st.next_die is not None and "dismemberment" in st.next_die[1]
+    assert st.next_die is not None and "dismemberment" in st.next_die.label
     assert st.enter_die(5), st.message
     assert st.resolution is not None
     assert [s.key for s in st.pending_choices] == ["limb_choice"]

@@ -59,9 +59,9 @@ def test_taken_down_target_is_marked_in_the_document_and_the_log(qtbot, tmp_path
         settle(qtbot, flow)
         assert flow.state.dice == [6, 6] and flow.state.can_apply
         flow.apply()
-        if window.document.scenario.model("t").taken_down:
+        if window.document.scenario.taken_down(window.document.scenario.model("t")):
             break
-    assert window.document.scenario.model("t").taken_down
+    assert window.document.scenario.taken_down(window.document.scenario.model("t"))
     assert "taken down" in flow.log_panel.entries[-1]
     settle(qtbot, flow)
     # a taken-down model is no longer an enemy to mark

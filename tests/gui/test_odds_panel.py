@@ -1,5 +1,6 @@
-"""The Odds panel holds the engine's distribution: bars, "at least N", big numbers,
-ruleset extras shown generically, conditioned odds while dice are entered."""
+"""The odds on the attack card hold the engine's distribution: bars, "at least N", big
+numbers, ruleset extras shown generically, conditioned odds while dice are entered; they
+are drawn from a view (``show_view``), here the view of an ``AttackState``."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from tabletop_gui.model.attack_state import AttackState
 from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import AttackRequest
 from tabletop_gui.scenario.battle import battle_of
+from tabletop_gui.ui.card_view import view_of
 from tabletop_gui.ui.odds_panel import OddsPanel, format_extra, is_distribution
 from tests.gui.attack_support import RULESETS, demo, first_pair
 
@@ -17,8 +19,9 @@ from tests.gui.attack_support import RULESETS, demo, first_pair
 def _panel(qtbot, ruleset: str) -> tuple[OddsPanel, AttackState, str, str]:  # noqa: ANN001
     scenario = demo(ruleset)
     st = AttackState(scenario)
-    panel = OddsPanel(st)
+    panel = OddsPanel()
     qtbot.addWidget(panel)
+    st.subscribe(lambda: panel.show_view(view_of(st.view)))
     a, t = first_pair(scenario)
     st.set_attacker(a)
     st.set_target(t)
@@ -44,16 +47,53 @@ def test_bars_and_at_least_hold_the_distribution(qtbot, ruleset: str) -> None:
             assert format_extra(key, value) in panel.extras_label.text()
 
 
-def test_circle_of_realms_shows_the_damage_back_to_the_attacker_as_bars(qtbot) -> None:
+def test_circle_of_realms_shows_the_damage_back_to_the_attacker_in_a_plot_of_its_own(
+        qtbot) -> None:
+    """The target's damage and the attacker's in two plots on one x axis, each as high
+    as its own bars (the attacker's 0.98 at 0 no longer squashes the target's bars)."""
     panel, st, _, _ = _panel(qtbot, "circle-of-realms")
+    panel.resize(400, 500)
+    panel.show()
     assert st.report is not None
     back = st.report.extras["attacker_distribution"]
     assert is_distribution(back)
-    assert panel.extra_bars.isVisible()
+    assert panel.extra_plot.isVisible() and panel.extra_bars.isVisible()
     assert list(panel.extra_bars.opts["height"]) == pytest.approx([p for _, p in back])
-    assert "Attacker distribution" in panel.legend.toPlainText()
+    assert panel.extra_title == "Attacker distribution"
+    # the target's plot is scaled to the target's bars, the attacker's to its own
+    target_top = max(p for _, p in st.report.distribution.items())
+    assert panel.plot.viewRange()[1][1] == pytest.approx(target_top * 1.15, abs=1e-6)
+    assert panel.extra_plot.viewRange()[1][1] == pytest.approx(
+        min(1.0, max(p for _, p in back) * 1.15), abs=1e-6)
+    assert panel.plot.viewRange()[0] == pytest.approx(panel.extra_plot.viewRange()[0])
+    # one above the other, the same width, both with room to read
+    top, bottom = panel.plot.geometry(), panel.extra_plot.geometry()
+    assert bottom.top() >= top.bottom() and top.width() == bottom.width()
+    assert min(top.height(), bottom.height()) >= 60
     assert "Dismemberment probability" in panel.extras_label.text()
     assert "%" in format_extra("dismemberment_probability", {"attacker": 0.25})
+
+
+def test_one_plot_when_the_ruleset_has_no_second_distribution(qtbot) -> None:
+    panel, _, _, _ = _panel(qtbot, "warcry")
+    panel.show()
+    assert not panel.extra_plot.isVisible()
+
+
+def test_at_least_n_view(qtbot) -> None:
+    """The "≥ n" button shows the curve of P(damage ≥ n) instead of the bars."""
+    panel, st, _, _ = _panel(qtbot, "circle-of-realms")
+    panel.show()
+    assert panel.bars.isVisible() and not panel.at_least.isVisible()
+    panel.at_least_button.click()
+    assert panel.at_least.isVisible() and not panel.bars.isVisible()
+    assert panel.extra_at_least.isVisible() and not panel.extra_bars.isVisible()
+    assert panel.plot.viewRange()[1][1] == pytest.approx(1.02)
+    xs, ys = panel.extra_at_least.getData()
+    back = st.report.extras["attacker_distribution"]
+    assert ys[0] == pytest.approx(sum(p for _, p in back))
+    panel.exact_button.click()
+    assert panel.bars.isVisible() and not panel.at_least.isVisible()
 
 
 def test_ninth_age_shows_models_removed(qtbot) -> None:
@@ -81,8 +121,9 @@ def test_odds_conditioned_on_the_dice_so_far_then_the_result(qtbot) -> None:
 
 def test_empty_without_a_target(qtbot) -> None:
     st = AttackState(demo("warcry"))
-    panel = OddsPanel(st)
+    panel = OddsPanel()
     qtbot.addWidget(panel)
+    panel.show_view(view_of(st.view))
     assert len(panel.bars.opts["height"]) == 0
     assert panel.expected_label.text() == "–"
 
@@ -92,5 +133,4 @@ def test_empty_without_a_target(qtbot) -> None:
                                                 ("circle-of-realms", "wounds")])
 def test_the_damage_axis_is_named_by_the_ruleset(qtbot, ruleset: str, axis: str) -> None:
     panel, _, _, _ = _panel(qtbot, ruleset)
-    assert panel.plot.getAxis("bottom").labelText == f"{axis} (target)"
-    assert panel.at_least_plot.getAxis("bottom").labelText == f"at least n {axis}"
+    assert panel.plot_name.text == f"{axis} (target)"

@@ -49,6 +49,28 @@ def test_range_band_is_the_weapon_range_from_the_base_edge(qtbot, tmp_path):
     (zone,) = flow.overlay.of_kind("engagement")
     assert zone.path().contains(to_scene(5 + 0.5 + 0.9, 5))
     assert not zone.path().contains(to_scene(5 + 0.5 + 1.1, 5))
+    assert zone.toolTip() == '1" engagement zone'
+
+
+def test_the_engagement_zone_is_the_rulesets(qtbot, tmp_path, monkeypatch):
+    """The zone's size comes from the ruleset's declaration, not from the kind of models."""
+    import dataclasses
+
+    from tabletop_gui.rules import registry
+
+    wider = dataclasses.replace(registry.INFOS["warcry"], engagement_zone=2.0)
+    monkeypatch.setitem(registry.INFOS, "warcry", wider)
+    _, flow = _archer_window(qtbot, tmp_path)
+    (zone,) = flow.overlay.of_kind("engagement")
+    assert zone.path().contains(to_scene(5 + 0.5 + 1.9, 5))
+    assert not zone.path().contains(to_scene(5 + 0.5 + 2.1, 5))
+    assert zone.toolTip() == '2" engagement zone'
+    monkeypatch.setitem(registry.INFOS, "warcry", dataclasses.replace(wider,
+                                                                     engagement_zone=None))
+    flow.state.set_weapon("Sword")  # the attacker's zones are drawn again
+    settle(qtbot, flow)
+    assert flow.overlay.of_kind("range") != []
+    assert flow.overlay.of_kind("engagement") == []
 
 
 def test_sight_lines_clear_solid_and_in_cover_dashed_with_the_terrain(qtbot, tmp_path):

@@ -71,7 +71,7 @@ def test_inspector_edits_become_undoable_edits(make_window, qtbot):
     f1 = doc.scenario.model("f1")
     assert (f1.facing, f1.x, f1.characteristics["toughness"], f1.state["damage"]) == (
         30, 7.5, 5, 4)
-    assert f1.taken_down and f1.side == "blue"
+    assert doc.scenario.taken_down(f1) and f1.side == "blue"
     assert w.scene.item_for("f1").model is f1  # the canvas followed
     shape = ins.binding("shape").widget
     shape.setCurrentIndex(shape.findData("oval"))
@@ -183,7 +183,7 @@ def test_inspector_edits_several_models_at_once(make_window):
     assert doc.undo_stack.count() == 1
     assert doc.undo_stack.undoText() == "Edit side of 3 models"
     ins.binding("taken_down").widget.setChecked(True)
-    assert all(doc.scenario.model(i).taken_down for i in ("f1", "f2", "f3"))
+    assert all(doc.scenario.taken_down(doc.scenario.model(i)) for i in ("f1", "f2", "f3"))
     doc.undo_stack.undo()
     doc.undo_stack.undo()
     assert doc.scenario == skirmish()

@@ -132,11 +132,10 @@ def test_panels_have_reserved_places(make_window, qapp):
     assert area(w.docks["Roster"]) == Qt.DockWidgetArea.LeftDockWidgetArea
     assert area(w.docks["Inspector"]) == Qt.DockWidgetArea.LeftDockWidgetArea
     attack = w.add_panel("Attack", QLabel("attack"))
-    odds = w.add_panel("Odds", QLabel("odds"))
     log = w.add_panel("Log", QLabel("log"))
     qapp.processEvents()  # tabs are laid out on the next turn of the event loop
     assert area(attack) == Qt.DockWidgetArea.RightDockWidgetArea
-    assert odds in w.tabifiedDockWidgets(attack)
+    assert not w.tabifiedDockWidgets(attack)  # the odds are on the attack card
     assert w.docks["Library"] in w.tabifiedDockWidgets(w.docks["Roster"])
     assert area(log) == Qt.DockWidgetArea.BottomDockWidgetArea
     assert attack.toggleViewAction() in w._view_menu.actions()
@@ -160,9 +159,9 @@ def test_only_changed_items_are_updated(make_window, monkeypatch):
     calls: list[str] = []
     real = Item.set_model
 
-    def spy(self, model, color):
+    def spy(self, model, color, down=None):
         calls.append(self.entity_id)
-        return real(self, model, color)
+        return real(self, model, color, down)
 
     monkeypatch.setattr(Item, "set_model", spy)
     doc = w.document

@@ -20,9 +20,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from tabletop_gui.rules.base import RulesError
+from tabletop_gui.rules.circle_of_realms.info import LIMBS
 from tabletop_gui.rules.circle_of_realms.profile import CUTTING, LIMB_NAMES, FighterProfile
 
-LIMBS = ("RH", "LH", "RL", "LL")
 CHOOSERS = ("defender", "attacker")
 DEFAULT_FACES = "RH,LH,RL,LL,defender,attacker"
 

@@ -1,10 +1,29 @@
 """What `circle-of-realms` reads and which options it takes (docs/rulesets/circle-of-realms.md)."""
 
-from tabletop_gui.rules.fields import Declaration, FieldSpec, OptionSpec, RulesetInfo
+from tabletop_gui.rules.combatant import Combatant, is_taken_down
+from tabletop_gui.rules.fields import Declaration, FieldError, FieldSpec, OptionSpec, RulesetInfo
 
 #: Largest pre-rolled bonus (either way) added to an attack total.
 MAX_ATTACK_BONUS = 1000
 ATTACK_TYPES = ("slashing", "hacking", "shredding", "piercing", "blunt", "siege")
+
+LIMBS = ("RH", "LH", "RL", "LL")
+
+
+def check_limbs(value: list[str]) -> list[str]:
+    """The ``limbs`` field kind: a list of strings (checked first), each a limb."""
+    bad = [s for s in value if s not in LIMBS]
+    if bad:
+        raise FieldError(f"limbs must be among {', '.join(LIMBS)}, not {bad[0]}")
+    return value
+
+
+def taken_down(c: Combatant) -> bool:
+    """Out of the game: the generic rule, or both legs lost."""
+    limbs = c.state.get("limbs_lost") or ()
+    return is_taken_down(c) or (isinstance(limbs, list | tuple) and "RL" in limbs
+                                and "LL" in limbs)
+
 
 INFO = RulesetInfo(
     id="circle-of-realms",
@@ -30,7 +49,8 @@ INFO = RulesetInfo(
             FieldSpec("taken_down", "bool", default=False),
             FieldSpec("panicked", "bool", default=False,
                       help="kept for the file format; this ruleset has no panic effect"),
-            FieldSpec("limbs_lost", "limbs", default=[]),
+            FieldSpec("limbs_lost", "strings", default=[], parse=check_limbs,
+                      shown_as="limbs"),
         ),
         needs_grid=True,
         weapons_required=False,
@@ -58,6 +78,7 @@ INFO = RulesetInfo(
                    "Zone of Control (moving within it is free), 'space' every step away from "
                    "a space inside it", choices=("zone", "space")),
     ),
+    taken_down_rule=taken_down,
     notes=(
         "A critical hit needs an attack total above 0 that is a multiple of the precision "
         "(bonuses included, decided before the night reduction).",

@@ -13,7 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from tabletop_gui.rules.base import Combatant, RulesError, is_taken_down
+from tabletop_gui.rules.base import Combatant, RulesError
+from tabletop_gui.rules.circle_of_realms.info import taken_down
 
 LIMB_NAMES = {"RH": "right hand", "LH": "left hand", "RL": "right leg", "LL": "left leg"}
 CUTTING = frozenset({"slashing", "hacking", "shredding"})  # types that can dismember
@@ -91,7 +92,7 @@ class FighterProfile:
             movement=num("movement", 0),
             wounds=num("wounds"),
             damage=int(st.get("damage", 0) or 0),
-            taken_down=is_taken_down(c),
+            taken_down=taken_down(c),
             limbs_lost=tuple(str(x) for x in limbs),
             infantry=has_trait(c.traits, "infantry"),
             scout=has_trait(c.traits, "scout"),

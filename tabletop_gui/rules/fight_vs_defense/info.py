@@ -36,6 +36,7 @@ INFO = RulesetInfo(
     ),
     attack_types=("melee", "ranged"),
     ruleset_options=(PLATFORM_COVER_IN_MELEE,),
+    engagement_zone=1.0,  # the Warcry family engages within 1"
     notes=(
         "inspect shows cover as a ranged attack sees it (platforms included) and flanked as "
         "a melee attack sees it.",

@@ -29,6 +29,7 @@ INFO = RulesetInfo(
                    "the attacker fell more than 2\" vertically in its move (+1 Fight)"),
     ),
     ruleset_options=(PLATFORM_COVER_IN_MELEE,),
+    engagement_zone=1.0,  # the Warcry family engages within 1"
     notes=(
         "Cover modifies only ranged attacks (+1 DR); platform_cover_in_melee changes only "
         "the cover shown for a melee attack.",

@@ -17,8 +17,7 @@ from __future__ import annotations
 from collections.abc import Generator, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
-from tabletop_gui.geometry.ninth_age import CONTACT
-from tabletop_gui.geometry.unit_arcs import arc_lines
+from tabletop_gui.geometry.unit_arcs import CONTACT, arc_lines
 from tabletop_gui.rules.base import (
     AttackReport,
     AttackRequest,

@@ -60,5 +60,3 @@ def success(needed: int) -> float:
     return (7 - needed) / 6.0
 
 
-def needed_text(needed: int) -> str:
-    return f"{needed}+" if needed <= 6 else "no roll succeeds"

@@ -33,6 +33,7 @@ INFO = RulesetInfo(
         OptionSpec("cover", "enum", "all", "which attacks cover applies to",
                    choices=("all", "missile", "none")),
     ),
+    engagement_zone=1.0,  # the Warcry family engages within 1"
     notes=(
         "inspect shows cover as the geometry gives it (or none with cover=none); an attack "
         "shows and applies it only when the cover option covers its attack type.",

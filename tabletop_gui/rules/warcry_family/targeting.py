@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypeVar
 
+from tabletop_gui.geometry.cover import CoverRule
 from tabletop_gui.geometry.facts import Cover, Flank, Measure, Sight
 from tabletop_gui.rules.base import Battle, Check, Combatant, is_taken_down
 from tabletop_gui.rules.fields import RangeSpec
@@ -81,13 +82,12 @@ class Targeting:
 
     def cover(self, attacker: str, target: str, *, gate_1in: bool, platform_threshold: float,
               platform_applies: bool = True) -> Cover:
-        """The Warcry family's cover (see ``BoardGeometry.warcry_cover``)."""
+        """The Warcry family's cover: ``BoardGeometry.cover`` with this family's parameters."""
         key = (attacker, target, gate_1in, platform_threshold, platform_applies)
         v = self._covers.get(key)
         if v is None:
-            v = _keep(self._covers, key, self.g.warcry_cover(
-                attacker, target, gate_1in=gate_1in, platform_threshold=platform_threshold,
-                platform_applies=platform_applies))
+            rule = CoverRule(gate_1in, float(platform_threshold), platform_applies)
+            v = _keep(self._covers, key, self.g.cover(attacker, target, rule))
         return v
 
     def flanked(self, attacker: str, target: str) -> Flank:

@@ -59,9 +59,15 @@ class ModelItem(QGraphicsItem):
         assert self._model is not None
         return self._model
 
-    def set_model(self, model: Model, color: QColor) -> None:
-        """Take new data; redraw only if something differs."""
-        if model is self._model and color == self._color:
+    @property
+    def down(self) -> bool:
+        """The model is out of the game (as its scenario's ruleset says)."""
+        return self._down
+
+    def set_model(self, model: Model, color: QColor, down: bool | None = None) -> None:
+        """Take new data (``down``: taken down; None: as before, a preview moving it);
+        redraw only if something differs."""
+        if model is self._model and color == self._color and down in (None, self._down):
             return
         if isinstance(model, Fighter):
             length, width = model.base.length_in * INCH, model.base.width_in * INCH
@@ -78,11 +84,12 @@ class ModelItem(QGraphicsItem):
             self._model = model
             self._length, self._width, self._label = length, width, label
             self._layout()
-        moved_only = old is not None and color == self._color and (
+        down = self._down if down is None else down
+        moved_only = old is not None and color == self._color and down == self._down and (
             replace(old, x=model.x, y=model.y) == model)
         self._model, self._color = model, QColor(color)
         # read once per model value, not at every paint of thousands of bases
-        self._down, self._health = model.taken_down, health_of(model)
+        self._down, self._health = down, health_of(model)
         if not moved_only:
             self.update()
 

@@ -99,7 +99,7 @@ class BattlefieldScene(QGraphicsScene):
     def set_show_taken_down(self, show: bool) -> None:
         self.show_taken_down = show
         for item in self.model_items():
-            item.setVisible(show or not item.model.taken_down)
+            item.setVisible(show or not item.down)
 
     # -- mirroring -------------------------------------------------------------------
     def _color(self, scenario: Scenario, side_id: str) -> QColor:
@@ -172,8 +172,8 @@ class BattlefieldScene(QGraphicsScene):
                 item = ModelItem(e.id)
                 self._items[e.id] = item
                 self.addItem(item)
-            item.set_model(e, self._color(scenario, e.side))
-            item.setVisible(self.show_taken_down or not e.taken_down)
+            item.set_model(e, self._color(scenario, e.side), scenario.taken_down(e))
+            item.setVisible(self.show_taken_down or not item.down)
         elif isinstance(e, Obstacle | Platform):
             if not isinstance(item, TerrainItem):
                 if item is not None:

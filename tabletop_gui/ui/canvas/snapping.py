@@ -38,11 +38,5 @@ def _space_centre(kind: str, s: float, x: float, y: float) -> tuple[float, float
     return best[1], best[2]
 
 
-def clamp_to_board(bf: Battlefield, x: float, y: float, half_w: float = 0.0,
-                   half_d: float = 0.0) -> tuple[float, float]:
-    """Keep a point (with a half-extent) inside the battlefield."""
-    return (min(max(x, half_w), bf.width - half_w), min(max(y, half_d), bf.depth - half_d))
-
-
 def inside_board(bf: Battlefield, x: float, y: float) -> bool:
     return 0.0 <= x <= bf.width and 0.0 <= y <= bf.depth

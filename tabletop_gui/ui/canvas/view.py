@@ -3,7 +3,7 @@ or Space+drag, fit to window; mouse and key events go to the active tool."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import (
@@ -18,8 +18,21 @@ from PySide6.QtWidgets import QGraphicsView, QWidget
 
 from tabletop_gui.ui.canvas.scene import BattlefieldScene
 
-if TYPE_CHECKING:
-    from tabletop_gui.ui.canvas.tools.base import Tool
+
+class Tool(Protocol):
+    """What the view asks of its active tool (``tools.base.Tool`` and its subclasses; the
+    tools know the view, the view only this)."""
+
+    cursor: Qt.CursorShape
+
+    def activate(self) -> None: ...
+    def deactivate(self) -> None: ...
+    def claims_key(self, event: QKeyEvent) -> bool: ...
+    def key_press(self, event: QKeyEvent) -> bool: ...
+    def mouse_press(self, event: QMouseEvent, scene_pos: QPointF) -> bool: ...
+    def mouse_move(self, event: QMouseEvent, scene_pos: QPointF) -> bool: ...
+    def mouse_release(self, event: QMouseEvent, scene_pos: QPointF) -> bool: ...
+    def mouse_double_click(self, event: QMouseEvent, scene_pos: QPointF) -> bool: ...
 
 ZOOM_STEP = 1.15
 MIN_SCALE, MAX_SCALE = 0.05, 40.0

@@ -6,6 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QMouseEvent
 
+from tabletop_gui.model.edits import clamp_model
 from tabletop_gui.model.profiles import placed
 from tabletop_gui.scenario.entities import Model
 from tabletop_gui.ui.canvas.snapping import inside_board
@@ -40,8 +41,6 @@ class AddTool(Tool):
             return True
         side = self.side or (self.scenario.sides[0].id if self.scenario.sides else "")
         x, y = self.snap(x, y)
-        from tabletop_gui.model.edits import clamp_model
-
         x, y = clamp_model(self.scenario, self.template, x, y)
         new, new_id = placed(self.scenario, self.template, side, x, y)
         self.document.edit(f"Add {self.template.name}", new)

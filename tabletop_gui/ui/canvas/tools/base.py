@@ -11,6 +11,7 @@ from PySide6.QtGui import QKeyEvent, QMouseEvent
 from tabletop_gui.model.document import Document
 from tabletop_gui.scenario.entities import Scenario
 from tabletop_gui.ui.canvas.coords import to_table
+from tabletop_gui.ui.canvas.snapping import snap_point
 
 if TYPE_CHECKING:
     from tabletop_gui.ui.canvas.scene import BattlefieldScene
@@ -56,8 +57,6 @@ class Tool(QObject):
         """Snap a table point: to space centres on a grid, else to 0.1" (when on)."""
         if not self.snapping:
             return x, y
-        from tabletop_gui.ui.canvas.snapping import snap_point
-
         return snap_point(self.scenario.battlefield, x, y, SNAP_STEP)
 
     def table_point(self, scene_pos: QPointF) -> tuple[float, float]:

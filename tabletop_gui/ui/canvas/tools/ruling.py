@@ -33,7 +33,7 @@ class RulingTool(Tool):
     @property
     def mode(self) -> RulingMode:
         if self._mode is None:
-            from tabletop_gui.ui.ruling_mode import RulingMode
+            from tabletop_gui.ui.ruling_mode import RulingMode  # lazy: on first use
 
             self._mode = RulingMode(self.view.window())  # type: ignore[arg-type]
         return self._mode

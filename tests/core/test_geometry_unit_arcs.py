@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from tabletop_gui.geometry.board import Body, Footprint, Formation
 from tabletop_gui.geometry.board_geometry import BoardGeometry
 from tabletop_gui.geometry.formation import file_counts, model_centres, rank_counts
-from tabletop_gui.geometry.ninth_age import arc_of_point, reference_point
+from tabletop_gui.geometry.unit_arcs import arc_of_point, reference_point
 from tests.core.geometry_helpers import board, box, disc, unit
 
 MM = 25.4
