@@ -122,10 +122,21 @@ class AttackState:
             v = replace(v, can_apply=False)
         return replace(v, message=self._note) if self._note else v
 
-    attacker = property(lambda self: self.controller.choice.attacker)
-    weapon = property(lambda self: self.controller.choice.weapon)
-    offhand = property(lambda self: self.controller.choice.offhand)
-    target = property(lambda self: self.controller.choice.target)
+    @property
+    def attacker(self) -> str | None:
+        return self.controller.choice.attacker
+
+    @property
+    def weapon(self) -> str | None:
+        return self.controller.choice.weapon
+
+    @property
+    def offhand(self) -> str | None:
+        return self.controller.choice.offhand
+
+    @property
+    def target(self) -> str | None:
+        return self.controller.choice.target
 
     @property
     def options(self) -> dict[str, Any]:

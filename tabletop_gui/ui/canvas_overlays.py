@@ -270,22 +270,21 @@ class AttackOverlay:
         return self._deadline is not None and time.perf_counter() > self._deadline
 
     # -- building ----------------------------------------------------------------------
-    def update(self, state: AttackState, complete: bool = False,
-               budget_s: float | None = None) -> bool:
-        """Show the state; with ``complete=False`` only the enemies scanned so far. With
-        ``budget_s``, stop building after that long: False when something is left to
-        draw (call again)."""
+    def update(self, state: AttackState, budget_s: float | None = None) -> bool:
+        """Show the state: the enemies scanned so far (with a synchronous runner, every
+        one). With ``budget_s``, stop building after that long: False when something is
+        left to draw (call again)."""
         self._deadline = None if budget_s is None else time.perf_counter() + budget_s
         self._later = 0
         try:
-            self._update(state, complete)
+            self._update(state)
         finally:
             self._deadline = None
         later = self._later + len(self._left)
         self.progress = (len(self._groups), len(self._groups) + later)
         return later == 0
 
-    def _update(self, state: AttackState, complete: bool) -> None:
+    def _update(self, state: AttackState) -> None:
         attacker = state.model(state.attacker)
         info = state.info
         self.problems = []
