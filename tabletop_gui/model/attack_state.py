@@ -26,7 +26,7 @@ from tabletop_gui.model.attack_controller import (
     evaluate_nothing,
     system_seed,
 )
-from tabletop_gui.model.attack_view import AttackView
+from tabletop_gui.model.attack_view import AttackChoice, AttackView
 from tabletop_gui.model.jobs import InlineRunner, Runner
 from tabletop_gui.model.notices import Notice
 from tabletop_gui.model.target_scan import PIECE_S, TargetScan, TargetStatus, report_status
@@ -66,8 +66,9 @@ class AttackState:
         self.on_failure = on_failure  # told when an engine call fails (else raised)
         self.controller = AttackController(runner=self.runner, later=later,
                                            seed_source=seed_source, on_failure=self._failed)
-        self.targets = TargetScanner(self.runner, self._failed)
+        self.targets = TargetScanner(self.runner, self._scan_failed)
         self._note = ""  # a refusal told here (an option's value), until the next view
+        self._followed: tuple[Snapshot | None, AttackChoice | None] = (None, None)
         self.controller.subscribe(self._published)
         if isinstance(scenario, Snapshot):
             self.set_snapshot(scenario)
@@ -88,6 +89,7 @@ class AttackState:
             listener()
 
     def _published(self, view: AttackView) -> None:
+        self._follow()  # the scan first: a choice published at once (no target yet)
         self._note = ""
         snapshot = self.snapshot
         if view.report is not None and snapshot is not None \
@@ -318,6 +320,7 @@ class AttackState:
         """Start over, on ``snapshot`` when given (another document): no attacker,
         target, options, dice or scan. A seed the user fixed stays."""
         self.targets.reset()
+        self._followed = (None, None)
         self.controller.reset(snapshot)
 
     def clear(self) -> None:
@@ -326,7 +329,11 @@ class AttackState:
         self._follow()
 
     def _follow(self) -> None:
-        self.targets.follow(self.snapshot, self.controller.choice)
+        """The scan follows the controller's snapshot and choice (once per change)."""
+        followed = (self.snapshot, self.controller.choice)
+        if followed[0] is not self._followed[0] or followed[1] != self._followed[1]:
+            self._followed = followed
+            self.targets.follow(*followed)
 
     # -- the target scan -----------------------------------------------------------------
     def statuses(self) -> list[TargetStatus]:
@@ -403,6 +410,12 @@ class AttackState:
             raise error
         self.on_failure(where, error)
         self.targets.reset()
+        self._followed = (None, None)
+
+    def _scan_failed(self, where: str, error: Exception) -> None:
+        """A piece of the scan failed: told, and the attack starts over too."""
+        self._failed(where, error)
+        self.controller.reset()
 
     # -- applying --------------------------------------------------------------------
     def applied_scenario(self) -> Scenario:
