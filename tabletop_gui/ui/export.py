@@ -21,11 +21,13 @@ def _render(scene: BattlefieldScene, painter: QPainter, target: QRectF, source: 
     scene.tool_layer.setVisible(False)
     for item in selected:  # selection marks are not part of the picture
         item.setSelected(False)
-    cached = scene.model_items()
+    cached = [*scene.model_items(), scene.labels.names]
     for item in cached:  # drawn as vectors, not as the screen's cached pixmaps
         item.setCacheMode(QGraphicsItem.CacheMode.NoCache)
     try:
-        scene.render(painter, target, source, Qt.AspectRatioMode.KeepAspectRatio)
+        with scene.labels.placed_at(min(target.width() / source.width(),
+                                        target.height() / source.height())):
+            scene.render(painter, target, source, Qt.AspectRatioMode.KeepAspectRatio)
     finally:
         for item in cached:
             item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)

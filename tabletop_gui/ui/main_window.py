@@ -286,6 +286,10 @@ class MainWindow(WindowHost):
         view.addActions([fit, zoom_in, zoom_out])
         view.addSeparator()
         view.addActions([grid, down, overlays, self.dim_background_action])
+        from tabletop_gui.ui.canvas.labels import label_menu
+
+        self.labels_menu = label_menu(self, self.scene.labels, self.settings)
+        view.addMenu(self.labels_menu)
         view.addSeparator()
         view.addAction(self.table_view.action)
         view.addSeparator()

@@ -15,7 +15,7 @@ from PySide6.QtWidgets import QApplication
 from tabletop_gui.ui.theme import high_contrast_palette
 
 if TYPE_CHECKING:
-    from tabletop_gui.ui.main_window import MainWindow
+    from tabletop_gui.ui.window_host import WindowHost
 
 BIG_TYPE = 1.5  # the table view's font, times the normal one
 KEPT_PANELS = ("Attack", "Odds")  # shown over the battlefield (the attack card)
@@ -36,7 +36,7 @@ class _Saved:
 class TableView(QObject):
     """Enters and leaves the table view of ``window``; ``action`` is its F11 switch."""
 
-    def __init__(self, window: MainWindow) -> None:
+    def __init__(self, window: WindowHost) -> None:
         super().__init__(window)
         self.window = window
         self._saved: _Saved | None = None

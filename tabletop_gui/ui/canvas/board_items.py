@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 from tabletop_gui.scenario.background import decode_data_uri
 from tabletop_gui.scenario.entities import Background, Battlefield, Obstacle, Platform
 from tabletop_gui.ui.canvas.coords import INCH, Z_BOARD, Z_OBSTACLE, Z_PLATFORM, board_rect
+from tabletop_gui.ui.canvas.labels import Named
 
 TABLE = QColor("#e8e2cf")
 GRID_MINOR = QColor("#cfc6ab")
@@ -28,7 +29,6 @@ GRID_MAJOR = QColor("#a89f84")
 SPACES = QColor("#7f8c8d")
 EDGE_LABEL_PX = 0.32 * INCH
 LABEL_PIXELS = 11.0
-TERRAIN_LABEL_PX = 0.24 * INCH
 SQRT3 = math.sqrt(3.0)
 DIMMED_OPACITY = 0.35  # View > Dim background
 
@@ -244,9 +244,12 @@ class BattlefieldItem(QGraphicsItem):
             painter.drawText(QRectF(w * INCH + gap, y - px, box, 2 * px), left, str(j))
 
 
-class TerrainItem(QGraphicsItem):
+class TerrainItem(Named, QGraphicsItem):
     """An obstacle (solid for hard cover, hatched for soft) or a platform (shaded by height),
-    labelled with its name and height."""
+    labelled with its name and height (drawn by the scene's ``NamesLayer`` above every
+    model, placed by its label layer: never clipped, never under a token)."""
+
+    label_group = "terrain"
 
     def __init__(self, entity_id: str) -> None:
         super().__init__()
@@ -255,11 +258,26 @@ class TerrainItem(QGraphicsItem):
         self._terrain: Obstacle | Platform | None = None
         self._path = QPainterPath()
         self._bounds = QRectF()
-        self._font = _font(TERRAIN_LABEL_PX, bold=True)
+
+    bold_label = True
+
+    def label_spec(self) -> tuple[str, bool, QColor | None]:
+        return (self.label(), False, None) if self._terrain is not None else ("", False, None)
+
+    def terrain_rect(self) -> QRectF:
+        """The terrain's extent, scene units."""
+        return self._path.boundingRect()
+
+    def label_anchor(self) -> QPointF:
+        return self._path.boundingRect().center()
 
     @property
     def terrain(self) -> Obstacle | Platform:
         assert self._terrain is not None
+        return self._terrain
+
+    @property
+    def terrain_or_none(self) -> Obstacle | Platform | None:
         return self._terrain
 
     def set_terrain(self, terrain: Obstacle | Platform) -> None:
@@ -273,15 +291,16 @@ class TerrainItem(QGraphicsItem):
         self._path = QPainterPath()
         self._path.addPolygon(poly)
         self._path.closeSubpath()
-        m = 2.0 * INCH  # the label may be wider than the terrain
+        m = 0.5 * INCH  # cosmetic pens and the selection's vertex marks
         self._bounds = self._path.boundingRect().adjusted(-m, -m, m, m)
+        if self.names is not None and self.names.label(self) is not None:
+            self.names.move(self, self.label_anchor())
+            self.names.set_label(self, *self.label_spec(), bold=True)
         self.update()
 
     def label(self) -> str:
         t = self.terrain
-        name = t.name or t.id
-        thin = self._path.boundingRect().height() < 0.9 * INCH
-        return f"{name}{' ' if thin else chr(10)}{_num(t.height)}\u2033"
+        return f"{t.name or t.id} {_num(t.height)}\u2033"
 
     def boundingRect(self) -> QRectF:  # noqa: N802
         return self._bounds
@@ -324,26 +343,3 @@ class TerrainItem(QGraphicsItem):
             painter.setBrush(QColor("#f1c40f"))
             for x, y in t.polygon:
                 painter.drawRect(QRectF(x * INCH - 3, -y * INCH - 3, 6, 6))
-        pixels = TERRAIN_LABEL_PX * painter.worldTransform().m11()
-        painter.setFont(self._font)
-        # labels stay between 8 and 13 pixels tall (up to 2.5 times their size in inches)
-        k = min(2.5, 8.0 / pixels) if pixels < 8.0 else min(1.0, 13.0 / pixels)
-        box = self._path.boundingRect()
-        if isinstance(t, Platform):  # the label sits along the top, clear of models on it
-            painter.translate(box.center().x(), box.top() + 0.05 * INCH)
-            painter.scale(k, k)
-            rect = QRectF(-box.width() / (2 * k), 0, box.width() / k, 0.7 * INCH)
-            flags = Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop
-            text = self.label().replace(chr(10), " ")
-        else:
-            painter.translate(box.center())
-            painter.scale(k, k)
-            rect = QRectF(-3 * INCH / k, -INCH, 6 * INCH / k, 2 * INCH)
-            flags = Qt.AlignmentFlag.AlignCenter
-            text = self.label()
-        used = painter.boundingRect(rect, flags, text).adjusted(-3, -1, 3, 1)
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(QColor(255, 255, 255, 185))  # readable over any ground
-        painter.drawRoundedRect(used, 3, 3)
-        painter.setPen(QColor("#222222"))
-        painter.drawText(rect, flags, text)

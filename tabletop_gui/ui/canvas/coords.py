@@ -18,6 +18,7 @@ Z_PLATFORM = 10.0
 Z_OBSTACLE = 20.0
 Z_MODEL = 30.0
 Z_OVERLAY = 50.0  # canvas overlays (range bands, sight lines...): children of scene.overlay_layer
+Z_LABEL = 55.0  # wounds bars, then names of models and terrain: above the overlays
 Z_TOOL = 60.0  # tool feedback (rubber band, drawn polygon, measuring line)
 
 

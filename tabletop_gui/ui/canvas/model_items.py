@@ -1,41 +1,58 @@
 """Canvas items of fighters (bases) and units (boundaries with their model grid).
 
 An item holds a copy of its entity's data and repaints only when ``set_model`` gets
-different data; it never writes to the document.
+different data; it never writes to the document. A model's wounds bar and its name
+are drawn by the scene's ``labels.NamesLayer`` above the attack overlays (a target ring
+never hides them); the item tells the layer where they are and whether they show.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import replace
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPainterPath, QPen
+from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from tabletop_gui.model.health import Health, health_of
+from tabletop_gui.rules.ninth_age.counts import alive_models, rank_counts
 from tabletop_gui.scenario.entities import Fighter, Model, Unit
 from tabletop_gui.ui.canvas.coords import INCH, Z_MODEL, to_scene
+from tabletop_gui.ui.canvas.labels import Named
 
-LABEL_FONT_PX = 0.28 * INCH
-MIN_LABEL_PIXELS = 6.0
-MAX_LABEL_PIXELS = 13.0
 HANDLE_GAP = 0.45 * INCH  # from the base edge to the rotate handle
 HANDLE_RADIUS = 0.12 * INCH
 BAR_HEIGHT = 0.09 * INCH
+BAR_GAP = 0.03 * INCH  # between the base and its wounds bar
 SELECTED = QColor("#f1c40f")
 OUTLINE = QColor("#222222")
 TAKEN_DOWN = QColor("#9e9e9e")
 
 
-def label_font() -> QFont:
-    f = QFont()
-    f.setPixelSize(max(1, round(LABEL_FONT_PX)))
-    return f
+def unit_cells(unit: Unit) -> list[QRectF]:
+    """The unit's models still on the table, as rectangles in its own frame (front along
+    +x): whole models lost (``hp_lost // hp``) are taken from the rear rank first; an
+    incomplete rear rank is centred."""
+    d = unit.depth_in * INCH
+    w = unit.width_in * INCH
+    cw, cd = unit.base_mm[0] / 25.4 * INCH, unit.base_mm[1] / 25.4 * INCH
+    hp = max(1, int(unit.characteristics.get("hp", 1)))
+    alive = alive_models(unit.models, hp, int(unit.state.get("hp_lost", 0) or 0))
+    files = max(1, unit.files)
+    cells = []
+    for r, n in enumerate(rank_counts(alive, files)):
+        offset = (files - n) / 2 * cw
+        x0 = d / 2 - (r + 1) * cd
+        cells += [QRectF(x0, -w / 2 + offset + f * cw, cd, cw) for f in range(n)]
+    return cells
 
 
-class ModelItem(QGraphicsItem):
+class ModelItem(Named, QGraphicsItem):
     """A fighter's base or a unit's boundary, drawn to scale and rotated by its facing."""
+
+    label_group = "model"
 
     def __init__(self, entity_id: str) -> None:
         super().__init__()
@@ -46,12 +63,47 @@ class ModelItem(QGraphicsItem):
         self._model: Model | None = None
         self._color = QColor("#808080")
         self._length = self._width = INCH
-        self._label = ""
-        self._label_rect = QRectF()
         self._bounds = QRectF()
-        self._font = label_font()
         self._down = False
         self._health: Health | None = None
+        self._cells: list[QRectF] = []
+        self._token = QRectF()  # base and bar around the item's origin (token_rect)
+        self._bar: QRectF | None = None  # around the item's origin
+        self.label_mode = "name"  # the scene's label layer sets it
+        # told when the label's text or the token's place changed (the label layer)
+        self.on_layout: Callable[[bool], None] | None = None
+
+    # -- name and bar ----------------------------------------------------------------------
+    def bar_rect(self) -> QRectF | None:
+        """The wounds bar (scene units), None without wounds."""
+        return self._bar.translated(self.pos()) if self._bar is not None else None
+
+    def label_text(self) -> str:
+        """The label in the current mode: the name (a unit's with its models left), the
+        id, or nothing."""
+        m = self._model
+        mode = self.label_mode
+        if m is None or mode == "none":
+            return ""
+        if mode == "id":
+            return m.id
+        if isinstance(m, Unit):
+            hp = max(1, int(m.characteristics.get("hp", 1)))
+            alive = alive_models(m.models, hp, int(m.state.get("hp_lost", 0) or 0))
+            return f"{m.name} ({alive})"
+        return m.name
+
+    def label_spec(self) -> tuple[str, bool, QColor | None]:
+        return self.label_text(), self._down, self._color
+
+    def refresh_label(self) -> None:
+        if self.names is not None and self.names.label(self) is not None:
+            text, greyed, stripe = self.label_spec()
+            self.names.set_label(self, text, greyed, stripe)
+
+    def token_rect(self) -> QRectF:
+        """The base (its rotated extent) and its wounds bar, in scene units."""
+        return self._token.translated(self.pos())
 
     # -- data ------------------------------------------------------------------------
     @property
@@ -71,36 +123,58 @@ class ModelItem(QGraphicsItem):
             return
         if isinstance(model, Fighter):
             length, width = model.base.length_in * INCH, model.base.width_in * INCH
-            label = model.name
         else:
             length, width = model.depth_in * INCH, model.width_in * INCH
-            label = f"{model.name} ({model.models})"
-        self.setPos(to_scene(model.x, model.y))
+        pos = to_scene(model.x, model.y)
+        self.setPos(pos)
+        if self.names is not None:
+            self.names.move(self, pos)
         old = self._model
-        if old is None or (length, width, label, _is_rect(model)) != (
-            self._length, self._width, self._label, _is_rect(old)
+        if old is None or (length, width, _is_rect(model)) != (
+            self._length, self._width, _is_rect(old)
         ):
             self.prepareGeometryChange()
             self._model = model
-            self._length, self._width, self._label = length, width, label
+            self._length, self._width = length, width
             self._layout()
         down = self._down if down is None else down
         moved_only = old is not None and color == self._color and down == self._down and (
             replace(old, x=model.x, y=model.y) == model)
         self._model, self._color = model, QColor(color)
-        # read once per model value, not at every paint of thousands of bases
-        self._down, self._health = down, health_of(model)
         if not moved_only:
+            # read once per model value, not at every paint of thousands of bases
+            self._down, self._health = down, health_of(model)
+            self._cells = unit_cells(model) if isinstance(model, Unit) else []
+            r = self.radius
+            bw = max(self._width, 0.8 * INCH)
+            bar = QRectF(-bw / 2, r + BAR_GAP, bw, BAR_HEIGHT)
+            self._bar = bar if self._health is not None else None
+            if self.names is not None:
+                # a fighter flagged taken down has nothing left, whatever its wounds say
+                left = self._health.fraction if self._health is not None and not \
+                    self._down else 0.0
+                self.names.set_bar(self, self._bar, left)
+            self._token = self.shape().boundingRect()
+            if self._bar is not None:
+                self._token = self._token.united(bar)
+            self.refresh_label()
             self.update()
+        if self.on_layout is not None:
+            self.on_layout(moved_only)
 
     def _layout(self) -> None:
-        r = self.radius
-        fm = QFontMetricsF(self._font)
-        tw, th = fm.horizontalAdvance(self._label), fm.height()
-        top = r + BAR_HEIGHT + 0.06 * INCH
-        self._label_rect = QRectF(-tw / 2 - 2, top, tw + 4, th + 2)
-        reach = r + HANDLE_GAP + HANDLE_RADIUS + 2
-        self._bounds = QRectF(-reach, -reach, 2 * reach, 2 * reach).united(self._label_rect)
+        reach = self.radius + HANDLE_GAP + HANDLE_RADIUS + 2
+        self._bounds = QRectF(-reach, -reach, 2 * reach, 2 * reach)
+
+    @property
+    def cells(self) -> list[QRectF]:
+        """A unit's models drawn in its grid (``unit_cells``); none for a fighter."""
+        return list(self._cells)
+
+    @property
+    def fill_color(self) -> QColor:
+        """What the base is filled with: its side's colour, grey when taken down."""
+        return QColor(TAKEN_DOWN if self._down else self._color)
 
     @property
     def radius(self) -> float:
@@ -144,8 +218,6 @@ class ModelItem(QGraphicsItem):
         return path
 
     def shape(self) -> QPainterPath:
-        from PySide6.QtGui import QTransform
-
         return QTransform().rotate(-self.facing).map(self._base_path()) if self._model else (
             QPainterPath())
 
@@ -155,8 +227,7 @@ class ModelItem(QGraphicsItem):
         if self._model is None:
             return
         m = self._model
-        down = self._down
-        fill = TAKEN_DOWN if down else self._color
+        fill = self.fill_color
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
         painter.save()
         painter.rotate(-m.facing)
@@ -172,7 +243,6 @@ class ModelItem(QGraphicsItem):
         if self.isSelected():
             self._paint_selection(painter)
         painter.restore()
-        self._paint_bar_and_label(painter, m, down)
 
     def _paint_facing_tick(self, painter: QPainter) -> None:
         half = self._length / 2
@@ -187,7 +257,6 @@ class ModelItem(QGraphicsItem):
 
     def _paint_unit(self, painter: QPainter, unit: Unit, fill: QColor) -> None:
         d, w = self._length, self._width
-        cw, cd = unit.base_mm[0] / 25.4 * INCH, unit.base_mm[1] / 25.4 * INCH
         boundary = QRectF(-d / 2, -w / 2, d, w)
         light = QColor(fill)
         light.setAlpha(70)
@@ -197,13 +266,8 @@ class ModelItem(QGraphicsItem):
         painter.setBrush(light)
         painter.drawRect(boundary)
         painter.setBrush(fill)
-        ranks, files = unit.ranks, max(1, unit.files)
-        for r in range(ranks):
-            n = files if r < ranks - 1 else unit.models - files * (ranks - 1)
-            offset = (files - n) / 2 * cw  # an incomplete rear rank is centred
-            x0 = d / 2 - (r + 1) * cd
-            for f in range(n):
-                painter.drawRect(QRectF(x0, -w / 2 + offset + f * cw, cd, cw))
+        for cell in self._cells:
+            painter.drawRect(cell)
         front = QPen(OUTLINE, max(2.5, 0.08 * INCH))
         painter.setPen(front)
         painter.drawLine(QPointF(d / 2, -w / 2), QPointF(d / 2, w / 2))
@@ -225,32 +289,6 @@ class ModelItem(QGraphicsItem):
         painter.drawLine(QPointF(half + pad, 0), QPointF(half + HANDLE_GAP, 0))
         painter.setBrush(SELECTED)
         painter.drawEllipse(QPointF(half + HANDLE_GAP, 0), HANDLE_RADIUS, HANDLE_RADIUS)
-
-    def _paint_bar_and_label(self, painter: QPainter, m: Model, down: bool) -> None:
-        r = self.radius
-        health = self._health
-        if health is not None:
-            bw = max(self._width, 0.8 * INCH)
-            bar = QRectF(-bw / 2, r + 0.03 * INCH, bw, BAR_HEIGHT)
-            painter.setPen(Qt.PenStyle.NoPen)
-            painter.setBrush(QColor("#5a1c1c"))
-            painter.drawRect(bar)
-            painter.setBrush(QColor("#2ecc40"))
-            painter.drawRect(QRectF(bar.left(), bar.top(), bar.width() * health.fraction,
-                                    bar.height()))
-        pixels = LABEL_FONT_PX * painter.worldTransform().m11()
-        if pixels < MIN_LABEL_PIXELS:
-            return  # too small to read at this zoom: names are in the roster and tooltips
-        painter.setFont(self._font)
-        painter.setPen(TAKEN_DOWN.darker(150) if down else OUTLINE)
-        k = min(1.0, MAX_LABEL_PIXELS / pixels)  # zoomed in: names stop growing
-        top = self._label_rect.top()
-        painter.translate(0.0, top)
-        painter.scale(k, k)
-        rect = QRectF(self._label_rect.left() / k, 0.0, self._label_rect.width() / k,
-                      self._label_rect.height())
-        painter.drawText(rect, Qt.AlignmentFlag.AlignHCenter | Qt.AlignmentFlag.AlignTop,
-                         self._label)
 
 
 def _is_rect(m: Model) -> bool:

@@ -10,6 +10,10 @@ below tool feedback) to hang overlay items on. Where models are while a drag is 
 progress (before the edit is pushed on release) is the document's preview
 (``Document.preview``).
 
+Names: ``labels`` (a ``LabelLayer``) places every model's and terrain's label for the
+view's zoom; hovering a model shows its profile and state (``helpEvent``), with what an
+overlay under the pointer has to say (a target mark's reasons) below it.
+
 Another battlefield (Open, New, restore) is mirrored in slices of ``BUILD_SLICE_S`` per
 event-loop turn, so a file of thousands of models never holds the event loop: the table
 and the first items show at once, the rest follow (``building``, ``built``).
@@ -20,16 +24,24 @@ from __future__ import annotations
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from html import escape
 
 from PySide6.QtCore import QRectF, QTimer, Signal
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QGraphicsItem, QGraphicsScene
+from PySide6.QtWidgets import (
+    QGraphicsItem,
+    QGraphicsScene,
+    QGraphicsSceneHelpEvent,
+    QToolTip,
+)
 
 from tabletop_gui.model.document import Change, Document
 from tabletop_gui.scenario.entities import Entity, Fighter, Obstacle, Platform, Scenario, Unit
 from tabletop_gui.ui.canvas.board_items import BattlefieldItem, TerrainItem
 from tabletop_gui.ui.canvas.coords import INCH, Z_OVERLAY, Z_TOOL, board_rect
+from tabletop_gui.ui.canvas.labels import MOVE_SETTLE_MS, LabelLayer
 from tabletop_gui.ui.canvas.model_items import ModelItem
+from tabletop_gui.ui.canvas.model_tips import model_tooltip
 
 EntityItem = ModelItem | TerrainItem
 BUILD_SLICE_S = 0.008  # items made per event-loop turn (each is painted after its turn)
@@ -63,6 +75,7 @@ class BattlefieldScene(QGraphicsScene):
         self._items: dict[str, EntityItem] = {}
         self._syncing = False
         self.show_taken_down = True
+        self.labels = LabelLayer(self)
         self.board_item = BattlefieldItem(document.scenario.battlefield)
         self.addItem(self.board_item)
         self.overlay_layer = LayerItem(Z_OVERLAY)
@@ -99,7 +112,40 @@ class BattlefieldScene(QGraphicsScene):
     def set_show_taken_down(self, show: bool) -> None:
         self.show_taken_down = show
         for item in self.model_items():
-            item.setVisible(show or not item.down)
+            item.set_shown(show or not item.down)
+        self.labels.schedule()
+
+    def tooltip_at(self, scene_pos: object) -> str:
+        """What hovering here shows: the model's profile and state, then what an overlay
+        under the pointer says (a target mark's reasons first: whether it can be
+        attacked, then any other overlay's); else an overlay's own."""
+        model_tip, marks, others = "", [], []
+        for item in self.items(scene_pos):  # type: ignore[call-overload]
+            if not item.isVisible():
+                continue
+            if isinstance(item, ModelItem):
+                if not model_tip:
+                    model_tip = model_tooltip(item.model, self.document.scenario)
+                continue
+            tip = item.toolTip()
+            if tip:
+                (marks if getattr(item, "kind", "") == "target" else others).append(tip)
+        other = (marks or others or [""])[0]
+        if model_tip and other:
+            return f"{model_tip}<hr>{escape(other).replace(chr(10), '<br>')}"
+        return model_tip or other
+
+    def helpEvent(self, event: QGraphicsSceneHelpEvent) -> None:  # noqa: N802
+        text = self.tooltip_at(event.scenePos())
+        if text:
+            QToolTip.showText(event.screenPos(), text, event.widget())
+            event.setAccepted(True)
+        else:
+            QToolTip.hideText()
+            event.setAccepted(False)
+
+    def _on_model_layout(self, moved_only: bool) -> None:
+        self.labels.schedule(MOVE_SETTLE_MS if moved_only else 0)
 
     # -- mirroring -------------------------------------------------------------------
     def _color(self, scenario: Scenario, side_id: str) -> QColor:
@@ -111,9 +157,19 @@ class BattlefieldScene(QGraphicsScene):
         m = 1.5 * INCH
         self.setSceneRect(board_rect(bf.width, bf.depth).adjusted(-m, -m, m, m))
 
+    def _add(self, item: EntityItem) -> None:
+        item.names = self.labels.names
+        self.addItem(item)
+
+    def _drop(self, item: EntityItem) -> None:
+        self.labels.names.forget(item)
+        item.names = None
+        if item.scene() is self:
+            self.removeItem(item)
+
     def _rebuild(self, scenario: Scenario) -> None:
         for item in self._items.values():
-            self.removeItem(item)
+            self._drop(item)
         self._items.clear()
         self.board_item.set_battlefield(scenario.battlefield)
         self._update_scene_rect(scenario)
@@ -161,6 +217,8 @@ class BattlefieldScene(QGraphicsScene):
             self._build_timer.start()
         else:
             self._build_timer.stop()
+            self.labels.names.hold(False)
+            self.labels.schedule()
             self.built.emit()
 
     def _put(self, scenario: Scenario, e: Entity) -> None:
@@ -168,20 +226,26 @@ class BattlefieldScene(QGraphicsScene):
         if isinstance(e, Fighter | Unit):
             if not isinstance(item, ModelItem):
                 if item is not None:
-                    self.removeItem(item)
+                    self._drop(item)
                 item = ModelItem(e.id)
+                item.label_mode = self.labels.mode
+                item.on_layout = self._on_model_layout
                 self._items[e.id] = item
-                self.addItem(item)
+                self._add(item)
             item.set_model(e, self._color(scenario, e.side), scenario.taken_down(e))
-            item.setVisible(self.show_taken_down or not item.down)
+            shown = self.show_taken_down or not item.down
+            if shown != item.isVisible():
+                item.set_shown(shown)
         elif isinstance(e, Obstacle | Platform):
             if not isinstance(item, TerrainItem):
                 if item is not None:
-                    self.removeItem(item)
+                    self._drop(item)
                 item = TerrainItem(e.id)
                 self._items[e.id] = item
-                self.addItem(item)
-            item.set_terrain(e)
+                self._add(item)
+            if e is not item.terrain_or_none:
+                item.set_terrain(e)
+                self.labels.schedule()
 
     def _on_changed(self, change: Change) -> None:
         scenario = self.document.scenario
@@ -191,12 +255,13 @@ class BattlefieldScene(QGraphicsScene):
                 self._update_scene_rect(scenario)
             present = {e.id for e in scenario.entities}
             for gone in [i for i in self._items if i not in present]:
-                self.removeItem(self._items.pop(gone))
+                self._drop(self._items.pop(gone))
             # side colours may have changed: set_model is cheap when nothing did
             self._todo = [e.id for e in reversed(scenario.entities)]
             if len(self._todo) <= BUILD_AT_ONCE:
                 self._build_more(budget_s=None)
             else:  # another large battlefield: its items from the next turn on
+                self.labels.names.hold(True)  # its bars drawn once, when all are made
                 self._build_timer.start()
             return
         for entity_id in change.ids:

@@ -62,6 +62,9 @@ class BattlefieldView(QGraphicsView):
         self._space_down = False
         self._pan_last = QPoint()
         self._fit_pending = True
+        # labels keep their size on screen: where they fit depends on the zoom
+        self.zoom_changed.connect(scene.labels.set_zoom)
+        scene.labels.set_zoom(self.zoom)
 
     @property
     def battlefield_scene(self) -> BattlefieldScene:

@@ -1,0 +1,616 @@
+"""Names on the board: a label for every model (its name, a short id, or none: a View
+choice kept in the settings) and every piece of terrain, placed so that labels never
+overlap each other or a token, and drawn above terrain, models and overlays; the wounds
+bars are drawn with them (``NamesLayer``: one cached item above the overlays, so a
+target ring never hides a bar).
+
+Labels keep their size on screen at any zoom (drawn from a pixmap at the device's
+resolution): readable zoomed out or in. Where they go depends on the zoom, so
+``LabelLayer`` places them in screen pixels: terrain labels first, then each model's in
+the battlefield's order, each at the first of a few candidate spots around its token
+(below, above, right, left, the diagonals, then the same further out) that overlaps
+nothing placed so far and no token; a label with no free spot is hidden at that zoom
+(the tooltip and the roster still name the model). The result depends only on the
+battlefield and the zoom.
+
+Placement runs after a zoom, after an edit, and once a drag pauses (``MOVE_SETTLE_MS``);
+while a model is dragged its label keeps its place beside the token. Placing thousands
+of labels is done in slices of ``SLICE_S`` per event-loop turn; ``placed`` says when done.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any, Protocol
+
+from PySide6.QtCore import QObject, QPointF, QRectF, QSettings, Qt, QTimer, Signal
+from PySide6.QtGui import (
+    QAction,
+    QActionGroup,
+    QColor,
+    QFont,
+    QFontMetricsF,
+    QGuiApplication,
+    QPainter,
+    QPen,
+    QPixmap,
+    QTransform,
+)
+from PySide6.QtWidgets import QGraphicsItem, QMenu, QStyleOptionGraphicsItem, QWidget
+
+from tabletop_gui.ui.canvas.coords import Z_LABEL
+
+
+class LabelledScene(Protocol):
+    """What the label layer reads of the battlefield scene (``canvas.scene``, which
+    imports this module)."""
+
+    @property
+    def building(self) -> bool: ...
+
+    def addItem(self, item: QGraphicsItem) -> None: ...  # noqa: N802 - Qt's name
+    def sceneRect(self) -> QRectF: ...  # noqa: N802 - Qt's name
+    def model_items(self) -> Iterable[Any]: ...
+    def entity_items(self) -> Mapping[str, Any]: ...
+
+LABEL_MODES = ("name", "id", "none")
+MODE_TEXT = {"name": "&Name", "id": "Short &id", "none": "N&one"}
+SETTINGS_KEY = "view/labels"
+LABEL_PX = 11  # label text height on screen, pixels
+GAP_PX = 2.0  # between a token (and its bar) and its label
+CELL_PX = 64.0  # the placement's spatial hash
+MOVE_SETTLE_MS = 150  # a drag that pauses this long gets its labels re-placed
+SLICE_S = 0.006  # placement work per event-loop turn
+DIRTY_RECTS = 64  # more places to repaint than this before a paint: repaint it all
+TEXT = QColor("#1b1b1b")
+TEXT_DOWN = QColor("#6f6f6f")
+BACK = QColor(255, 255, 255, 215)
+BACK_DOWN = QColor(235, 235, 235, 170)
+BAR_BACK = QColor("#5a1c1c")
+BAR_LEFT = QColor("#2ecc40")
+
+Rect = tuple[float, float, float, float]  # left, top, right, bottom (pixels)
+
+
+def label_font(bold: bool = False) -> QFont:
+    f = QFont()
+    f.setPixelSize(LABEL_PX)
+    f.setBold(bold)
+    return f
+
+
+_METRICS: dict[bool, QFontMetricsF] = {}
+
+
+def label_size(text: str, bold: bool = False, stripe: bool = False) -> tuple[float, float]:
+    """Width and height on screen (pixels) of a label with this text."""
+    fm = _METRICS.get(bold)
+    if fm is None:
+        fm = _METRICS[bold] = QFontMetricsF(label_font(bold))
+    pad = 7.0 if stripe else 3.0
+    return fm.horizontalAdvance(text) + pad + 3.0, fm.height() + 1.0
+
+
+class Label:
+    """A name: its text, greyed or not, its side's stripe; drawn once into a pixmap of
+    the size it has on screen; ``offset`` (pixels) from its anchor where it was placed."""
+
+    __slots__ = ("text", "greyed", "stripe", "bold", "size", "pixmap", "offset", "placed")
+
+    def __init__(self, text: str, greyed: bool, stripe: QColor | None, bold: bool) -> None:
+        self.text, self.greyed, self.bold = text, greyed, bold
+        self.stripe = QColor(stripe) if stripe is not None else None
+        self.size = label_size(text, bold, stripe is not None)
+        self.pixmap = self._draw()
+        self.offset = QPointF()
+        self.placed = False
+
+    def same(self, text: str, greyed: bool, stripe: QColor | None) -> bool:
+        return (text, greyed, stripe) == (self.text, self.greyed, self.stripe)
+
+    def _draw(self) -> QPixmap:
+        w, h = self.size
+        app = QGuiApplication.instance()
+        ratio = app.devicePixelRatio() if isinstance(app, QGuiApplication) else 1.0
+        pixmap = QPixmap(max(1, math.ceil(w * ratio)), max(1, math.ceil(h * ratio)))
+        pixmap.setDevicePixelRatio(ratio)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(pixmap)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, True)
+        painter.setRenderHint(QPainter.RenderHint.TextAntialiasing, True)
+        self.paint(painter, QPointF())
+        painter.end()
+        return pixmap
+
+    def paint(self, painter: QPainter, at: QPointF) -> None:
+        """The box, the stripe and the text, at ``at`` (pixels)."""
+        w, h = self.size
+        x, y = at.x(), at.y()
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(BACK_DOWN if self.greyed else BACK)
+        painter.drawRoundedRect(QRectF(x, y, w, h), 3, 3)
+        left = 3.0
+        if self.stripe is not None:
+            painter.setBrush(TEXT_DOWN if self.greyed else self.stripe)
+            painter.drawRect(QRectF(x + 1.5, y + 2.0, 3.0, max(0.0, h - 4.0)))
+            left += 4.0
+        painter.setFont(label_font(self.bold))
+        painter.setPen(QPen(TEXT_DOWN if self.greyed else TEXT))
+        painter.drawText(QRectF(x + left, y, w - left, h),
+                         Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, self.text)
+
+
+class NamesLayer(QGraphicsItem):
+    """One item above the overlays that draws every wounds bar (in scene units, under the
+    labels) and every placed label (the same size on screen at any zoom). One item with a
+    device cache: a repaint of the view is one blit, and a model moved re-draws only the
+    places its bar and label left and reached."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setZValue(Z_LABEL)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.zoom = 1.0  # device pixels per scene unit the labels are placed for
+        self.vector = False  # draw text as text (an SVG export), not the pixmaps
+        self._bounds = QRectF()
+        self._dirty_count = 0  # places to repaint asked for since the last paint
+        self._all_dirty = False
+        self._held = False  # a battlefield is being built: repainted when it is done
+        # owner (a model or terrain item) -> [anchor (scene), shown, label, bar (scene,
+        # around the anchor), the bar's green fraction, the bar and its green part where
+        # they are (scene; kept so that painting thousands is two calls)]
+        self._owners: dict[object, list[Any]] = {}
+
+    def hold(self, held: bool) -> None:
+        """While held, changes are not repainted one by one; released, all is repainted."""
+        if held != self._held:
+            self._held = held
+            if not held:
+                self.update()
+
+    def set_bounds(self, rect: QRectF) -> None:
+        if rect != self._bounds:
+            self.prepareGeometryChange()
+            self._bounds = QRectF(rect)
+
+    def boundingRect(self) -> QRectF:  # noqa: N802
+        return self._bounds
+
+    # -- content ---------------------------------------------------------------------------
+    def _entry(self, owner: object) -> list[Any]:
+        entry = self._owners.get(owner)
+        if entry is None:
+            entry = self._owners[owner] = [QPointF(), True, None, None, 0.0, None, None]
+        return entry
+
+    @staticmethod
+    def _place_bar(entry: list[Any]) -> None:
+        bar = entry[3]
+        if bar is None:
+            entry[5] = entry[6] = None
+            return
+        at = bar.translated(entry[0])
+        entry[5] = at
+        entry[6] = QRectF(at.left(), at.top(), at.width() * entry[4], at.height())
+
+    def _dirty(self, entry: list[Any]) -> None:
+        """Repaint where the entry's bar and label are. Past ``DIRTY_RECTS`` places
+        before the next paint (a file being built, every label re-placed), the whole
+        layer is repainted once instead: Qt would clip its cache's repaint to a region
+        of thousands of rectangles."""
+        if self._all_dirty or self._held:
+            return
+        for r in self._rects(entry):
+            self._dirty_count += 1
+            if self._dirty_count > DIRTY_RECTS:
+                self._all_dirty = True
+                self.update()
+                return
+            self.update(r)
+
+    def _rects(self, entry: list[Any]) -> list[QRectF]:
+        anchor, shown, label, bar = entry[0], entry[1], entry[2], entry[3]
+        out = []
+        if not shown:
+            return out
+        if bar is not None:
+            out.append(bar.translated(anchor))
+        if label is not None and label.placed:
+            out.append(self._label_rect(anchor, label, self.zoom))
+        return out
+
+    @staticmethod
+    def _label_rect(anchor: QPointF, label: Label, zoom: float) -> QRectF:
+        w, h = label.size
+        return QRectF(anchor.x() + label.offset.x() / zoom, anchor.y() + label.offset.y() / zoom,
+                      w / zoom, h / zoom)
+
+    def move(self, owner: object, anchor: QPointF) -> None:
+        entry = self._entry(owner)
+        if entry[0] != anchor:
+            self._dirty(entry)
+            entry[0] = QPointF(anchor)
+            self._place_bar(entry)
+            self._dirty(entry)
+
+    def set_shown(self, owner: object, shown: bool) -> None:
+        entry = self._entry(owner)
+        if entry[1] != shown:
+            self._dirty(entry)
+            entry[1] = shown
+            self._dirty(entry)
+
+    def set_bar(self, owner: object, bar: QRectF | None, fraction: float) -> None:
+        entry = self._entry(owner)
+        if (entry[3], entry[4]) != (bar, fraction):
+            self._dirty(entry)
+            entry[3] = QRectF(bar) if bar is not None else None
+            entry[4] = fraction
+            self._place_bar(entry)
+            self._dirty(entry)
+
+    def set_label(self, owner: object, text: str, greyed: bool = False,
+                  stripe: QColor | None = None, bold: bool = False) -> Label:
+        """The owner's label with this text (kept while the same), placed as it was."""
+        entry = self._entry(owner)
+        label = entry[2]
+        if label is None or not label.same(text, greyed, stripe):
+            self._dirty(entry)
+            old = label
+            label = entry[2] = Label(text, greyed, stripe, bold)
+            if old is not None:
+                label.offset, label.placed = old.offset, old.placed
+            self._dirty(entry)
+        return label
+
+    def place(self, owner: object, offset: QPointF | None) -> None:
+        """Put the owner's label at ``offset`` pixels from its anchor; None: hide it."""
+        entry = self._entry(owner)
+        label = entry[2]
+        if label is None:
+            return
+        if (offset is None and not label.placed) or (
+                offset is not None and label.placed and offset == label.offset):
+            return
+        self._dirty(entry)
+        label.placed = offset is not None
+        if offset is not None:
+            label.offset = QPointF(offset)
+        self._dirty(entry)
+
+    def forget(self, owner: object) -> None:
+        entry = self._owners.pop(owner, None)
+        if entry is not None:
+            self._dirty(entry)
+
+    # -- what tests and the placement read -------------------------------------------------
+    def label(self, owner: object) -> Label | None:
+        entry = self._owners.get(owner)
+        return entry[2] if entry is not None else None
+
+    def label_shown(self, owner: object) -> bool:
+        entry = self._owners.get(owner)
+        return bool(entry is not None and entry[1] and entry[2] is not None
+                    and entry[2].placed)
+
+    def label_rect(self, owner: object, zoom: float | None = None) -> QRectF | None:
+        """Where the owner's label is drawn (scene units) at ``zoom`` (default: the zoom
+        it was placed for), or None when it is not shown."""
+        entry = self._owners.get(owner)
+        if not self.label_shown(owner):
+            return None
+        assert entry is not None
+        return self._label_rect(entry[0], entry[2], zoom or self.zoom)
+
+    def bar_rect(self, owner: object) -> QRectF | None:
+        entry = self._owners.get(owner)
+        if entry is None or entry[3] is None or not entry[1]:
+            return None
+        return entry[3].translated(entry[0])
+
+    def bar_fraction(self, owner: object) -> float | None:
+        """How much of the owner's bar is green (wounds left), None without a bar."""
+        entry = self._owners.get(owner)
+        return entry[4] if entry is not None and entry[3] is not None else None
+
+    # -- painting --------------------------------------------------------------------------
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
+              widget: QWidget | None = None) -> None:
+        self._dirty_count, self._all_dirty = 0, False
+        exposed = option.exposedRect  # type: ignore[attr-defined]
+        entries = [e for e in self._owners.values() if e[1]]
+        bars = [e for e in entries if e[5] is not None and e[5].intersects(exposed)]
+        if bars:
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(BAR_BACK)
+            painter.drawRects([e[5] for e in bars])
+            painter.setBrush(BAR_LEFT)
+            painter.drawRects([e[6] for e in bars if e[4] > 0])
+        # labels at the device's scale: each where its anchor falls, plus its offset
+        world = painter.worldTransform()
+        seen = world.mapRect(exposed)
+        painter.setWorldTransform(QTransform())
+        for anchor, _, label, *_ in entries:
+            if label is None or not label.placed:
+                continue
+            at = world.map(anchor) + label.offset
+            w, h = label.size
+            if not seen.intersects(QRectF(at.x(), at.y(), w, h)):
+                continue
+            if self.vector:
+                label.paint(painter, at)
+            else:
+                painter.drawPixmap(at, label.pixmap)
+        painter.setWorldTransform(world)
+
+
+class _Hash:
+    """Rectangles in a uniform grid: does a new one overlap any of them?"""
+
+    def __init__(self) -> None:
+        self._cells: dict[tuple[int, int], list[Rect]] = {}
+
+    @staticmethod
+    def _keys(r: Rect) -> Iterator[tuple[int, int]]:
+        for i in range(int(r[0] // CELL_PX), int(r[2] // CELL_PX) + 1):
+            for j in range(int(r[1] // CELL_PX), int(r[3] // CELL_PX) + 1):
+                yield i, j
+
+    def add(self, r: Rect) -> None:
+        for k in self._keys(r):
+            self._cells.setdefault(k, []).append(r)
+
+    def hits(self, r: Rect) -> bool:
+        for k in self._keys(r):
+            for o in self._cells.get(k, ()):
+                if r[0] < o[2] and o[0] < r[2] and r[1] < o[3] and o[1] < r[3]:
+                    return True
+        return False
+
+
+def around(token: Rect, w: float, h: float) -> list[tuple[float, float]]:
+    """Top-left corners (pixels) of the spots tried for a ``w``×``h`` label beside a
+    token's rectangle, best first: below, above, right, left, the four diagonals, then
+    the same one and two label heights further out."""
+    left, top, right, bottom = token
+    cx, cy = (left + right) / 2, (top + bottom) / 2
+    spread = (right - left) * 0.35
+    spots = []
+    for ring in range(3):
+        g = GAP_PX + ring * (h + GAP_PX)
+        spots += [(cx - w / 2, bottom + g), (cx - w / 2, top - g - h),
+                  (right + g, cy - h / 2), (left - g - w, cy - h / 2),
+                  (cx + spread, bottom + g), (cx - spread - w, bottom + g),
+                  (cx + spread, top - g - h), (cx - spread - w, top - g - h)]
+    return spots
+
+
+def inside(box: Rect, w: float, h: float) -> list[tuple[float, float]]:
+    """Spots for a terrain's label: its centre, along its top and bottom inside, then just
+    outside above and below, left and right; outside first when the label would cover
+    most of the terrain (a thin wall stays visible)."""
+    left, top, right, bottom = box
+    cx, cy = (left + right) / 2, (top + bottom) / 2
+    within = [(cx - w / 2, cy - h / 2), (cx - w / 2, top + GAP_PX),
+              (cx - w / 2, bottom - GAP_PX - h)]
+    outside = [(cx - w / 2, top - GAP_PX - h), (cx - w / 2, bottom + GAP_PX),
+               (left - GAP_PX - w, cy - h / 2), (right + GAP_PX, cy - h / 2)]
+    if w > right - left or 2 * h > bottom - top:
+        return outside + within
+    return within + outside
+
+
+def _px(r: QRectF, zoom: float) -> Rect:
+    return (r.left() * zoom, r.top() * zoom, r.right() * zoom, r.bottom() * zoom)
+
+
+class LabelLayer(QObject):
+    """Places the scene's labels for the current zoom and label mode."""
+
+    placed = Signal()  # every label has its place for the current zoom and battlefield
+    mode_changed = Signal(str)
+
+    def __init__(self, scene: LabelledScene) -> None:
+        super().__init__(scene)
+        self._scene = scene
+        self.names = NamesLayer()
+        scene.addItem(self.names)
+        self.zoom = 1.0
+        self.mode = "name"
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.timeout.connect(self._work)
+        self._job: Iterator[None] | None = None
+
+    # -- choices -----------------------------------------------------------------------
+    def set_mode(self, mode: str) -> None:
+        if mode not in LABEL_MODES:
+            mode = "name"
+        if mode != self.mode:
+            self.mode = mode
+            for item in self._scene.model_items():
+                item.label_mode = mode
+                item.refresh_label()
+            self.mode_changed.emit(mode)
+            self.schedule()
+
+    def load_mode(self, settings: QSettings) -> None:
+        self.set_mode(str(settings.value(SETTINGS_KEY, "name")))
+
+    def save_mode(self, settings: QSettings) -> None:
+        settings.setValue(SETTINGS_KEY, self.mode)
+
+    def set_zoom(self, zoom: float) -> None:
+        if zoom > 0 and zoom != self.zoom:
+            self.zoom = zoom
+            self.schedule()
+
+    # -- placement -----------------------------------------------------------------------
+    @property
+    def pending(self) -> bool:
+        return self._timer.isActive() or self._job is not None
+
+    def schedule(self, delay_ms: int = 0) -> None:
+        """Place every label again after ``delay_ms`` (a newer call restarts the wait)."""
+        self._job = None
+        self._timer.start(delay_ms)
+
+    def place_now(self) -> None:
+        """Place every label at once (an export, a test)."""
+        self._timer.stop()
+        self._job = self._placement()
+        for _ in self._job:
+            pass
+        self._job = None
+        self.placed.emit()
+
+    @contextmanager
+    def placed_at(self, zoom: float) -> Iterator[None]:
+        """Labels placed for a picture drawn at ``zoom`` (an export; their text drawn as
+        text, for SVG), then for the view again."""
+        shown = self.zoom
+        self.zoom = zoom
+        self.place_now()
+        self.names.vector = True
+        try:
+            yield
+        finally:
+            self.names.vector = False
+            self.zoom = shown
+            self.place_now()
+
+    def _work(self) -> None:
+        if self._scene.building:
+            return  # placed once every item is made (the scene's ``built``)
+        if self._job is None:
+            self._job = self._placement()
+        start = time.perf_counter()
+        for _ in self._job:
+            if time.perf_counter() - start >= SLICE_S:
+                self._timer.start(0)
+                return
+        self._job = None
+        self.placed.emit()
+
+    def _placement(self) -> Iterator[None]:
+        """Yields now and then (the caller may stop for this event-loop turn)."""
+        z = self.zoom
+        names = self.names
+        names.set_bounds(self._scene.sceneRect().adjusted(-1e3, -1e3, 1e3, 1e3))
+        if names.zoom != z:
+            names.zoom = z
+            names.update()
+        taken = _Hash()
+        models: list[Any] = []  # ModelItem (not imported: it imports this module)
+        terrain: list[Any] = []  # TerrainItem
+        for item in self._scene.entity_items().values():
+            group = getattr(item, "label_group", "")
+            if group == "model":
+                models.append(item)
+            elif group == "terrain":
+                terrain.append(item)
+        tokens = _Hash()
+        for n, m in enumerate(models):
+            if m.isVisible():
+                tokens.add(_px(m.token_rect(), z))
+            if n % 64 == 63:
+                yield
+        yield
+        for n, t in enumerate(terrain):
+            self._put(t, inside(_px(t.terrain_rect(), z), *label_size(t.label(), True)),
+                      taken, tokens)
+            if n % 16 == 15:
+                yield
+        for n, m in enumerate(models):
+            if m.isVisible() and self.mode != "none":
+                w, h = label_size(m.label_text(), False, True)
+                self._put(m, around(_px(m.token_rect(), z), w, h), taken, tokens)
+            else:
+                names.place(m, None)
+            if n % 16 == 15:
+                yield
+
+    def _put(self, owner: Named, spots: list[tuple[float, float]], taken: _Hash,
+             tokens: _Hash) -> None:
+        """The owner's label at the first free spot, or hidden."""
+        text, greyed, stripe = owner.label_spec()
+        if not text:
+            self.names.place(owner, None)
+            return
+        label = self.names.set_label(owner, text, greyed, stripe, owner.bold_label)
+        w, h = label.size
+        anchor = owner.label_anchor()
+        self.names.move(owner, anchor)
+        ax, ay = anchor.x() * self.zoom, anchor.y() * self.zoom
+        for x, y in spots:
+            r = (x, y, x + w, y + h)
+            if not taken.hits(r) and not tokens.hits(r):
+                taken.add(r)
+                self.names.place(owner, QPointF(x - ax, y - ay))
+                return
+        self.names.place(owner, None)
+
+
+def label_menu(parent: QWidget, layer: LabelLayer, settings: QSettings) -> QMenu:
+    """View ▸ Labels: name, short id or none, one checked; the choice is kept in
+    ``settings`` and read back now."""
+    menu = QMenu("&Labels", parent)
+    menu.setToolTip("What each model is labelled with on the board")
+    group = QActionGroup(menu)
+    group.setExclusive(True)
+    layer.load_mode(settings)
+    actions: dict[str, QAction] = {}
+    for mode in LABEL_MODES:
+        action = QAction(MODE_TEXT[mode], menu, checkable=True)
+        action.setObjectName(f"labels_{mode}")
+        action.setChecked(mode == layer.mode)
+        group.addAction(action)
+        menu.addAction(action)
+        actions[mode] = action
+
+        def choose(on: bool, mode: str = mode) -> None:
+            if on:
+                layer.set_mode(mode)
+                layer.save_mode(settings)
+
+        action.toggled.connect(choose)
+    layer.mode_changed.connect(lambda mode: actions[mode].setChecked(True))
+    return menu
+
+
+class Named:
+    """Mixin of a scene item named on the board: what its label says, where it is
+    anchored, and the scene's ``NamesLayer`` that draws it (set by the scene)."""
+
+    bold_label = False
+    label_group = ""  # "model" or "terrain": placed in that order (``LabelLayer``)
+    names: NamesLayer | None = None
+
+    def label_anchor(self) -> QPointF:
+        item: Any = self
+        return QPointF(item.pos())
+
+    def label_spec(self) -> tuple[str, bool, QColor | None]:
+        """The label's text (empty: none), greyed or not, and its stripe's colour."""
+        return "", False, None
+
+    @property
+    def name_label(self) -> Label | None:
+        """The label, once the label layer has made it."""
+        return self.names.label(self) if self.names is not None else None
+
+    def label_rect(self) -> QRectF | None:
+        """Where the label is drawn (scene units), None when it is not shown."""
+        return self.names.label_rect(self) if self.names is not None else None
+
+    def set_shown(self, visible: bool) -> None:
+        """Show or hide the item with its label and bar."""
+        item: Any = self
+        item.setVisible(visible)
+        if self.names is not None:
+            self.names.set_shown(self, visible)
