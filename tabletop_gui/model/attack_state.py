@@ -256,7 +256,12 @@ class AttackState:
         return list(self.controller.offhands)
 
     def enemies(self) -> list[str]:
-        """Ids of the attacker's enemies on the table (not taken down)."""
+        """Ids of the attacker's enemies on the table (not taken down): the scan's, when it
+        follows this attacker on this scenario (the overlay asks at every slice)."""
+        plan = self.scan.plan
+        if plan is not None and plan.attacker == self.attacker \
+                and plan.scenario is self.scenario:
+            return list(plan.enemies)
         a = self.model(self.attacker)
         if a is None or self.scenario is None:
             return []
