@@ -73,24 +73,29 @@ class AttackView:
     can_apply: bool
     overlays: tuple[OverlayShape, ...]  # from the ruleset (Qt-free)
     damage_axis: str  # from the ruleset ("damage", "Health Points lost", "wounds")
+    asked: tuple[ChoiceAsk, ...] = ()  # the choices the dice called for (answered or not)
 
 
-def _feed(resolver: Resolver, faces: tuple[int, ...], answers: dict[str, str]) -> str:
+def _feed(resolver: Resolver, faces: tuple[int, ...], answers: dict[str, str],
+          asked: list[ChoiceAsk]) -> str:
     """Feed ``faces``; a choice met on the way takes its answer (a choice left unanswered
-    with faces after it takes its default). The rules' refusal of a face or of an
-    answer, or ""."""
+    with faces after it takes its default); each choice met is added to ``asked``. The
+    rules' refusal of a face or of an answer, or ""."""
     try:
         for face in faces:
             choice = resolver.pending_choice()
             if choice is not None:
+                asked.append(choice)
                 resolver.answer(answers.get(choice.key, choice.default))
             if resolver.done:
                 return (f"too many dice: this attack needs {len(resolver.fed)}, "
                         f"{len(faces)} were given")
             resolver.feed(face)
         choice = resolver.pending_choice()
-        if choice is not None and choice.key in answers:
-            resolver.answer(answers[choice.key])
+        if choice is not None:
+            asked.append(choice)
+            if choice.key in answers:
+                resolver.answer(answers[choice.key])
     except RulesError as e:
         return str(e)
     return ""
@@ -116,7 +121,8 @@ def evaluate(snapshot: SnapshotLike, choice: AttackChoice, dice: DiceEntry) -> A
                                 request.offhand, request.situational)
         resolver = ruleset.begin(battle, request)
         overlays = ruleset.overlays(battle, request)
-        message = _feed(resolver, dice.faces, dict(dice.answers))
+        asked: list[ChoiceAsk] = []
+        message = _feed(resolver, dice.faces, dict(dice.answers), asked)
     except RulesError as e:
         return _refused(empty, str(e))
     resolution = resolver.result()
@@ -126,7 +132,7 @@ def evaluate(snapshot: SnapshotLike, choice: AttackChoice, dice: DiceEntry) -> A
         rolled=resolver.rolled, next_die=resolver.next_die(),
         pending_choice=resolver.pending_choice(), resolution=resolution,
         can_apply=report.valid and resolution is not None and not message,
-        overlays=overlays, damage_axis=ruleset.damage_axis,
+        overlays=overlays, damage_axis=ruleset.damage_axis, asked=tuple(asked),
     )
 
 

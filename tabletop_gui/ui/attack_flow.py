@@ -81,7 +81,8 @@ class AttackFlow(QObject):
         self.errors = errors
         self.busy = busy
         # an engine failure: told, attack reset
-        self.state = AttackState(document.snapshot, runner=runner, on_failure=errors.failure)
+        self.state = AttackState(document.snapshot, runner=runner, on_failure=errors.failure,
+                                 later=self._next_turn)
         self.attack_panel = AttackPanel(self.state)
         self.odds_panel = self.attack_panel.odds  # on the attack card
         self.log_panel = LogPanel()
@@ -128,6 +129,10 @@ class AttackFlow(QObject):
         self.shortcuts = self._make_shortcuts()
         window.installEventFilter(self)
         self._selection_changed()
+
+    def _next_turn(self, work: Callable[[], None]) -> None:
+        """The attack's evaluation, once for every change made in this event-loop turn."""
+        QTimer.singleShot(0, self, self.errors.guarded("Preparing the attack", self.reset)(work))
 
     # -- keys ------------------------------------------------------------------------
     def _make_shortcuts(self) -> dict[str, QShortcut]:
@@ -305,7 +310,7 @@ class AttackFlow(QObject):
             return
         self.state.hold()  # until the drag rests
         self._scan_timer.start()
-        self.state.set_snapshot(self.document.snapshot, live=True)
+        self.state.set_snapshot(self.document.snapshot)
 
     def _state_changed(self) -> None:
         """Something changed, or more statuses came: the marks are drawn again (in

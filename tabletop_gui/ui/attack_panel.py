@@ -42,7 +42,6 @@ from tabletop_gui.ui.dice_entry import DiceEntry
 from tabletop_gui.ui.elided_label import ElidedLabel
 from tabletop_gui.ui.odds_panel import OddsPanel
 from tabletop_gui.ui.option_widgets import OptionsForm
-from tabletop_gui.ui.refresh_later import RefreshLater
 
 OK_COLOR = QColor("#009E73")  # Okabe-Ito bluish green
 FAIL_COLOR = QColor("#D55E00")  # Okabe-Ito vermillion
@@ -130,7 +129,6 @@ class AttackPanel(QWidget):
         super().__init__(parent)
         self.state = state
         self._updating = False
-        self._live = False
         self._signatures: dict[str, object] = {}  # what each combo shows: skip refills
         self._attackers_of: tuple[object, list[tuple[str, str | None]]] = (None, [])
         self.setAccessibleName("Attack card")
@@ -200,9 +198,9 @@ class AttackPanel(QWidget):
         self.apply_button.clicked.connect(self.apply_requested)
         self.dice.buttons_row.addStretch(1)
         self.dice.buttons_row.addWidget(self.apply_button)
-        self.view: ShownAttack = view_of(state)
+        self.view: ShownAttack = view_of(state.view)
         self._shown: tuple[object, ...] = ()  # what the verdict and the lists show
-        self.refresh_later = RefreshLater(state, self.refresh, self, live=self.refresh_live)
+        state.subscribe(self.refresh)
         self._targets_timer = QTimer(self)
         self._targets_timer.setSingleShot(True)
         self._targets_timer.setInterval(TARGETS_REFRESH_MS)
@@ -270,16 +268,6 @@ class AttackPanel(QWidget):
         finally:
             self._updating = False
 
-    def refresh_live(self) -> None:
-        """A drag step: everything but the target list, whose order and marks change with
-        every step; the target scan refreshes it once the drag rests (its popup cannot be
-        open while a model is dragged on the canvas)."""
-        self._live = True
-        try:
-            self.refresh()
-        finally:
-            self._live = False
-
     def _fill(self, combo: QComboBox, items: list[tuple[str, str | None]], current: str | None,
               tooltips: dict[str, str] | None = None) -> None:
         model = combo.model()
@@ -314,7 +302,7 @@ class AttackPanel(QWidget):
         self.offhand_label.setVisible(shown)
         self._fill(self.offhand_combo, [(NO_OFFHAND, None)] + [(w, w) for w in offhands],
                    st.offhand)
-        if not self._live:
+        if not self.state.hold_reports:  # a drag under way: the list once it rests
             if self._targets_for != self._target_choice():
                 self.refresh_targets()  # another attacker, target or weapon: now
             elif not self._targets_timer.isActive():
@@ -331,7 +319,8 @@ class AttackPanel(QWidget):
         if self._attackers_of[0] is not scenario:
             models = scenario.models if scenario is not None else ()
             self._attackers_of = (scenario, [("(no attacker)", None)] + [
-                (f"{m.name} ({m.id})", m.id) for m in models if not self.state.is_down(m)])
+                (f"{m.name} ({m.id})", m.id) for m in models
+                if scenario is None or not scenario.taken_down(m)])
         return self._attackers_of[1]
 
     def refresh_targets(self) -> None:
@@ -341,7 +330,7 @@ class AttackPanel(QWidget):
         self._targets_for = self._target_choice()
         known = (st.scan, st.scan.plan, st.scan.version, st.attacker)
         if self._target_rows[0] != known:  # the rows change with the statuses only
-            statuses = st.statuses(complete=False)
+            statuses = st.statuses()
             rows: list[tuple[str, str | None]] = [(NO_TARGET, None)]
             tips: dict[str, str] = {}
             full = st.scan.complete  # tooltips once every report is in (not per drag step)
@@ -366,7 +355,7 @@ class AttackPanel(QWidget):
 
     def _refresh_report(self) -> None:
         self._options_summary()
-        self.show_view(view_of(self.state))
+        self.show_view(view_of(self.state.view))
 
     def show_view(self, view: ShownAttack) -> None:
         """Draw ``view``: verdict, checklist, modifiers, table row, odds, dice, Apply."""

@@ -38,6 +38,7 @@ from tabletop_gui.geometry.board_geometry import BoardGeometry
 from tabletop_gui.model.attack_state import AttackState
 from tabletop_gui.model.notices import Notice
 from tabletop_gui.model.target_scan import TargetStatus
+from tabletop_gui.rules.base import OverlayShape
 from tabletop_gui.rules.fields import RangeSpec
 from tabletop_gui.scenario.battle import body_of
 from tabletop_gui.scenario.entities import Model
@@ -45,7 +46,6 @@ from tabletop_gui.ui import mark_sprites
 from tabletop_gui.ui.canvas.coords import INCH, to_scene
 from tabletop_gui.ui.overlay_shapes import (
     RangeProblem,
-    arc_paths,
     cell_polygon,
     check_glyph,
     cross_glyph,
@@ -53,6 +53,7 @@ from tabletop_gui.ui.overlay_shapes import (
     model_polygon,
     qpath,
     range_band,
+    shape_path,
     weapon_range,
 )
 
@@ -65,6 +66,8 @@ SIGHT_COVER = QColor("#E69F00")  # orange
 COVER_TERRAIN = QColor("#CC79A7")  # reddish purple
 ZOC = QColor("#CC79A7")
 ARC = QColor("#000000")
+# the pen of each kind of shape a ruleset asks for (others: a thin black line)
+SHAPE_PENS = {"arc_line": (ARC, Qt.PenStyle.DashDotLine)}
 RING_GAP_IN = 0.12
 HALO_MARGIN = 0.5 * INCH  # cosmetic halo pens stay inside the repainted area
 MARK_CACHE = 4000  # marker paths kept (per base shape, size, facing and validity)
@@ -167,7 +170,7 @@ class AttackOverlay:
     def __init__(self, layer: QGraphicsItem) -> None:
         self.layer = layer
         self.enabled = True
-        # "attacker", "grid", "arcs", ("target", enemy id), ("sight", enemy id)
+        # "attacker", "grid", "ruleset", ("target", enemy id), ("sight", enemy id)
         self._groups: dict[object, tuple[object, list[OverlayItem]]] = {}
         # per enemy, what its marks were drawn for: (status, enemy, is the target,
         # geometry, has a sight line, its marker); an enemy whose values are the very same
@@ -267,22 +270,21 @@ class AttackOverlay:
         return self._deadline is not None and time.perf_counter() > self._deadline
 
     # -- building ----------------------------------------------------------------------
-    def update(self, state: AttackState, complete: bool = False,
-               budget_s: float | None = None) -> bool:
-        """Show the state; with ``complete=False`` only the enemies scanned so far. With
-        ``budget_s``, stop building after that long: False when something is left to
-        draw (call again)."""
+    def update(self, state: AttackState, budget_s: float | None = None) -> bool:
+        """Show the state: the enemies scanned so far (with a synchronous runner, every
+        one). With ``budget_s``, stop building after that long: False when something is
+        left to draw (call again)."""
         self._deadline = None if budget_s is None else time.perf_counter() + budget_s
         self._later = 0
         try:
-            self._update(state, complete)
+            self._update(state)
         finally:
             self._deadline = None
         later = self._later + len(self._left)
         self.progress = (len(self._groups), len(self._groups) + later)
         return later == 0
 
-    def _update(self, state: AttackState, complete: bool) -> None:
+    def _update(self, state: AttackState) -> None:
         attacker = state.model(state.attacker)
         info = state.info
         self.problems = []
@@ -309,8 +311,6 @@ class AttackOverlay:
             shift = to_scene(attacker.x - self._zones_at[0], attacker.y - self._zones_at[1])
             for item in self._groups["attacker"][1]:
                 item.setPos(shift)
-        if complete:
-            state.statuses(complete=True)  # a synchronous runner finishes the scan first
         # only the enemies whose statuses changed since the last update, when nothing
         # else did (the scan's next piece, another target); else every enemy
         context = (scan, scan.plan, attacker, weapon, rng, geometry)
@@ -320,7 +320,7 @@ class AttackOverlay:
         self._context, self._version = context, scan.version
         self._target_shown = state.target
         if changed is None or grid is not None:
-            self._every_enemy(state, state.statuses(complete=False), attacker, geometry,
+            self._every_enemy(state, state.statuses(), attacker, geometry,
                               rng, grid is not None)
         else:
             todo, self._left = changed | self._left, set()
@@ -331,16 +331,16 @@ class AttackOverlay:
                 if self._past_deadline() or not self._enemy(state, status, attacker,
                                                             geometry):
                     self._left.add(t)
-        if state.target is not None and geometry is not None:
-            self._group("arcs", (state.model(state.target), geometry),
-                        lambda: self._arcs(geometry, str(state.target)))
-        elif "arcs" in self._groups:
-            self._drop("arcs")
+        shapes = state.view.overlays
+        if shapes:
+            self._group("ruleset", shapes, lambda: self._ruleset_shapes(shapes))
+        elif "ruleset" in self._groups:
+            self._drop("ruleset")
 
     def _every_enemy(self, state: AttackState, statuses: list[TargetStatus],
                      attacker: Model, geometry: BoardGeometry | None,
                      rng: RangeSpec | int | None, grid: bool) -> None:
-        wanted: set[object] = {"attacker", "arcs"}
+        wanted: set[object] = {"attacker", "ruleset"}
         scenario = state.scenario
         assert scenario is not None
         if grid and geometry is not None:
@@ -443,11 +443,13 @@ class AttackOverlay:
         return (band.translated(offset) if band is not None else None,
                 zone.translated(offset) if zone is not None else None)
 
-    def _arcs(self, geometry: BoardGeometry, target: str) -> None:
-        for path in arc_paths(geometry, target):
-            self._add(OverlayItem("arc", target, path,
-                                  _cosmetic(ARC, 1.5, Qt.PenStyle.DashDotLine),
-                                  tooltip="arcs of the target (front, flanks, rear)",
+    def _ruleset_shapes(self, shapes: tuple[OverlayShape, ...]) -> None:
+        """The shapes the ruleset wants drawn for the attack (``AttackView.overlays``),
+        each in the pen of its kind."""
+        for shape in shapes:
+            color, style = SHAPE_PENS.get(shape.kind, (ARC, Qt.PenStyle.SolidLine))
+            self._add(OverlayItem(shape.kind, shape.kind, shape_path(shape),
+                                  _cosmetic(color, 1.5, style), tooltip=shape.tooltip,
                                   parent=self.layer))
 
     def _range_band(self, band: QPainterPath, rng: RangeSpec, weapon: str | None) -> None:

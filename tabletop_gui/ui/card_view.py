@@ -3,8 +3,9 @@
 widgets take any value with these attributes (``ShownAttack``) through one ``show_view``
 each, so that an attack controller only has to publish views.
 
-``view_of(state)`` is the one adapter from today's ``AttackState`` (which computes on the
-worker thread) to such a view, until the attack controller publishes ``AttackView``s.
+``view_of(view)`` is what the card shows of an ``AttackView`` the attack controller
+published: the dice of the resolution, and the choice the dice called for that is still
+to be answered (else the last one, which the player may answer otherwise).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Protocol
 
-from tabletop_gui.model.attack_state import AttackState
+from tabletop_gui.model.attack_view import AttackView
 from tabletop_gui.rules.base import AttackReport, DieRoll, Resolution
 from tabletop_gui.rules.dist import Dist
 from tabletop_gui.rules.resolver import ChoiceAsk, DieAsk
@@ -95,15 +96,16 @@ def same(a: tuple[object, ...], b: tuple[object, ...]) -> bool:
         for x, y in zip(a, b, strict=True))
 
 
-def view_of(state: AttackState) -> CardView:
-    """The view of today's ``AttackState`` (until an attack controller publishes one)."""
-    rolled = state.resolution.dice if state.resolution is not None else state.entered
-    next_die = state.next_die if state.report is not None else None
+def view_of(view: AttackView) -> CardView:
+    """What the card shows of ``view``."""
+    rolled = view.resolution.dice if view.resolution is not None else view.rolled
+    next_die = view.next_die if view.report is not None else None
+    answers = dict(view.dice.answers)
     # the first choice nobody answered yet (each is taken as its default meanwhile)
-    choice = next((c for c in state.pending_choices if c.key not in state.answers),
-                  state.pending_choices[-1] if state.pending_choices else None)
+    choice = view.pending_choice or next(
+        (c for c in view.asked if c.key not in answers), view.asked[-1] if view.asked else None)
     return CardView(
-        dice=Dice(tuple(state.dice), state.rolled_seed), report=state.report,
-        message=state.message, odds=state.odds, rolled=rolled, next_die=next_die,
-        pending_choice=choice, resolution=state.resolution, can_apply=state.can_apply,
-        damage_axis=state.damage_axis)
+        dice=Dice(view.dice.faces, view.dice.seed), report=view.report,
+        message=view.message, odds=view.odds, rolled=rolled, next_die=next_die,
+        pending_choice=choice, resolution=view.resolution, can_apply=view.can_apply,
+        damage_axis=view.damage_axis)

@@ -19,7 +19,6 @@ from PySide6.QtWidgets import (
 from tabletop_gui.model.attack_state import AttackState
 from tabletop_gui.rules import words
 from tabletop_gui.rules.fields import FieldError, OptionSpec
-from tabletop_gui.ui.refresh_later import RefreshLater
 
 OptionWidget = QCheckBox | QSpinBox | QDoubleSpinBox | QComboBox | QLineEdit
 
@@ -41,7 +40,7 @@ class OptionsForm(QWidget):
         self._layout.setContentsMargins(0, 0, 0, 0)
         self._empty = QLabel("(none for this ruleset)")
         self._layout.addRow(self._empty)
-        self.refresh_later = RefreshLater(state, self.refresh, self)
+        state.subscribe(self.refresh)
         self.refresh()
 
     def _build(self) -> None:

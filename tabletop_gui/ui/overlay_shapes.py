@@ -19,6 +19,7 @@ from tabletop_gui.geometry.board import GridSpec
 from tabletop_gui.geometry.board_geometry import BoardGeometry
 from tabletop_gui.geometry.unit_arcs import ARC_LINE_IN, Segment
 from tabletop_gui.geometry.unit_arcs import arc_lines as unit_arc_lines
+from tabletop_gui.rules.base import OverlayShape
 from tabletop_gui.rules.fields import RangeSpec, RulesetInfo, parse_range
 from tabletop_gui.scenario.battle import body_of
 from tabletop_gui.scenario.entities import Model
@@ -135,5 +136,20 @@ def arc_lines(geometry: BoardGeometry, body_id: str, length: float = ARC_LINE_IN
     return unit_arc_lines(geometry.board, body_id, length)
 
 
-def arc_paths(geometry: BoardGeometry, body_id: str) -> list[QPainterPath]:
-    return [line_path(a, b) for a, b in arc_lines(geometry, body_id)]
+def shape_path(shape: OverlayShape) -> QPainterPath:
+    """A ruleset's shape (table inches) as a painter path in scene units: a circle, or a
+    polyline (closed: a polygon's outline)."""
+    if shape.center is not None:
+        path = QPainterPath()
+        r = shape.radius * INCH
+        path.addEllipse(to_scene(*shape.center), r, r)
+        return path
+    path = QPainterPath()
+    if not shape.points:
+        return path
+    path.moveTo(to_scene(*shape.points[0]))
+    for p in shape.points[1:]:
+        path.lineTo(to_scene(*p))
+    if shape.closed:
+        path.closeSubpath()
+    return path

@@ -31,9 +31,9 @@ def test_a_drag_among_200_models_is_scanned_in_slices(qtbot, tmp_path) -> None:
     assert scan.computations == done
     assert not scan.complete
     assert len(flow.overlay.of_kind("target")) == enemies
-    assert any(s.stale for s in flow.state.statuses(complete=False))
+    assert any(s.stale for s in flow.state.statuses())
     with qtbot.waitSignal(flow.scan_finished, timeout=20000):
         pass
     assert scan.complete
-    assert not any(s.stale for s in flow.state.statuses(complete=False))
+    assert not any(s.stale for s in flow.state.statuses())
     assert scan.computations - done == enemies

@@ -5,8 +5,6 @@ attack keys listed under Help."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QApplication
-
 from tabletop_gui.bench.cases_gui import crowd_scenario
 from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import AttackRequest
@@ -34,7 +32,7 @@ def test_a_drag_step_re_marks_every_enemy_live(qtbot, tmp_path) -> None:
     ruleset = registry.get("warcry")
     battle = flow.state.snapshot.battle
     assert battle is flow.document.snapshot.battle  # the document's preview snapshot
-    statuses = flow.state.statuses(complete=False)
+    statuses = flow.state.statuses()
     assert len(statuses) == 100 and all(s.stale for s in statuses)
     flips = 0
     reports = {s.target: ruleset.attack(battle, AttackRequest(attacker, s.target))
@@ -52,7 +50,7 @@ def test_a_drag_step_re_marks_every_enemy_live(qtbot, tmp_path) -> None:
     with qtbot.waitSignal(flow.scan_finished, timeout=20000):
         flow._scan_timer.start()  # the drag rests: the full reports follow, with reasons
     settle(qtbot, flow)
-    for s in flow.state.statuses(complete=False):
+    for s in flow.state.statuses():
         assert not s.stale
         assert (s.valid, s.reasons) == (reports[s.target].valid,
                                         tuple(reports[s.target].reasons))
@@ -70,24 +68,23 @@ def test_a_drag_step_re_marks_every_enemy_live(qtbot, tmp_path) -> None:
 
 
 def test_panels_refresh_once_per_turn_during_a_drag(qtbot, tmp_path) -> None:
+    """Drag steps in one event-loop turn cost one evaluation and one published view."""
     scenario = crowd_scenario()
     window, flow = make_window(qtbot, scenario, tmp_path)
     flow.document.set_selection(["m90"])
+    qtbot.waitUntil(lambda: not flow.state.pending)
     calls = []
-    panel = flow.attack_panel
-    panel.refresh_later.refresh = lambda: calls.append(1)
-    panel.refresh_later.live = lambda: calls.append(1)
+    flow.state.controller.subscribe(lambda view: calls.append(view))
     m = scenario.model("m90")
     assert m is not None
     for dx in (0.2, 0.4, 0.6):
         window.document.preview({"m90": m.moved_to(m.x + dx, m.y)})
         flow._apply_preview()
-    assert calls == []  # live changes wait for the end of the turn
-    QApplication.processEvents()
-    assert calls == [1]
-    flow.state.set_target("m110")  # a user's choice refreshes at once
-    assert calls == [1, 1]
-
+    assert calls == []  # the steps wait for the end of the turn
+    qtbot.waitUntil(lambda: not flow.state.pending)
+    answered = [v for v in calls if flow.state.controller.view is v]
+    assert len(answered) == 1 and len(calls) <= 2  # (the other: "being answered")
+    assert flow.state.snapshot is window.document.snapshot
 
 def test_help_lists_the_attack_keys(qtbot, tmp_path) -> None:
     window, _ = make_window(qtbot, crowd_scenario(40), tmp_path)

@@ -21,7 +21,7 @@ def _panel(qtbot, ruleset: str) -> tuple[OddsPanel, AttackState, str, str]:  # n
     st = AttackState(scenario)
     panel = OddsPanel()
     qtbot.addWidget(panel)
-    st.subscribe(lambda: panel.show_view(view_of(st)))
+    st.subscribe(lambda: panel.show_view(view_of(st.view)))
     a, t = first_pair(scenario)
     st.set_attacker(a)
     st.set_target(t)
@@ -123,7 +123,7 @@ def test_empty_without_a_target(qtbot) -> None:
     st = AttackState(demo("warcry"))
     panel = OddsPanel()
     qtbot.addWidget(panel)
-    panel.show_view(view_of(st))
+    panel.show_view(view_of(st.view))
     assert len(panel.bars.opts["height"]) == 0
     assert panel.expected_label.text() == "–"
 

@@ -164,7 +164,7 @@ def test_ninth_age_arcs_of_the_selected_target(qtbot, tmp_path):
     flow.document.set_selection([attacker])
     flow.state.set_target(target)
     settle(qtbot, flow)
-    arcs = flow.overlay.of_kind("arc")
+    arcs = flow.overlay.of_kind("arc_line")  # the ruleset's shapes
     assert len(arcs) == 4
     body = battle_of(scenario).board.body(target)
     fp = body.footprint

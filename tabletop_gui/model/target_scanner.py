@@ -1,0 +1,153 @@
+"""The target scan as a component: every enemy of the attacker, valid or not, for the
+canvas's marks (``model.target_scan`` computes it in pieces).
+
+``TargetScanner.follow(snapshot, choice)`` is fed the same snapshot and choice as the
+attack controller; when they call for another scan it starts one. With a synchronous
+runner (tests, the state alone) the scan is finished before ``follow`` returns; with a
+worker the pieces are computed one after another off the GUI thread (each piece asked for
+as soon as the previous one arrives, before its listeners draw it), the verdicts first,
+then the full reports, which ``hold`` keeps back while a drag is under way. Its listeners
+are told when more statuses are known. Getters have no side effects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from functools import partial
+
+from tabletop_gui.model.attack_view import AttackChoice
+from tabletop_gui.model.jobs import Outcome, Runner, Ticket
+from tabletop_gui.model.notices import Notice
+from tabletop_gui.model.target_scan import (
+    PIECE_S,
+    ScanPiece,
+    TargetScan,
+    TargetStatus,
+    compute_piece,
+    plan_of,
+)
+from tabletop_gui.scenario.snapshot import Snapshot
+
+Listener = Callable[[], None]
+FailureHandler = Callable[[str, Exception], None]
+WHERE = "Judging the targets"
+
+
+class TargetScanner:
+    """Keeps a ``TargetScan`` of the attacker's enemies going on a runner."""
+
+    def __init__(self, runner: Runner, on_failure: FailureHandler) -> None:
+        self.runner = runner
+        self.on_failure = on_failure
+        self.scan = TargetScan()
+        self.hold_reports = False  # the scan stops after the verdicts (a drag under way)
+        self._listeners: list[Listener] = []
+        self._ticket: Ticket | None = None
+        self._attacker: str | None = None
+
+    def subscribe(self, listener: Listener) -> None:
+        """``listener()`` when more target statuses are known."""
+        self._listeners.append(listener)
+
+    @property
+    def busy(self) -> bool:
+        """A piece is being computed."""
+        return self._ticket is not None
+
+    def follow(self, snapshot: Snapshot | None, choice: AttackChoice) -> None:
+        """Scan the enemies of ``choice.attacker`` on ``snapshot`` with that weapon,
+        off-hand and options (the chosen target first), unless that scan is under way."""
+        self._attacker = choice.attacker
+        if snapshot is None or choice.attacker is None:
+            return
+        scenario = snapshot.scenario
+        attacker = scenario.model(choice.attacker)
+        if attacker is None:
+            return
+        enemies = [m.id for m in scenario.models
+                   if m.side != attacker.side and not scenario.taken_down(m)]
+        plan = plan_of(snapshot, choice.attacker, choice.weapon, choice.offhand,
+                       dict(choice.options), enemies, choice.target)
+        if self.scan.wants(plan):
+            self._cancel()
+            self.scan.start(plan)
+        self._go_on()
+
+    def statuses(self) -> list[TargetStatus]:
+        """Every enemy of the attacker known so far, valid or not with reasons, nearest
+        first (a worker's statuses come as they are computed)."""
+        plan = self.scan.plan
+        if self._attacker is None or plan is None or plan.attacker != self._attacker:
+            return []
+        return self.scan.statuses()
+
+    def put(self, status: TargetStatus, snapshot: Snapshot) -> None:
+        """A status known from elsewhere (the attack's own report)."""
+        self.scan.put(status, snapshot.scenario)
+
+    def problems(self) -> list[Notice]:
+        """What went wrong judging the targets so far."""
+        return self.scan.problems() if self._attacker is not None else []
+
+    def hold(self, on: bool = True) -> None:
+        """The scan stops after the verdicts (``on``: a drag under way) or not."""
+        self.hold_reports = on
+
+    def release_reports(self) -> None:
+        """Go on with the full reports (the drag rested)."""
+        self.hold_reports = False
+        self._go_on()
+
+    def advance(self, reports: bool = True, budget_s: float = PIECE_S) -> bool:
+        """Compute the next piece (``reports``: the full reports too, not only the
+        verdicts); False when none was started (nothing left, or a piece under way)."""
+        if self._ticket is not None:
+            return False
+        job = self.scan.next_job(reports)
+        if job is None:
+            return False
+        job = replace(job, budget_s=budget_s, explain=not self.hold_reports)
+        holder = [Ticket()]
+        self._ticket = holder[0]
+        ticket = self.runner.submit(partial(compute_piece, job),
+                                    partial(self._delivered, holder))
+        if self._ticket is holder[0]:  # not delivered yet: the real one cancels it
+            self._ticket = holder[0] = ticket
+        return True
+
+    def reset(self) -> None:
+        """No scan, nothing remembered of the earlier battlefield."""
+        self._cancel()
+        self.scan = TargetScan()
+        self._attacker = None
+        self.hold_reports = False
+
+    def _go_on(self) -> None:
+        if self._attacker is None:
+            return
+        if self.runner.synchronous:
+            while self.advance(reports=not self.hold_reports):
+                pass
+        else:
+            self.advance(reports=not self.hold_reports)
+
+    def _cancel(self) -> None:
+        if self._ticket is not None:
+            self._ticket.cancel()
+            self._ticket = None
+
+    def _delivered(self, holder: list[Ticket], outcome: Outcome[ScanPiece]) -> None:
+        if self._ticket is not holder[0]:
+            return  # superseded (another scan, or reset)
+        self._ticket = None
+        try:
+            piece = outcome.get()
+        except Exception as e:  # noqa: BLE001 - the job's own failure, not the rules'
+            self.on_failure(WHERE, e)
+            return
+        if self.scan.merge(piece):
+            if not self.runner.synchronous:
+                self._go_on()  # the worker computes the next piece while this is drawn
+            for listener in list(self._listeners):
+                listener()

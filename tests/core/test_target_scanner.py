@@ -1,0 +1,57 @@
+"""``TargetScanner``: the target scan as its own component, fed a snapshot and a choice."""
+
+from __future__ import annotations
+
+from tabletop_gui.model.attack_view import AttackChoice
+from tabletop_gui.model.jobs import InlineRunner
+from tabletop_gui.model.target_scanner import TargetScanner
+from tabletop_gui.rules import registry
+from tabletop_gui.scenario.snapshot import Snapshot
+from tests.core.test_attack_controller import Worker
+from tests.core.test_resolver import demo
+
+
+def enemies_of(snap: Snapshot, attacker: str) -> set[str]:
+    side = snap.scenario.model(attacker).side  # type: ignore[union-attr]
+    return {m.id for m in snap.scenario.models
+            if m.side != side and not snap.scenario.taken_down(m)}
+
+
+def test_a_synchronous_scan_is_complete_when_follow_returns() -> None:
+    scenario, battle, requests = demo("warcry")
+    snap = Snapshot.of(scenario)
+    failures: list[str] = []
+    scanner = TargetScanner(InlineRunner(), lambda where, e: failures.append(where))
+    told: list[int] = []
+    scanner.subscribe(lambda: told.append(1))
+    q = requests[0]
+    scanner.follow(snap, AttackChoice(q.attacker, None, None, None))
+    assert scanner.scan.complete and told and failures == []
+    statuses = scanner.statuses()
+    assert {s.target for s in statuses} == enemies_of(snap, q.attacker)
+    want = registry.get("warcry").attack(battle, q)
+    assert next(s for s in statuses if s.target == q.target).valid == want.valid
+    count = len(told)
+    scanner.follow(snap, AttackChoice(q.attacker, None, None, None))  # the same scan
+    assert len(told) == count
+    scanner.follow(snap, AttackChoice(None, None, None, None))
+    assert scanner.statuses() == [] and scanner.problems() == []
+
+
+def test_a_worker_scan_holds_the_reports_during_a_drag() -> None:
+    scenario, _, requests = demo("warcry")
+    snap = Snapshot.of(scenario)
+    worker = Worker()
+    scanner = TargetScanner(worker, lambda where, e: None)
+    scanner.hold()
+    scanner.follow(snap, AttackChoice(requests[0].attacker, None, None, None))
+    assert scanner.busy and scanner.statuses() == []  # nothing waited for
+    while worker.jobs:
+        worker.run()
+    assert scanner.scan.verdicts_known and not scanner.scan.complete and not scanner.busy
+    scanner.release_reports()  # the drag rested
+    while worker.jobs:
+        worker.run()
+    assert scanner.scan.complete
+    scanner.reset()
+    assert scanner.scan.plan is None and scanner.statuses() == []
