@@ -79,9 +79,9 @@ def weapon_range(info: RulesetInfo, model: Model, weapon: str | None) -> RangeSp
     if spec.kind != "range" and not grid:
         return None
     # the range as the loader read it (``Weapon.parsed``), or the declared default
-    typed = w.parsed.get("range") if "range" in w.values else spec.default
-    if typed is None:
-        return None
+    if "range" not in w.values:
+        return spec.default if isinstance(spec.default, int) and grid else None
+    typed = w.parsed.get("range")
     if isinstance(typed, int if grid else RangeSpec):
         return typed
     raise RangeProblem(f"No range band for {model.name} ({model.id}): weapon {w.name}, "
