@@ -345,8 +345,9 @@ def _text(text: str) -> Any:
     return text.strip()
 
 
-def _number_text(text: str) -> Any:
-    """Editor text as a JSON number when it is one (else the text, refused by ``read``)."""
+def json_scalar(text: str) -> Any:
+    """Editor text as JSON would hold it: true/false, an int, a float, or the text (which
+    ``read`` refuses where the kind takes a number)."""
     t = text.strip()
     low = t.lower()
     if low in ("true", "false"):
@@ -362,9 +363,9 @@ def _number_text(text: str) -> Any:
 
 
 def _signed_text(text: str) -> Any:
-    """"+N"/"-N" stay text (relative); anything else as ``_number_text``."""
+    """"+N"/"-N" stay text (relative); anything else as ``json_scalar``."""
     t = text.strip()
-    return t if t[:1] in "+-" else _number_text(t)
+    return t if t[:1] in "+-" else json_scalar(t)
 
 
 def _strings_text(text: str) -> Any:
@@ -435,19 +436,19 @@ def register_kind(kind: Kind) -> Kind:
 
 
 for _kind in (
-    Kind("int", "a whole number", _read_number, _blank_int, _number_text),
-    Kind("number", "a number", _read_number, lambda s: 1, _number_text),
-    Kind("bool", "true or false", _read_bool, lambda s: False, _number_text),
+    Kind("int", "a whole number", _read_number, _blank_int, json_scalar),
+    Kind("number", "a number", _read_number, lambda s: 1, json_scalar),
+    Kind("bool", "true or false", _read_bool, lambda s: False, json_scalar),
     Kind("str", "text", _read_str, lambda s: "", _text),
     Kind("enum", "one of the choices", _read_enum,
          lambda s: s.choices[0] if s.choices else "", _text),
     Kind("range", 'inches: a maximum such as 12, or "min-max" such as "3-18"',
-         lambda s, v: parse_range(v), lambda s: 1, _number_text),
+         lambda s, v: parse_range(v), lambda s: 1, json_scalar),
     Kind("damage", '"hit/crit" such as "1/3"', lambda s, v: parse_damage(v, s.maximum),
          lambda s: "1/2", _text),
-    Kind("die", "a die size such as 6", _read_number, lambda s: 6, _number_text),
+    Kind("die", "a die size such as 6", _read_number, lambda s: 6, json_scalar),
     Kind("dice", 'a number, or dice such as "D3", "2D6", "D3+1"', _read_dice,
-         lambda s: 1, _number_text),
+         lambda s: 1, json_scalar),
     Kind("modifier", 'a number, or "+N" / "-N" on the unit\'s own value',
          lambda s, v: _modifier(v), lambda s: 0, _signed_text),
     Kind("strings", "a comma-separated list", _read_strings, lambda s: [], _strings_text),
