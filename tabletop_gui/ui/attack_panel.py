@@ -34,6 +34,7 @@ from PySide6.QtWidgets import (
 )
 
 from tabletop_gui.model.attack_state import AttackState
+from tabletop_gui.rules import words
 from tabletop_gui.rules.base import Check, Modifier
 from tabletop_gui.ui.card_view import ShownAttack, same, view_of
 from tabletop_gui.ui.choice_list import ChoiceList
@@ -60,19 +61,24 @@ def _num(v: float | None) -> str:
     return "" if v is None else f"{v:.3g}" if abs(v) < 100 else f"{v:.0f}"
 
 
-def check_row(check: Check) -> list[str]:
-    """Columns of one checklist row: mark, sentence, numbers (the rule and the margin
-    are in the row's tooltip)."""
+def check_row(check: Check, ruleset_id: str = "") -> list[str]:
+    """Columns of one checklist row: mark, the sentence in a player's words
+    (``rules.words``), numbers (the rule's title, what it asks and the margin are in the
+    row's tooltip)."""
     numbers = ""
     if check.value is not None and check.threshold is not None:
         numbers = f"{_num(check.value)} vs {_num(check.threshold)}"
-    return ["✔" if check.ok else "✖", check.text, numbers]
+    return ["✔" if check.ok else "✖", words.check_sentence(ruleset_id, check), numbers]
 
 
-def check_tooltip(check: Check) -> str:
+def check_tooltip(check: Check, ruleset_id: str = "") -> str:
+    """The row's tooltip: the rule's title and sentence, what the rule asks, the numbers
+    and the margin."""
     margin = "" if check.margin is None else f" (margin {check.margin:+.2f})"
-    numbers = check_row(check)[2]
-    return f"{check.text}\n{check.rule}: {numbers}{margin}".rstrip(": ")
+    numbers = check_row(check, ruleset_id)[2]
+    lines = [f"{words.check_title(ruleset_id, check)}: {words.check_sentence(ruleset_id, check)}",
+             words.rule_meaning(ruleset_id, check.rule), f"{numbers}{margin}".strip()]
+    return "\n".join(line for line in lines if line)
 
 
 def modifier_text(mod: Modifier) -> str:
@@ -387,22 +393,24 @@ class AttackPanel(QWidget):
             return
         weapon = f" with {report.weapon}" if report.weapon else ""
         if report.valid:
-            verdict = f"✔ {report.attack_type} attack{weapon}: allowed"
+            kind = words.attack_type_words(report.ruleset, report.attack_type)
+            verdict = f"✔ {kind} attack{weapon}: allowed"
             self.verdict_label.set_look(OK_COLOR.name(), bold=True)
         else:
-            verdict = (f"✖ {report.attack_type} attack{weapon}: not allowed — "
-                       + "; ".join(report.reasons))
+            kind = words.attack_type_words(report.ruleset, report.attack_type)
+            verdict = (f"✖ {kind} attack{weapon}: not allowed — " + "; ".join(
+                words.check_sentence(report.ruleset, c) for c in report.checks if not c.ok))
             self.verdict_label.set_look(FAIL_COLOR.name(), bold=True)
         self.verdict_label.set_text(verdict)
         self.verdict_label.setToolTip(verdict)
         for check in report.checks:
-            item = QTreeWidgetItem(check_row(check))
+            item = QTreeWidgetItem(check_row(check, report.ruleset))
             color = OK_COLOR if check.ok else FAIL_COLOR
             item.setForeground(0, QBrush(color))
             if not check.ok:
                 item.setForeground(1, QBrush(color))
             for col in range(3):
-                item.setToolTip(col, check_tooltip(check))
+                item.setToolTip(col, check_tooltip(check, report.ruleset))
             self.checklist.addTopLevelItem(item)
         for mod in report.modifiers:
             item = QTreeWidgetItem(["±", modifier_text(mod)])

@@ -16,7 +16,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tabletop_gui.rules.base import AttackReport, Resolution
+from tabletop_gui.rules import registry, words
+from tabletop_gui.rules.base import AttackReport, Resolution, RulesError
 from tabletop_gui.scenario.entities import Scenario
 
 
@@ -43,12 +44,14 @@ def cover_words(cover: str, cover_by: tuple[str, ...] | list[str],
 
 def attack_entry(report: AttackReport, resolution: Resolution, scenario: Scenario | None,
                  seed: int | None, number: int) -> str:
-    """One attack as the log prints it: who, with what, on whom, why, the dice, the result."""
+    """One attack as the log prints it: who, with what, on whom, why, the dice, the result,
+    in a player's words (``rules.words``), never the rules' internal keys."""
+    rid = report.ruleset
     f = report.facts
-    lines = [f"#{number} {report.ruleset}: {_name(scenario, report.attacker)} attacks "
+    lines = [f"#{number} {_ruleset_name(rid)}: {_name(scenario, report.attacker)} attacks "
              f"{_name(scenario, report.target)} with {report.weapon or '(bare)'}"
              + (f" and {report.offhand}" if report.offhand else "")
-             + f" ({report.attack_type})"]
+             + f" ({words.attack_type_words(rid, report.attack_type)})"]
     geo = [f'distance {f.distance:.3f}" (horizontal {f.horizontal_distance:.3f}", '
            f'vertical {f.vertical_distance:.3f}")',
            f"engaged {'yes' if f.engaged else 'no'}",
@@ -57,31 +60,40 @@ def attack_entry(report: AttackReport, resolution: Resolution, scenario: Scenari
     if f.flanked:
         geo.append("flanked")
     if f.arc is not None:
-        geo.append(f"arc {f.arc}")
+        geo.append(f"{words.arc_words(f.arc)} arc")
     if f.spaces is not None:
         geo.append(f"{f.spaces} spaces")
     lines.append("  geometry: " + ", ".join(geo))
     for c in report.checks:
-        lines.append(f"  {'✔' if c.ok else '✖'} {c.text}")
+        lines.append(f"  {'✔' if c.ok else '✖'} {words.check_sentence(rid, c)}")
     for m in report.modifiers:
-        lines.append(f"  modifier {m.name}: {m.effect} ({m.why})")
+        lines.append(f"  modifier {m.name}: {words.player_text(m.effect, capital=False)} "
+                     f"({words.player_text(m.why, capital=False)})")
     if report.table_row:
         lines.append(f"  table row: {report.table_row}")
     source = f"rolled, seed {seed}" if seed is not None else "entered"
-    dice = ", ".join(f"{d.face} ({d.label}: {d.outcome})" for d in resolution.dice)
+    dice = ", ".join(f"{d.face} ({d.label}: {words.outcome_words(rid, d.outcome)})"
+                     for d in resolution.dice)
     lines.append(f"  dice ({source}): {dice or 'none'}")
     for step in resolution.steps:
-        lines.append(f"    {step}")
+        lines.append(f"    {words.player_text(step, capital=False)}")
     result = f"  result: {resolution.damage} damage"
     if resolution.taken_down:
         result += f", {_name(scenario, report.target)} taken down"
     lines.append(result)
     for key, value in resolution.extras.items():
-        lines.append(f"  {key.replace('_', ' ')}: {value}")
+        lines.append(f"  {words.extra_words(rid, key, value)}")
     for change in resolution.changes:
-        state = ", ".join(f"{k}={v}" for k, v in change.state.items())
-        lines.append(f"  state of {_name(scenario, change.combatant)}: {state}")
+        lines.append(f"  {_name(scenario, change.combatant)} now: "
+                     f"{words.state_sentence(rid, change.state)}")
     return "\n".join(lines)
+
+
+def _ruleset_name(ruleset_id: str) -> str:
+    try:
+        return registry.info(ruleset_id).name
+    except RulesError:
+        return ruleset_id
 
 
 class LogPanel(QWidget):

@@ -130,6 +130,13 @@ class MainWindow(WindowHost):
         self.imports = ImportActions(self)
         self.setAcceptDrops(True)
         self.toolbox = Toolbox(self)
+        from tabletop_gui.ui.table_view import TableView
+        from tabletop_gui.ui.theme import follow_system_theme
+
+        follow_system_theme()
+        self.table_view = TableView(self)
+        self.addAction(self.table_view.action)  # F11 works with the menu bar hidden
+        self.toolbox.add_action(self.table_view.action, "table_view")
         self._build_menus()
         self.roster_panel = RosterPanel(document)
         self.add_panel("Roster", self.roster_panel)
@@ -173,6 +180,13 @@ class MainWindow(WindowHost):
         self.docks[title] = dock
         self._view_menu.addAction(dock.toggleViewAction())
         return dock
+
+    def show_panel(self, title: str) -> None:
+        """Bring a panel to the front (shown, and its tab raised)."""
+        dock = self.docks.get(title)
+        if dock is not None:
+            dock.show()
+            dock.raise_()
 
     def _library_picked(self, profile: Model | None, side: str | None) -> None:
         """A profile picked in the Library: the Add tool places it (for ``side``)."""
@@ -273,6 +287,8 @@ class MainWindow(WindowHost):
         view.addSeparator()
         view.addActions([grid, down, overlays, self.dim_background_action])
         view.addSeparator()
+        view.addAction(self.table_view.action)
+        view.addSeparator()
         self._view_menu = view
         self.toolbox.populate_tools(bar.addMenu("&Tools"))
         library = bar.addMenu("&Library")
@@ -292,21 +308,26 @@ class MainWindow(WindowHost):
             "attack odds."))
         help_menu.addActions([keys, about])
 
-    def shortcuts_text(self) -> str:
-        lines = [f"{t.key}\t{t.name}: {t.tooltip}" for t in self.toolbox.tools]
-        lines += ["Arrows\tnudge the selection 0.1\u2033 (Shift: 1\u2033)",
-                  "[ ]\trotate the selection 15\u00b0 (Shift: 1\u00b0)",
-                  "Esc\tcancel the tool", "Wheel\tzoom around the cursor",
-                  "Middle drag, Space+drag\tpan", "Ctrl+0\tzoom to fit"]
+    def shortcut_rows(self) -> list[tuple[str, str, str]]:
+        """Every key of the window: (key, what it does, where), for Help ▸ Keyboard
+        shortcuts: the actions' shortcuts, the canvas keys, the attack keys."""
+        from tabletop_gui.ui.shortcuts_dialog import shortcut_rows
+
+        attack_keys: tuple[tuple[str, str], ...] = ()
         if "Attack" in self.docks:  # the attack flow is installed (after the first paint)
             from tabletop_gui.ui.attack_flow import KEY_HELP  # lazy: see above
 
-            lines.append("Attack:")
-            lines += [f"{key}\t{what}" for key, what in KEY_HELP]
-        return "\n".join(lines)
+            attack_keys = KEY_HELP
+        return shortcut_rows(self, attack_keys)
+
+    def shortcuts_text(self) -> str:
+        return "\n".join(f"{key}\t{what} ({where})" for key, what, where in self.shortcut_rows())
 
     def _show_shortcuts(self) -> None:
-        QMessageBox.information(self, "Keyboard shortcuts", self.shortcuts_text())
+        from tabletop_gui.ui.shortcuts_dialog import ShortcutsDialog
+
+        self.shortcuts_dialog = ShortcutsDialog(self.shortcut_rows(), self)
+        self.shortcuts_dialog.open()
 
     # -- dropped files -----------------------------------------------------------------
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802

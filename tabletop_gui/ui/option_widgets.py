@@ -17,14 +17,16 @@ from PySide6.QtWidgets import (
 )
 
 from tabletop_gui.model.attack_state import AttackState
+from tabletop_gui.rules import words
 from tabletop_gui.rules.fields import FieldError, OptionSpec
 from tabletop_gui.ui.refresh_later import RefreshLater
 
 OptionWidget = QCheckBox | QSpinBox | QDoubleSpinBox | QComboBox | QLineEdit
 
 
-def option_label(spec: OptionSpec) -> str:
-    return spec.key.replace("_", " ")
+def option_label(spec: OptionSpec, ruleset_id: str = "") -> str:
+    """The option's name in a player's words ("Attacking models"), ``rules.words``."""
+    return words.option_label(ruleset_id, spec.key)
 
 
 class OptionsForm(QWidget):
@@ -51,16 +53,21 @@ class OptionsForm(QWidget):
             self._layout.addRow(self._empty)
         for spec in self._specs:
             widget = self._make(spec)
-            tip = f"{spec.help} (--set {spec.key}=…)"
+            tip = (f"{words.option_help(self._ruleset(), spec.key, spec.help)}\n"
+                   f"(command line: --set {spec.key}=…)")
             widget.setToolTip(tip)
-            label = QLabel(option_label(spec))
+            label = QLabel(option_label(spec, self._ruleset()))
             label.setToolTip(tip)
             self._layout.addRow(label, widget)
             self.widgets[spec.key] = widget
             widget.setAccessibleName(label.text())  # what screen readers say for it
 
+    def _ruleset(self) -> str:
+        scenario = self.state.scenario
+        return scenario.ruleset if scenario is not None else ""
+
     def _make(self, spec: OptionSpec) -> OptionWidget:
-        key = spec.key
+        key, rid = spec.key, self._ruleset()
         if spec.kind == "bool":
             box = QCheckBox()
             box.toggled.connect(lambda v, k=key: self._set(k, bool(v)))
@@ -69,6 +76,10 @@ class OptionsForm(QWidget):
             spin = QSpinBox()
             spin.setRange(int(spec.minimum) if spec.minimum is not None else -999,
                           int(spec.maximum) if spec.maximum is not None else 999)
+            # the lowest value may mean something ("automatic" for -1): shown in words
+            lowest = words.option_words(rid, key, spin.minimum())
+            if lowest != str(spin.minimum()):
+                spin.setSpecialValueText(lowest)
             spin.valueChanged.connect(lambda v, k=key: self._set(k, int(v)))
             return spin
         if spec.kind == "number":
@@ -80,7 +91,7 @@ class OptionsForm(QWidget):
         if spec.kind == "enum":
             combo = QComboBox()
             for choice in spec.choices:
-                combo.addItem(choice if choice else "(default)", choice)
+                combo.addItem(words.option_words(rid, key, choice) or "(default)", choice)
             combo.activated.connect(
                 lambda i, k=key, c=combo: self._set(k, c.itemData(i)))
             return combo

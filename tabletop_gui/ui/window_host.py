@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from PySide6.QtCore import QSettings, Qt
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QWidget
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QToolBar, QWidget
 
 from tabletop_gui.model.document import Document
 from tabletop_gui.model.engine_thread import EngineThread
@@ -33,6 +33,8 @@ class ImportsPart(Protocol):
 
 
 class ToolsPart(Protocol):
+    toolbar: QToolBar
+
     def tool(self, cls: type[Tool]) -> Tool: ...
     def activate(self, tool: Tool) -> None: ...
 
@@ -58,6 +60,7 @@ class WindowHost(QMainWindow):
     library_panel: LibraryPart
     roster_panel: QWidget
     inspector: QWidget
+    docks: dict[str, QDockWidget]
 
     def add_panel(self, title: str, widget: QWidget,
                   area: Qt.DockWidgetArea | None = None) -> QDockWidget:

@@ -40,10 +40,17 @@ HELP_KEYS: dict[str, list[tuple[Qt.Key, Qt.KeyboardModifier]]] = {
     "0-9": [(Qt.Key(K.Key_0.value + d), NONE) for d in range(10)],
     "Backspace": [(K.Key_Backspace, NONE)],
     "Enter": [(K.Key_Return, NONE), (K.Key_Enter, NONE)],
+    # the menus' keys that stay in the window (the Help list shows every action's key)
+    "G": [(K.Key_G, NONE)], "Del": [(K.Key_Delete, NONE)], "Ctrl+Z": [(K.Key_Z, CTRL)],
+    "Ctrl+Y": [(K.Key_Y, CTRL)], "Ctrl+Shift+Z": [(K.Key_Z, CTRL | SHIFT)],
+    "Ctrl+D": [(K.Key_D, CTRL)], "Ctrl+A": [(K.Key_A, CTRL)], "Ctrl++": [(K.Key_Plus, CTRL)],
+    "Ctrl+=": [(K.Key_Equal, CTRL)], "Ctrl+-": [(K.Key_Minus, CTRL)],
 }
 README_KEYS = [(K.Key_G, NONE), (K.Key_G, NONE), (K.Key_Space, NONE), (K.Key_Delete, NONE),
                (K.Key_Z, CTRL), (K.Key_Y, CTRL)]
-NOT_KEYS = {"Wheel", "Middle drag, Space+drag"}  # mouse gestures in the same list
+NOT_KEYS = {"Wheel", "Middle drag, Space+drag",  # mouse gestures in the same list
+            # keys that open a dialog, quit or go full screen (tested on their own)
+            "Ctrl+O", "Ctrl+S", "Ctrl+Shift+S", "Ctrl+E", "Ctrl+I", "Ctrl+Q", "F11"}
 
 
 @pytest.fixture
