@@ -37,7 +37,7 @@ MAX_NUMBER = 1_000_000
 @dataclass(frozen=True)
 class FieldSpec:
     name: str
-    kind: FieldKind
+    kind: FieldKind | str  # a built-in kind, or one a ruleset registered (KINDS)
     required: bool = False
     default: Any = None
     choices: tuple[str, ...] = ()

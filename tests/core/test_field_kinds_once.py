@@ -154,7 +154,7 @@ def test_a_ruleset_may_declare_its_own_kind() -> None:
     kind = Kind("test-rank", "a rank: I, II or III", read_rank, lambda s: "I", str.strip)
     register_kind(kind)
     try:
-        spec = FieldSpec("rank", "test-rank")  # type: ignore[arg-type]
+        spec = FieldSpec("rank", "test-rank")
         assert kind_of(spec).parse(spec, " II ") == ("II", 2)
         with pytest.raises(ValueError, match="already registered"):
             register_kind(Kind("test-rank", "other", read_rank, lambda s: "I", str.strip))
