@@ -41,7 +41,7 @@ from tabletop_gui.importers.values import (
     plain,
     unique_names,
 )
-from tabletop_gui.rules.fields import FieldSpec, parse_dice
+from tabletop_gui.rules.fields import KINDS, FieldSpec
 from tabletop_gui.rules.ninth_age.attributes import (
     AttributeParseError,
     parse_attributes,
@@ -52,6 +52,8 @@ from tabletop_gui.scenario.entities import Unit, Weapon
 
 RULESET = "ninth-age"
 DEFAULT_AIM = 4
+#: shots as the "dice" kind reads them, before the ruleset's bound (which the loader tells)
+ANY_DICE = FieldSpec("shots", "dice")
 PROFILE_CHARS = {
     "global": {"adv": "adv", "mar": "mar", "dis": "dis"},
     "defensive": {"hp": "hp", "def": "def", "res": "res", "arm": "arm"},
@@ -306,8 +308,9 @@ def _weapon(p: Profile, kind: str, specs: dict[str, FieldSpec], problems: Proble
             values["range"] = checked(specs["range"], rng, p.place, "Range", problems)
         shots = plain(chars.get("shots", "1")) or "1"
         try:
-            parse_dice(shots)
-            values["shots"] = int(shots) if shots.isdigit() else shots
+            raw_shots = int(shots) if shots.isdigit() else shots
+            KINDS["dice"].read(ANY_DICE, raw_shots)  # its bound is the loader's, told there
+            values["shots"] = raw_shots
         except Exception:  # noqa: BLE001 - FieldError or a bad number: told the same way
             problems.error(p.place, f"Shots: {shots!r} is not a number or dice such as D3")
         aim = number(chars.get("aim", ""))

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from tabletop_gui.importers.sources import located
-from tabletop_gui.rules.fields import FieldError, FieldSpec, check_value
+from tabletop_gui.rules.fields import FieldError, FieldSpec, read_value
 
 _NUMBER = re.compile(r"^[+]?(\d+(?:\.\d+)?)$")
 _RANGE = re.compile(r"^(\d+(?:\.\d+)?)\s*[-\u2013\u2014]\s*(\d+(?:\.\d+)?)$")
@@ -58,13 +58,11 @@ class Problems:
 def checked(spec: FieldSpec, raw: Any, place: str, what: str, problems: Problems) -> Any:
     """``raw`` checked by the ruleset's field check; None (and a problem) when refused."""
     try:
-        value = check_value(spec, raw)
+        typed = read_value(spec, raw)
     except (FieldError, OverflowError) as e:
         problems.error(place, f"{what}: {e}")
         return None
-    if spec.kind in ("int", "die") and isinstance(value, float):
-        value = int(value)
-    return value
+    return typed if spec.kind in ("int", "die") else raw
 
 
 def unique_names(names: Iterable[str]) -> list[str]:

@@ -37,7 +37,7 @@ MAX_NUMBER = 1_000_000
 @dataclass(frozen=True)
 class FieldSpec:
     name: str
-    kind: FieldKind
+    kind: FieldKind | str  # a built-in kind, or one a ruleset registered (KINDS)
     required: bool = False
     default: Any = None
     choices: tuple[str, ...] = ()
@@ -277,60 +277,210 @@ def parse_modifier(value: Any, own: float) -> float:
     return v
 
 
-def check_value(spec: FieldSpec, value: Any) -> Any:
-    """Return the value if it fits the spec, else raise FieldError saying why."""
-    value = _check_kind(spec, value)
-    if spec.parse is not None:
-        spec.parse(value)
+@dataclass(frozen=True)
+class ModifierSpec:
+    """A ``modifier`` value: an absolute number, or ``"+N"``/``"-N"`` (``relative``) on
+    the unit's own characteristic."""
+
+    amount: float
+    relative: bool = False
+
+    def on(self, own: float) -> float:
+        """The value for a unit whose own characteristic is ``own``."""
+        return own + self.amount if self.relative else self.amount
+
+
+def _modifier(value: Any) -> ModifierSpec:
+    if isinstance(value, str):
+        return ModifierSpec(parse_modifier(value, 0.0), relative=True)
+    return ModifierSpec(parse_modifier(value, 0.0))
+
+
+# -- field kinds: one place that reads, writes and hints each kind ----------------------
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One field kind: how a value is read (from the file's JSON, or from what a player
+    typed into an editor), written back as editor text, and hinted.
+
+    ``read(spec, value)`` checks a JSON value against ``spec`` and returns the typed value
+    the rules use (``RangeSpec``, ``DamageSpec``, ``DiceSpec``, ``ModifierSpec``, or the
+    plain number, flag, text or list); it raises FieldError saying what is wrong. The
+    loader stores that typed value with the entity, so nothing reads it again. ``parse``
+    reads what a player typed, ``format`` writes a value back as text, ``hint`` says
+    what the kind takes (an editor's placeholder and tooltip)."""
+
+    name: str
+    hint: str
+    read: Callable[[FieldSpec, Any], Any]
+    #: a new value for an editor (a new weapon row): ``spec.default`` when set, else this
+    blank: Callable[[FieldSpec], Any]
+    #: editor text as the file's JSON value (numbers as numbers, "+N" and "D3" as text)
+    from_text: Callable[[str], Any]
+
+    def parse(self, spec: FieldSpec, text: str) -> tuple[Any, Any]:
+        """Editor text as (the JSON value to store, its typed value); FieldError saying
+        what is wrong."""
+        raw = self.from_text(text)
+        return raw, read_value(spec, raw)
+
+    def new_value(self, spec: FieldSpec) -> Any:
+        """The JSON value a new entry starts with (a new weapon row): the declared
+        default, else a value of this kind."""
+        return spec.default if spec.default is not None else self.blank(spec)
+
+    def format(self, value: Any) -> str:
+        """A JSON value of this kind as editor text (the inverse of ``from_text``)."""
+        if value is None:
+            return ""
+        if isinstance(value, list | tuple):
+            return ", ".join(str(v) for v in value)
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _text(text: str) -> Any:
+    return text.strip()
+
+
+def json_scalar(text: str) -> Any:
+    """Editor text as JSON would hold it: true/false, an int, a float, or the text (which
+    ``read`` refuses where the kind takes a number)."""
+    t = text.strip()
+    low = t.lower()
+    if low in ("true", "false"):
+        return low == "true"
+    try:
+        return int(t)
+    except ValueError:
+        pass
+    try:
+        return float(t)
+    except ValueError:
+        return t
+
+
+def _signed_text(text: str) -> Any:
+    """"+N"/"-N" stay text (relative); anything else as ``json_scalar``."""
+    t = text.strip()
+    return t if t[:1] in "+-" else json_scalar(t)
+
+
+def _strings_text(text: str) -> Any:
+    return [t.strip() for t in text.split(",") if t.strip()]
+
+
+def _read_number(spec: FieldSpec, value: Any) -> Any:
+    v = _finite(value)
+    kind = spec.kind
+    if kind in ("int", "die") and not v.is_integer():
+        raise FieldError("must be a whole number")
+    if kind == "die" and not 2 <= v <= MAX_SIDES:
+        raise FieldError(f"must be a die size from 2 to {MAX_SIDES}")
+    if spec.minimum is not None and v < spec.minimum:
+        raise FieldError(f"must be >= {_num(spec.minimum)}")
+    if spec.maximum is not None and v > spec.maximum:
+        raise FieldError(f"must be at most {_num(spec.maximum)}")
+    if abs(v) > MAX_NUMBER:
+        raise FieldError("is too large")
+    return int(v) if kind in ("int", "die") else value
+
+
+def _read_bool(spec: FieldSpec, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise FieldError(f"must be true or false, not {type_name(value)}")
     return value
 
 
-def _check_kind(spec: FieldSpec, value: Any) -> Any:
-    kind = spec.kind
-    if kind in ("int", "number", "die"):
-        v = _finite(value)
-        if kind in ("int", "die") and not v.is_integer():
-            raise FieldError("must be a whole number")
-        if kind == "die" and not 2 <= v <= MAX_SIDES:
-            raise FieldError(f"must be a die size from 2 to {MAX_SIDES}")
-        if spec.minimum is not None and v < spec.minimum:
-            raise FieldError(f"must be >= {_num(spec.minimum)}")
-        if spec.maximum is not None and v > spec.maximum:
-            raise FieldError(f"must be at most {_num(spec.maximum)}")
-        if abs(v) > MAX_NUMBER:
-            raise FieldError("is too large")
-        return value
-    if kind == "bool":
-        if not isinstance(value, bool):
-            raise FieldError(f"must be true or false, not {type_name(value)}")
-        return value
-    if kind == "str":
-        if not isinstance(value, str):
-            raise FieldError(f"must be a string, not {type_name(value)}")
-        return value
-    if kind == "enum":
-        if not isinstance(value, str) or value not in spec.choices:
-            raise FieldError(f"must be one of {', '.join(spec.choices)}")
-        return value
-    if kind == "range":
-        parse_range(value)
-        return value
-    if kind == "damage":
-        parse_damage(value, spec.maximum)
-        return value
-    if kind == "dice":
-        dice = parse_dice(value)
-        if spec.maximum is not None and dice.largest > spec.maximum:
-            raise FieldError(f"at most {_num(spec.maximum)} in total, not up to {dice.largest}")
-        return value
-    if kind == "modifier":
-        parse_modifier(value, 0.0)
-        return value
-    if kind == "strings":
-        if not isinstance(value, list) or not all(isinstance(s, str) for s in value):
-            raise FieldError("must be a list of strings")
-        return value
-    raise FieldError(f"unknown field kind {kind}")  # pragma: no cover - declarations are static
+def _read_str(spec: FieldSpec, value: Any) -> str:
+    if not isinstance(value, str):
+        raise FieldError(f"must be a string, not {type_name(value)}")
+    return value
+
+
+def _read_enum(spec: FieldSpec, value: Any) -> str:
+    if not isinstance(value, str) or value not in spec.choices:
+        raise FieldError(f"must be one of {', '.join(spec.choices)}")
+    return value
+
+
+def _read_dice(spec: FieldSpec, value: Any) -> DiceSpec:
+    dice = parse_dice(value)
+    if spec.maximum is not None and dice.largest > spec.maximum:
+        raise FieldError(f"at most {_num(spec.maximum)} in total, not up to {dice.largest}")
+    return dice
+
+
+def _read_strings(spec: FieldSpec, value: Any) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(s, str) for s in value):
+        raise FieldError("must be a list of strings")
+    return value
+
+
+def _blank_int(spec: FieldSpec) -> int:
+    return max(1, int(spec.minimum or 1))
+
+
+KINDS: dict[str, Kind] = {}
+
+
+def register_kind(kind: Kind) -> Kind:
+    """Declare a field kind by its name (a ruleset may declare its own); a name is
+    registered once."""
+    if kind.name in KINDS and KINDS[kind.name] != kind:
+        raise ValueError(f"field kind {kind.name!r} is already registered")
+    KINDS[kind.name] = kind
+    return kind
+
+
+for _kind in (
+    Kind("int", "a whole number", _read_number, _blank_int, json_scalar),
+    Kind("number", "a number", _read_number, lambda s: 1, json_scalar),
+    Kind("bool", "true or false", _read_bool, lambda s: False, json_scalar),
+    Kind("str", "text", _read_str, lambda s: "", _text),
+    Kind("enum", "one of the choices", _read_enum,
+         lambda s: s.choices[0] if s.choices else "", _text),
+    Kind("range", 'inches: a maximum such as 12, or "min-max" such as "3-18"',
+         lambda s, v: parse_range(v), lambda s: 1, json_scalar),
+    Kind("damage", '"hit/crit" such as "1/3"', lambda s, v: parse_damage(v, s.maximum),
+         lambda s: "1/2", _text),
+    Kind("die", "a die size such as 6", _read_number, lambda s: 6, json_scalar),
+    Kind("dice", 'a number, or dice such as "D3", "2D6", "D3+1"', _read_dice,
+         lambda s: 1, json_scalar),
+    Kind("modifier", 'a number, or "+N" / "-N" on the unit\'s own value',
+         lambda s, v: _modifier(v), lambda s: 0, _signed_text),
+    Kind("strings", "a comma-separated list", _read_strings, lambda s: [], _strings_text),
+):
+    register_kind(_kind)
+
+
+def kind_of(spec: FieldSpec) -> Kind:
+    """The kind a spec's value is stored, checked and edited as."""
+    return KINDS[spec.kind]
+
+
+def read_value(spec: FieldSpec, value: Any) -> Any:
+    """The typed value of a JSON value of ``spec`` (a ruleset's own kind read by its own
+    ``parse`` on top); FieldError saying what is wrong."""
+    typed = kind_of(spec).read(spec, value)
+    if spec.parse is not None:
+        return spec.parse(value)
+    return typed
+
+
+def read_values(specs: Sequence[FieldSpec], values: Mapping[str, Any]) -> dict[str, Any]:
+    """The typed values of the declared keys of ``values`` (the others are left out);
+    FieldError (``at`` naming the key) on the first value that does not fit."""
+    out: dict[str, Any] = {}
+    for spec in specs:
+        if spec.name in values:
+            try:
+                out[spec.name] = read_value(spec, values[spec.name])
+            except FieldError as e:
+                raise FieldError(f"{spec.name} {e}", e.at) from None
+    return out
 
 
 # -- options (`--set KEY=VALUE` and `ruleset_options`) ----------------------------------

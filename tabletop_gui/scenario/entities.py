@@ -10,13 +10,15 @@ Field names follow ``docs/scenario-format.md`` to the letter.
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Literal, TypeAlias
 
 from tabletop_gui.rules.combatant import is_taken_down
+from tabletop_gui.rules.fields import FieldError, FieldSpec, read_values
 from tabletop_gui.rules.registry import INFOS
 
 MM_PER_INCH = 25.4
@@ -76,10 +78,21 @@ Base: TypeAlias = RoundBase | OvalBase | RectBase
 
 @dataclass(frozen=True)
 class Weapon:
-    """A weapon profile: its name and the ruleset's fields, exactly as in the file."""
+    """A weapon profile: its name and the ruleset's fields, exactly as in the file
+    (``values``, what is saved), and ``parsed``: the same fields as the rules read them
+    (``RangeSpec``, ``DamageSpec``, ``DiceSpec``, ``ModifierSpec``, numbers, lists), read
+    once by the field kinds when the weapon is loaded or edited (``Weapon.read``)."""
 
     name: str
     values: Mapping[str, JsonValue] = field(default_factory=dict)
+    parsed: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    @classmethod
+    def read(cls, name: str, values: Mapping[str, JsonValue],
+             specs: Sequence[FieldSpec]) -> Weapon:
+        """A weapon with its declared fields read by their kinds; FieldError (naming the
+        field) when a value does not fit."""
+        return cls(name, values, read_values(specs, values))
 
     def get(self, key: str, default: JsonValue = None) -> JsonValue:
         return self.values.get(key, default)
@@ -243,6 +256,16 @@ class Scenario:
     obstacles: tuple[Obstacle, ...] = ()
     platforms: tuple[Platform, ...] = ()
 
+    def __post_init__(self) -> None:
+        # Weapons made by code (a library template, a test) rather than by the loader or
+        # an editor are read by the ruleset's field kinds here, once; a weapon that does
+        # not fit is kept unread and the rules refuse it, naming it.
+        for attr in ("fighters", "units"):
+            models: tuple[Model, ...] = getattr(self, attr)
+            if any(_unread(w) for m in models for w in m.weapons):
+                object.__setattr__(self, attr, tuple(
+                    _read_weapons(m, self.ruleset) for m in models))
+
     # -- look-ups (computed once per scenario value: a scenario never changes) --------
     @cached_property
     def models(self) -> tuple[Model, ...]:
@@ -326,3 +349,22 @@ def trait_value(traits: tuple[Trait, ...], name: str) -> JsonValue:
         if isinstance(t, Mapping) and name in t:
             return t[name]
     return None
+
+
+def _unread(weapon: Weapon) -> bool:
+    return bool(weapon.values) and not weapon.parsed
+
+
+def _read_weapons(model: Model, ruleset: str) -> Model:
+    """``model`` with its unread weapons read by the ruleset's weapon field kinds."""
+    info = INFOS.get(ruleset)
+    if info is None or not any(_unread(w) for w in model.weapons):
+        return model
+    specs = info.declaration.weapon_fields
+    weapons = []
+    for w in model.weapons:
+        if _unread(w):
+            with contextlib.suppress(FieldError):
+                w = Weapon.read(w.name, w.values, specs)
+        weapons.append(w)
+    return replace(model, weapons=tuple(weapons))

@@ -1,7 +1,8 @@
 """Reading fighters and units, checked against the ruleset's Declaration.
 
 Characteristics, weapon fields, traits and state keys must be ones the ruleset declares
-(``rules/<pkg>/info.py``); each value is checked with ``rules.fields.check_value``.
+(``rules/<pkg>/info.py``); each value is read by its field kind (``rules.fields.read_value``)
+once: weapons keep the typed values (``Weapon.parsed``) next to the file's values.
 Whole numbers of ``int``/``die`` fields are stored as ``int``.
 """
 
@@ -10,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from typing import Any
 
-from tabletop_gui.rules.fields import Declaration, FieldError, FieldSpec, check_value
+from tabletop_gui.rules.fields import Declaration, FieldError, FieldSpec, read_value
 from tabletop_gui.scenario.entities import (
     Base,
     Fighter,
@@ -125,18 +126,22 @@ class ModelReader:
             if name is not None and name in names:
                 self.r.problem(key_path(p, "name"), f"another weapon is also named {shown(name)}")
             values: dict[str, Any] = {}
+            parsed: dict[str, Any] = {}
             if self.decl is not None:
                 rest = {k: v for k, v in obj.items() if k != "name"}
-                values = self._declared(rest, p, self.decl.weapon_fields, "weapon field")
+                values = self._declared(rest, p, self.decl.weapon_fields, "weapon field",
+                                        parsed)
             if name is not None:
                 names.add(name)
-                out.append(Weapon(name=name, values=values))
+                out.append(Weapon(name=name, values=values, parsed=parsed))
         return tuple(out)
 
     def _declared(
-        self, obj: dict[str, Any], path: str, specs: tuple[FieldSpec, ...], what: str
+        self, obj: dict[str, Any], path: str, specs: tuple[FieldSpec, ...], what: str,
+        parsed: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
-        """Check every key against ``specs``; the result keeps the declaration's order."""
+        """Read every key by its spec's kind; the result (the file's values) keeps the
+        declaration's order, and ``parsed`` receives the typed values in that order."""
         known = {s.name: s for s in specs}
         good: dict[str, Any] = {}
         for key, raw in obj.items():
@@ -146,19 +151,23 @@ class ModelReader:
                 self.r.problem(p, f"not a {what} of {self.ruleset} (known: {_names(known)})")
                 continue
             try:
-                value = check_value(spec, raw)
+                typed = read_value(spec, raw)
             except FieldError as e:
                 self.r.problem(p + e.at, str(e))
                 continue
             except OverflowError:
                 self.r.problem(p, "is too large")
                 continue
-            if spec.kind in ("int", "die") and isinstance(value, float):
-                value = int(value)
-            good[key] = value
+            good[key] = typed if spec.kind in ("int", "die") else raw
+            if parsed is not None:
+                parsed[key] = typed
         for spec in specs:
             if spec.required and spec.name not in obj:
                 self.r.problem(key_path(path, spec.name), f"missing required {what}")
+        if parsed is not None:
+            ordered = {s.name: parsed[s.name] for s in specs if s.name in parsed}
+            parsed.clear()
+            parsed.update(ordered)
         return {s.name: good[s.name] for s in specs if s.name in good}
 
     # -- fighters and units --------------------------------------------------------------

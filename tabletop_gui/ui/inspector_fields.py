@@ -17,6 +17,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tabletop_gui.rules.fields import json_scalar
+
 Reader = Callable[[Any], Any]
 Writer = Callable[[Any, Any], Any]
 Commit = Callable[["Binding", Any], None]
@@ -123,21 +125,6 @@ def parse_list(text: str) -> list[str]:
     return [t.strip() for t in text.split(",") if t.strip()]
 
 
-def parse_scalar(text: str) -> Any:
-    """A cell's text as JSON would hold it: true/false, an int, a float, or the text."""
-    t = text.strip()
-    if t.lower() in ("true", "false"):
-        return t.lower() == "true"
-    try:
-        return int(t)
-    except ValueError:
-        pass
-    try:
-        return float(t)
-    except ValueError:
-        return t
-
-
 def traits_text(traits: Sequence[Any]) -> str:
     parts = []
     for t in traits:
@@ -153,7 +140,7 @@ def parse_traits(text: str) -> tuple[Any, ...]:
     for part in parse_list(text):
         if "=" in part:
             k, v = part.split("=", 1)
-            out.append({k.strip(): parse_scalar(v)})
+            out.append({k.strip(): json_scalar(v)})
         else:
             out.append(part)
     return tuple(out)

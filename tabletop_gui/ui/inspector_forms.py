@@ -10,7 +10,7 @@ from typing import Any
 
 from PySide6.QtWidgets import QFormLayout, QGroupBox, QWidget
 
-from tabletop_gui.rules.fields import Declaration, FieldError, FieldSpec, check_value
+from tabletop_gui.rules.fields import Declaration, FieldError, FieldSpec, kind_of, read_value
 from tabletop_gui.scenario.entities import (
     Fighter,
     Grid,
@@ -29,7 +29,6 @@ from tabletop_gui.ui.inspector_fields import (
     choice_field,
     int_field,
     number_field,
-    parse_list,
     parse_traits,
     text_field,
     traits_text,
@@ -123,16 +122,19 @@ def _spec_field(spec: FieldSpec, get: Callable[[Any], Any],
     if spec.kind == "enum":
         return choice_field(label, [(c, c) for c in spec.choices], get, put, commit)
 
+    kind = kind_of(spec)
+
     def text_get(e: Any) -> str:
-        v = get(e)
-        return ", ".join(v) if isinstance(v, list | tuple) else ("" if v is None else str(v))
+        return kind.format(get(e))
 
     def text_put(e: Any, text: str) -> Any:
-        if spec.kind == "strings":
-            return put(e, parse_list(text))
-        return put(e, text.strip() or None)
+        if kind.name != "strings" and not text.strip():
+            return put(e, None)
+        return put(e, kind.from_text(text))
 
-    return text_field(label, text_get, text_put, commit)
+    binding = text_field(label, text_get, text_put, commit)
+    binding.widget.setToolTip(f"{spec.name}: {kind.hint}")  # what the kind takes
+    return binding
 
 
 def _in_map(attr: str, spec: FieldSpec) -> tuple[Callable[[Any], Any], Callable[[Any, Any], Any]]:
@@ -145,13 +147,12 @@ def _in_map(attr: str, spec: FieldSpec) -> tuple[Callable[[Any], Any], Callable[
         if v is None:
             values.pop(spec.name, None)
         else:
-            if isinstance(v, float) and v.is_integer() and spec.kind in ("int", "die"):
-                v = int(v)
             try:
-                check_value(spec, v)
+                typed = read_value(spec, v)
             except FieldError as err:
                 raise ValueError(f"{spec.name} {err}") from None
-            values[spec.name] = v
+            # whole numbers as the kind reads them (5.0 -> 5); other kinds as written
+            values[spec.name] = typed if spec.kind in ("int", "die") else v
         return replace(e, **{attr: values})
 
     return get, put

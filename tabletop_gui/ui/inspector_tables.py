@@ -18,39 +18,11 @@ from PySide6.QtWidgets import (
 )
 
 from tabletop_gui.model.polygons import polygon_problem
-from tabletop_gui.rules.fields import FieldError, FieldSpec, check_value
+from tabletop_gui.rules.fields import FieldError, FieldSpec, kind_of
 from tabletop_gui.scenario.entities import Fighter, Obstacle, Platform, Unit, Weapon
-from tabletop_gui.ui.inspector_fields import parse_list, parse_scalar
 
 Commit = Callable[[str, Any], None]  # (what changed, new entity); raises nothing
 Refuse = Callable[[str], None]
-
-
-def _cell_text(spec: FieldSpec | None, value: Any) -> str:
-    if value is None:
-        return ""
-    if isinstance(value, list | tuple):
-        return ", ".join(str(v) for v in value)
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return f"{value:g}" if isinstance(value, float) else str(value)
-
-
-def _parse_cell(spec: FieldSpec, text: str) -> Any:
-    t = text.strip()
-    if spec.kind == "strings":
-        return parse_list(t)
-    if spec.kind in ("str", "enum") or (spec.kind == "modifier" and t[:1] in "+-"):
-        return t
-    return parse_scalar(t)
-
-
-def default_value(spec: FieldSpec) -> Any:
-    if spec.default is not None:
-        return spec.default
-    return {"int": max(1, int(spec.minimum or 1)), "number": 1, "bool": False, "str": "",
-            "enum": spec.choices[0] if spec.choices else "", "range": 1, "damage": "1/2",
-            "die": 6, "dice": 1, "modifier": 0, "strings": []}[spec.kind]
 
 
 class TableEditor(QWidget):
@@ -102,6 +74,10 @@ class WeaponsEditor(TableEditor):
                  required: bool) -> None:
         super().__init__(["Name", *(f.name for f in fields)], "Add weapon", "Remove weapon")
         self.fields = fields
+        for col, spec in enumerate(fields, start=1):  # each column says what its kind takes
+            header = self.table.horizontalHeaderItem(col)
+            if header is not None:
+                header.setToolTip(f"{spec.name}: {kind_of(spec).hint}")
         self.commit, self.refuse, self.required = commit, refuse, required
         self.model: Fighter | Unit | None = None
         self.add_button.clicked.connect(self.add_weapon)
@@ -109,7 +85,7 @@ class WeaponsEditor(TableEditor):
 
     def load(self, model: Fighter | Unit) -> None:
         self.model = model
-        self.fill([[w.name, *(_cell_text(f, w.values.get(f.name)) for f in self.fields)]
+        self.fill([[w.name, *(kind_of(f).format(w.values.get(f.name)) for f in self.fields)]
                    for w in model.weapons])
 
     def cell_edited(self, row: int, col: int, text: str) -> None:
@@ -123,19 +99,20 @@ class WeaponsEditor(TableEditor):
             new = replace(w, name=text.strip())
         else:
             spec = self.fields[col - 1]
-            values = dict(w.values)
+            values, parsed = dict(w.values), dict(w.parsed)
             if not text.strip():
                 if spec.required:
                     self.refuse(f"{spec.name} is required")
                     return self.load(self.model)
                 values.pop(spec.name, None)
+                parsed.pop(spec.name, None)
             else:
                 try:
-                    values[spec.name] = check_value(spec, _parse_cell(spec, text))
+                    values[spec.name], parsed[spec.name] = kind_of(spec).parse(spec, text)
                 except FieldError as e:
                     self.refuse(f"{spec.name}: {e}")
                     return self.load(self.model)
-            new = replace(w, values=values)
+            new = replace(w, values=values, parsed=parsed)
         weapons[row] = new
         self.commit(f"weapon {new.name}", replace(self.model, weapons=tuple(weapons)))
 
@@ -145,8 +122,8 @@ class WeaponsEditor(TableEditor):
         n = 1
         while f"Weapon {n}" in names:
             n += 1
-        values = {f.name: default_value(f) for f in self.fields if f.required}
-        weapon = Weapon(f"Weapon {n}", values)
+        values = {f.name: kind_of(f).new_value(f) for f in self.fields if f.required}
+        weapon = Weapon.read(f"Weapon {n}", values, self.fields)
         self.commit("weapons", replace(self.model, weapons=(*self.model.weapons, weapon)))
 
     def remove_weapon(self) -> None:

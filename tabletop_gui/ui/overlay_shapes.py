@@ -20,7 +20,7 @@ from tabletop_gui.geometry.board_geometry import BoardGeometry
 from tabletop_gui.geometry.unit_arcs import ARC_LINE_IN, Segment
 from tabletop_gui.geometry.unit_arcs import arc_lines as unit_arc_lines
 from tabletop_gui.rules.base import OverlayShape
-from tabletop_gui.rules.fields import RangeSpec, RulesetInfo, parse_range
+from tabletop_gui.rules.fields import RangeSpec, RulesetInfo
 from tabletop_gui.scenario.battle import body_of
 from tabletop_gui.scenario.entities import Model
 from tabletop_gui.scenario.problems import shown
@@ -76,18 +76,17 @@ def weapon_range(info: RulesetInfo, model: Model, weapon: str | None) -> RangeSp
                                                          else None)
     if spec is None or w is None:
         return None
-    value = w.get("range", spec.default)
-    if value is None:
+    grid = spec.kind == "int" and info.declaration.needs_grid
+    if spec.kind != "range" and not grid:
         return None
-    try:
-        if spec.kind == "range":
-            return parse_range(value)
-        if spec.kind == "int" and info.declaration.needs_grid:
-            return int(value)  # type: ignore[arg-type]
-    except (TypeError, ValueError) as e:  # FieldError is a ValueError
-        raise RangeProblem(f"No range band for {model.name} ({model.id}): weapon {w.name}, "
-                           f"range {shown(value)}: {e}") from None
-    return None
+    # the range as the loader read it (``Weapon.parsed``), or the declared default
+    if "range" not in w.values:
+        return spec.default if isinstance(spec.default, int) and grid else None
+    typed = w.parsed.get("range")
+    if isinstance(typed, int if grid else RangeSpec):
+        return typed
+    raise RangeProblem(f"No range band for {model.name} ({model.id}): weapon {w.name}, "
+                       f"range {shown(w.get('range'))}: not read by the ruleset's field kinds")
 
 
 def range_band(outline: Polygon, rng: RangeSpec) -> BaseGeometry:

@@ -9,7 +9,7 @@ from typing import get_args
 import pytest
 
 from tabletop_gui.rules.circle_of_realms.info import INFO
-from tabletop_gui.rules.fields import FieldError, FieldKind, check_value
+from tabletop_gui.rules.fields import FieldError, FieldKind, read_value
 
 LIMBS_LOST = next(f for f in INFO.declaration.state if f.name == "limbs_lost")
 
@@ -27,8 +27,8 @@ def test_limbs_is_circle_of_realms_own_kind() -> None:
 ])
 def test_a_bad_limb_list_is_refused_saying_why(value: object, message: str) -> None:
     with pytest.raises(FieldError, match=message):
-        check_value(LIMBS_LOST, value)
+        read_value(LIMBS_LOST, value)
 
 
 def test_a_limb_list_is_kept() -> None:
-    assert check_value(LIMBS_LOST, ["RL", "LL"]) == ["RL", "LL"]
+    assert read_value(LIMBS_LOST, ["RL", "LL"]) == ["RL", "LL"]

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from tabletop_gui.rules.fields import read_values
 from tabletop_gui.rules.ninth_age.build import Plan, build_plan
+from tabletop_gui.rules.ninth_age.info import INFO
 from tabletop_gui.rules.ninth_age.units import Situation, UnitView, WeaponView
 
 BASE = {"adv": 4, "mar": 8, "dis": 7, "hp": 1, "def": 3, "res": 3, "arm": 0, "aegis": 0,
@@ -19,14 +21,19 @@ def unit(uid: str = "a", side: str = "red", *, models: int = 10, files: int = 5,
                     models, files, height_class, round_base)
 
 
+def weapon_view(name: str, values: dict[str, Any]) -> WeaponView:
+    """A weapon as the loader gives it to the engine: its values read by the field kinds."""
+    return WeaponView(name, values, read_values(INFO.declaration.weapon_fields, values))
+
+
 def cc(name: str = "Sword", *attributes: str, **values: Any) -> WeaponView:
-    return WeaponView(name, {"kind": "close_combat", "attributes": list(attributes), **values})
+    return weapon_view(name, {"kind": "close_combat", "attributes": list(attributes), **values})
 
 
 def bow(name: str = "Bow", *attributes: str, range: float = 24, aim: int = 4,
         shots: Any = 1, **values: Any) -> WeaponView:
-    return WeaponView(name, {"kind": "shooting", "range": range, "aim": aim, "shots": shots,
-                             "attributes": list(attributes), **values})
+    return weapon_view(name, {"kind": "shooting", "range": range, "aim": aim, "shots": shots,
+                              "attributes": list(attributes), **values})
 
 
 def melee(attacker: UnitView, target: UnitView, weapon: str | None = None, *,

@@ -260,13 +260,14 @@ def _bad_bow(scenario):  # noqa: ANN001, ANN202
     return scenario.with_entity(replace(archer, weapons=(bow, *archer.weapons[1:])))
 
 
-def test_a_range_that_cannot_be_read_names_the_model_weapon_and_value():
+def test_a_range_that_was_not_read_names_the_model_weapon_and_value():
+    # only code can make such a weapon: the loader and the editors read every range
     scenario = _bad_bow(archers())
     info = registry.info("warcry")
     with pytest.raises(RangeProblem) as raised:
         weapon_range(info, scenario.model("a"), "Bow")
     assert str(raised.value) == ('No range band for F a (a): weapon Bow, range "12-3": '
-                                 "minimum range 12 must be below maximum 3")
+                                 "not read by the ruleset's field kinds")
 
 
 def test_a_bad_weapon_range_draws_no_band_and_is_told_once(qtbot, tmp_path):
@@ -278,8 +279,8 @@ def test_a_bad_weapon_range_draws_no_band_and_is_told_once(qtbot, tmp_path):
     settle(qtbot, flow)
     assert flow.overlay.of_kind("range") == []
     assert flow.overlay.marker("t") is not None  # the rest of the overlays are drawn
-    message = ('No range band for F a (a): weapon Bow, range "12-3": minimum range 12 must '
-               "be below maximum 3")
+    message = ('No range band for F a (a): weapon Bow, range "12-3": not read by the '
+               "ruleset's field kinds")
     flow.state.set_target("t")
     flow.state.set_target("c")
     assert window.errors.messages.count(message) == 1 and _notice_shows(window, message)

@@ -237,16 +237,18 @@ def parse_attributes(names: Iterable[str]) -> Attributes:
     return _parse(names, 0)
 
 
-def check_attributes(value: object) -> None:
+def check_attributes(value: object) -> object:
     """The loader's reading of a weapon's ``attributes``: exactly the engine's, each
-    item on its own, so that a refusal names the item (FieldError with ``at``)."""
+    item on its own, so that a refusal names the item (FieldError with ``at``); the
+    list itself is the typed value."""
     if not isinstance(value, list):
-        return
+        return value
     for i, raw in enumerate(value):
         try:
             parse_attributes([raw])
         except AttributeParseError as e:
             raise FieldError(str(e), at=f"[{i}]") from None
+    return value
 
 
 def _parse(names: Iterable[str], depth: int) -> Attributes:

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from tabletop_gui.rules.base import Check, Modifier, RulesError
-from tabletop_gui.rules.fields import DiceSpec, FieldError, parse_dice, parse_range
+from tabletop_gui.rules.fields import DiceSpec, RangeSpec
 from tabletop_gui.rules.ninth_age import counts
 from tabletop_gui.rules.ninth_age.attributes import (
     AttributeParseError,
@@ -311,13 +311,13 @@ def _close_combat(attacker: UnitView, target: UnitView, attrs: Attributes, off: 
 def _shooting(attacker: UnitView, target: UnitView, weapon: WeaponView, attrs: Attributes,
               situation: Situation, situational: dict[str, Any], checks: list[Check],
               mods: list[Modifier]) -> tuple[ToHit, int, DiceSpec | None, int]:
-    try:
-        rng = parse_range(weapon.values.get("range", 0)).maximum
-        aim = int(weapon.values["aim"])
-        shots = parse_dice(weapon.values.get("shots", 1))
-    except (FieldError, KeyError, TypeError, ValueError):
-        raise RulesError(f"shooting weapon {weapon.name!r} needs range, aim and shots"
-                         ) from None
+    reach = weapon.parsed.get("range")
+    aim = weapon.parsed.get("aim")
+    shots = weapon.parsed.get("shots", DiceSpec(1, 0))
+    if not (isinstance(reach, RangeSpec) and isinstance(aim, int)
+            and isinstance(shots, DiceSpec)):
+        raise RulesError(f"shooting weapon {weapon.name!r} needs range, aim and shots")
+    rng = reach.maximum
     moved = attacker.flag("moved", situational)
     marched = attacker.flag("marched", situational)
     sas = bool(situational.get("stand_and_shoot", False))

@@ -56,7 +56,7 @@ def unit_view(battle: Battle, uid: str) -> UnitView:
     return UnitView(
         id=c.id, name=c.name, side=c.side, characteristics=c.characteristics,
         traits=tuple(c.traits),
-        weapons=tuple(WeaponView(w.name, dict(w.values)) for w in c.weapons),
+        weapons=tuple(WeaponView(w.name, dict(w.values), w.parsed) for w in c.weapons),
         state=c.state,
         models=f.models if f else 1, files=f.files if f else 1,
         height_class=body.height_class, round_base=f.round_base if f else True,

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from tabletop_gui.rules.fields import FieldError, parse_modifier
+from tabletop_gui.rules.fields import ModifierSpec
 from tabletop_gui.rules.ninth_age.counts import alive_models
 
 HAND_WEAPON = "Hand Weapon"
@@ -19,8 +19,12 @@ HAND_WEAPON = "Hand Weapon"
 
 @dataclass(frozen=True)
 class WeaponView:
+    """A weapon: its values as in the file and ``parsed``, the same values as the field
+    kinds read them when the unit was loaded (``ModifierSpec``, ``RangeSpec``, ...)."""
+
     name: str
     values: Mapping[str, Any] = field(default_factory=dict)
+    parsed: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def kind(self) -> str:
@@ -33,13 +37,8 @@ class WeaponView:
 
     def number(self, key: str, own: float) -> int:
         """A characteristic the weapon sets (absolute or "+N"), else the unit's own."""
-        v = self.values.get(key)
-        if v is None:
-            return int(own)
-        try:
-            return int(parse_modifier(v, own))
-        except FieldError:
-            return int(own)
+        v = self.parsed.get(key)
+        return int(v.on(own)) if isinstance(v, ModifierSpec) else int(own)
 
 
 @dataclass(frozen=True)

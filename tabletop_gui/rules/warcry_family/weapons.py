@@ -6,14 +6,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from tabletop_gui.rules.base import Combatant, RulesError
-from tabletop_gui.rules.fields import (
-    DamageSpec,
-    FieldError,
-    RangeSpec,
-    parse_damage,
-    parse_range,
-)
-from tabletop_gui.rules.warcry_family.fields import MAX_ATTACKS, MAX_DAMAGE
+from tabletop_gui.rules.fields import DamageSpec, RangeSpec
+from tabletop_gui.rules.warcry_family.fields import MAX_ATTACKS
 
 
 @dataclass(frozen=True)
@@ -39,15 +33,25 @@ def _int(values: Any, key: str, default: int | None, where: str) -> int:
     return int(v)
 
 
+def parsed_field(weapon: Any, key: str, kind: type[Any], where: str) -> Any:
+    """A weapon field as the loader read it (``Weapon.parsed``); a weapon without it (made
+    by code without reading it against the ruleset) is refused with the place named."""
+    value = weapon.parsed.get(key)
+    if not isinstance(value, kind):
+        if key not in weapon.values:
+            raise RulesError(f"{where}: missing {key}")
+        raise RulesError(f"{where}: {key} {weapon.values[key]!r} was not read by the ruleset's "
+                         f"field kinds (load the weapon, or make it with Weapon.read)")
+    return value
+
+
 def profile_of(weapon: Any, owner: str) -> Profile:
-    """Parse a weapon's values; malformed data is refused with the place named."""
+    """A weapon's numbers from its parsed values; missing data is refused with the place
+    named."""
     values = weapon.values
     where = f"{owner} weapon {weapon.name!r}"
-    try:
-        rng = parse_range(values.get("range"))
-        dmg = parse_damage(values.get("damage"), MAX_DAMAGE)
-    except FieldError as e:
-        raise RulesError(f"{where}: {e}") from None
+    rng = parsed_field(weapon, "range", RangeSpec, where)
+    dmg = parsed_field(weapon, "damage", DamageSpec, where)
     attacks = _int(values, "attacks", None, where)
     if attacks > MAX_ATTACKS:
         raise RulesError(f"{where}: attacks must be at most {MAX_ATTACKS}")
