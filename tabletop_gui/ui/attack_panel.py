@@ -131,6 +131,10 @@ class AttackPanel(QWidget):
         self._updating = False
         self._signatures: dict[str, object] = {}  # what each combo shows: skip refills
         self._attackers_of: tuple[object, list[tuple[str, str | None]]] = (None, [])
+        # each model's row, kept while the model is the same object (a drag step
+        # replaces one model: the other rows are not made again)
+        self._attacker_rows: dict[str, tuple[object, bool, tuple[str, str | None]]] = {}
+        self._attackers_ruleset: str | None = None  # the taken-down rule is the ruleset's
         self.setAccessibleName("Attack card")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 2, 4, 4)
@@ -318,9 +322,21 @@ class AttackPanel(QWidget):
         scenario = self.state.scenario
         if self._attackers_of[0] is not scenario:
             models = scenario.models if scenario is not None else ()
-            self._attackers_of = (scenario, [("(no attacker)", None)] + [
-                (f"{m.name} ({m.id})", m.id) for m in models
-                if scenario is None or not scenario.taken_down(m)])
+            ruleset = scenario.ruleset if scenario is not None else None
+            kept = self._attacker_rows if ruleset == self._attackers_ruleset else {}
+            self._attackers_ruleset, rows = ruleset, {}
+            out: list[tuple[str, str | None]] = [("(no attacker)", None)]
+            for m in models:
+                known = kept.get(m.id)
+                if known is None or known[0] is not m:
+                    down = scenario is not None and scenario.taken_down(m)
+                    known = (m, down, (f"{m.name} ({m.id})", m.id))
+                rows[m.id] = known
+                if not known[1]:
+                    out.append(known[2])
+            if out == self._attackers_of[1]:
+                out = self._attackers_of[1]  # the same rows: the combo keeps them as they are
+            self._attacker_rows, self._attackers_of = rows, (scenario, out)
         return self._attackers_of[1]
 
     def refresh_targets(self) -> None:
