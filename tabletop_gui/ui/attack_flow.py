@@ -6,7 +6,7 @@ Log); the flow hangs the attack overlays on the scene's overlay layer, follows t
 
 - select an attacker on the canvas (or in the Attack panel);
 - click an enemy, or Tab / Shift+Tab to cycle the valid targets;
-- R rolls seeded dice, digits enter physical dice (Backspace in the dice box removes one);
+- R rolls seeded dice, digits enter physical dice (Backspace takes back the last one);
 - Enter applies the result as one undoable edit, logged; Esc clears the attack.
 
 The rules engine runs on the window's worker thread (``model.engine_thread``): the state
@@ -39,6 +39,7 @@ from tabletop_gui.scenario.entities import Fighter, Unit
 from tabletop_gui.ui.attack_panel import AttackPanel, card_area
 from tabletop_gui.ui.busy import BusyIndicator
 from tabletop_gui.ui.canvas.scene import BattlefieldScene
+from tabletop_gui.ui.canvas.tools.select import SelectTool
 from tabletop_gui.ui.canvas_overlays import AttackOverlay
 from tabletop_gui.ui.errors import ErrorReporter
 from tabletop_gui.ui.log_panel import LogPanel, attack_entry
@@ -51,7 +52,7 @@ KEY_HELP = (  # Help > Keyboard shortcuts
     ("R", "roll the dice of the attack (seeded)"),
     ("Tab, Shift+Tab", "next / previous valid target"),
     ("0-9", "enter a physical die"),
-    ("Backspace", "remove the last die entered (dice box)"),
+    ("Backspace", "remove the last die entered (dice box, or the canvas while dice are entered)"),
     ("Enter", "apply the result (one undoable edit, logged)"),
     ("Esc", "clear the attack"),
 )
@@ -128,6 +129,8 @@ class AttackFlow(QObject):
         document.undo_stack.indexChanged.connect(self._undo_moved)
         self.shortcuts = self._make_shortcuts()
         window.installEventFilter(self)
+        for view in scene.views():  # Backspace takes back a die before the tool sees it
+            view.installEventFilter(self)
         self._selection_changed()
 
     def _next_turn(self, work: Callable[[], None]) -> None:
@@ -165,6 +168,16 @@ class AttackFlow(QObject):
         if event.type() == QEvent.Type.ShortcutOverride and isinstance(event, QKeyEvent) \
                 and _combined(event) in self._keys and self._key_belongs_elsewhere(event):
             event.accept()
+            return True
+        if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) \
+                and event.key() == Qt.Key.Key_Backspace \
+                and event.modifiers() == Qt.KeyboardModifier.NoModifier \
+                and self.state.dice and watched in self.scene.views() \
+                and isinstance(getattr(watched, "tool", None), SelectTool):
+            # dice entered on the canvas: Backspace takes back the last one (the select
+            # tool deletes the selected models with it only when no die is entered;
+            # Delete always does; a drawing tool keeps Backspace for its last vertex)
+            self.state.remove_last_die()
             return True
         return False
 

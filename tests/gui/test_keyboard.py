@@ -122,6 +122,36 @@ def test_backspace_and_esc_belong_to_the_drawing(app_window, qtbot):
     assert doc.undo_stack.count() == 0
 
 
+def test_backspace_on_the_canvas_takes_back_a_die_not_the_attacker(app_window, qtbot):
+    """Digits typed on the canvas enter dice; Backspace there takes back the last one
+    (the select tool would delete the selected attacker); with no die left, Backspace
+    is the select tool's delete again (undoable)."""
+    window, doc = app_window, app_window.document
+    attacker, target = first_pair(doc.scenario)
+    doc.set_selection([attacker])
+    flow = window.attack_flow
+    settle(qtbot, flow)
+    valid = [s.target for s in flow.state.statuses() if s.valid]
+    for _ in range(valid.index(target) + 1):
+        qtbot.keyClick(window.view, K.Key_Tab)
+    settle(qtbot, flow)
+    qtbot.keyClick(window.view, K.Key_4)
+    qtbot.keyClick(window.view, K.Key_2)
+    settle(qtbot, flow)
+    assert flow.state.dice == [4, 2]
+    qtbot.keyClick(window.view, K.Key_Backspace)
+    settle(qtbot, flow)
+    assert flow.state.dice == [4]
+    assert doc.scenario.model(attacker) is not None  # not deleted
+    assert doc.undo_stack.count() == 0
+    qtbot.keyClick(window.view, K.Key_Backspace)
+    settle(qtbot, flow)
+    assert flow.state.dice == []
+    assert doc.undo_stack.count() == 0
+    qtbot.keyClick(window.view, K.Key_Backspace)  # no die left: the tool deletes
+    assert doc.undo_stack.undoText().startswith("Delete ")
+
+
 def test_double_click_closes_the_polygon(app_window, qtbot):
     window, doc = app_window, app_window.document
     n = len(doc.scenario.obstacles)
