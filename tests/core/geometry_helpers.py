@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from tabletop_gui.geometry.board import Board, Body, Footprint, Formation, GridSpec, Terrain
+from tabletop_gui.geometry.pairs import PairTable
 
 
 def disc(bid: str, side: str, x: float, y: float, d: float = 1.0, *,
@@ -41,3 +44,19 @@ def box(tid: str, x0: float, y0: float, x1: float, y1: float, height: float, *,
 def board(*bodies: Body, terrain: tuple[Terrain, ...] = (), grid: GridSpec | None = None
           ) -> Board:
     return Board(60.0, 44.0, tuple(bodies), terrain, grid)
+
+
+def assert_same_tables(x: PairTable, y: PairTable) -> None:
+    """Two pair tables of the same board (one derived by a drag step, one fresh) give the
+    same answers: they compute each pair with the same arithmetic, so distances agree
+    within 1e-12\" and every verdict is identical."""
+    np.testing.assert_allclose(x.horizontal, y.horizontal, atol=1e-12)
+    np.testing.assert_allclose(x.distance, y.distance, atol=1e-12)
+    np.testing.assert_allclose(x.vertical, y.vertical, atol=1e-12)
+    assert (x.visible == y.visible).all()
+    assert (x.cover == y.cover).all()
+    assert (x.flanked == y.flanked).all()
+    assert sorted(zip(*map(list, x.near), strict=True)) \
+        == sorted(zip(*map(list, y.near), strict=True))
+    assert sorted(map(tuple, x.cover_by.rows())) == sorted(map(tuple, y.cover_by.rows()))
+    assert sorted(map(tuple, x.blocked_by.rows())) == sorted(map(tuple, y.blocked_by.rows()))

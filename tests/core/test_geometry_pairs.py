@@ -13,8 +13,7 @@ from tabletop_gui.geometry import board_geometry
 from tabletop_gui.geometry.board import Board
 from tabletop_gui.geometry.board_geometry import BoardGeometry
 from tabletop_gui.geometry.cover import CoverRule
-from tabletop_gui.geometry.pairs import PairTable
-from tests.core.geometry_helpers import board, box, disc, oval, rect
+from tests.core.geometry_helpers import assert_same_tables, board, box, disc, oval, rect
 
 WARCRY = CoverRule(True, 3.0)
 VARIANT = CoverRule(False, 2.0, False)
@@ -74,17 +73,6 @@ def test_table_equals_pair_by_pair_property(seed: int) -> None:
     check_against_single_pairs(board(*bodies, terrain=walls + plat), WARCRY)
 
 
-def same_table(x: PairTable, y: PairTable) -> None:
-    np.testing.assert_allclose(x.distance, y.distance, atol=1e-12)
-    np.testing.assert_allclose(x.vertical, y.vertical, atol=1e-12)
-    assert (x.visible == y.visible).all()
-    assert (x.cover == y.cover).all()
-    assert (x.flanked == y.flanked).all()
-    assert sorted(zip(*map(list, x.near), strict=True)) \
-        == sorted(zip(*map(list, y.near), strict=True))
-    assert sorted(map(tuple, x.cover_by.rows())) == sorted(map(tuple, y.cover_by.rows()))
-    assert sorted(map(tuple, x.blocked_by.rows())) == sorted(map(tuple, y.blocked_by.rows()))
-
 
 def test_drag_update_equals_a_fresh_table() -> None:
     b = synthetic_board(60, seed=2)
@@ -96,7 +84,7 @@ def test_drag_update_equals_a_fresh_table() -> None:
         b2 = moved_board(b, body, fp.x + dx, fp.y + dy)
         g2 = g.moved(b2, b.bodies[body].id)
         assert g2.board is b2
-        same_table(g2._tables[WARCRY], BoardGeometry(b2).pair_table(WARCRY))
+        assert_same_tables(g2._tables[WARCRY], BoardGeometry(b2).pair_table(WARCRY))
         b, g = b2, g2
 
 
@@ -108,7 +96,7 @@ def test_moving_onto_a_platform_updates_elevation() -> None:
     b2 = moved_board(b, 1, 12, 12)
     g2 = g.moved(b2, "b")
     assert g2.elevation("b") == 3.0
-    same_table(g2.pair_table(WARCRY), BoardGeometry(b2).pair_table(WARCRY))
+    assert_same_tables(g2.pair_table(WARCRY), BoardGeometry(b2).pair_table(WARCRY))
 
 
 def test_moved_with_other_changes_rebuilds() -> None:
@@ -158,7 +146,7 @@ def test_a_drag_derives_new_tables_and_leaves_the_old_ones() -> None:
         assert np.array_equal(before.distance, kept[0], equal_nan=True)
         assert np.array_equal(before.visible, kept[1]) and np.array_equal(before.cover, kept[2])
         assert sorted(map(tuple, before.cover_by.rows())) == kept[3]
-        same_table(g2.pair_table(WARCRY), BoardGeometry(b2).pair_table(WARCRY))
+        assert_same_tables(g2.pair_table(WARCRY), BoardGeometry(b2).pair_table(WARCRY))
         g = g2
 
 
@@ -169,11 +157,11 @@ def test_a_second_rule_reuses_distances_and_sight() -> None:
     assert not plain.cover.any()
     warcry = g.pair_table(WARCRY)
     assert warcry.visible is plain.visible  # shared, not recomputed
-    same_table(warcry, BoardGeometry(b).pair_table(WARCRY))
+    assert_same_tables(warcry, BoardGeometry(b).pair_table(WARCRY))
     # a drag with two tables sharing matrices: each still equals a fresh one
     fp = b.bodies[2].footprint
     b2 = moved_board(b, 2, fp.x + 1.0, fp.y)
     g2 = g.moved(b2, b.bodies[2].id)
-    same_table(g2.pair_table(WARCRY), BoardGeometry(b2).pair_table(WARCRY))
-    same_table(g2.pair_table(VARIANT), BoardGeometry(b2).pair_table(VARIANT))
-    same_table(g2.pair_table(None), BoardGeometry(b2).pair_table(None))
+    assert_same_tables(g2.pair_table(WARCRY), BoardGeometry(b2).pair_table(WARCRY))
+    assert_same_tables(g2.pair_table(VARIANT), BoardGeometry(b2).pair_table(VARIANT))
+    assert_same_tables(g2.pair_table(None), BoardGeometry(b2).pair_table(None))

@@ -27,6 +27,7 @@ from tabletop_gui.scenario.entities import (
     Weapon,
 )
 from tabletop_gui.scenario.snapshot import Snapshot
+from tests.core.geometry_helpers import assert_same_tables
 
 WARCRY = CoverRule(True, 3.0)
 BOW = Weapon("Bow", {"range": "3-18", "attacks": 2, "strength": 3, "damage": "1/3"})
@@ -66,20 +67,6 @@ def table_values(t: PairTable) -> tuple[np.ndarray, ...]:
     return (t.horizontal.copy(), t.vertical.copy(), t.distance.copy(), t.visible.copy(),
             t.cover.copy(), t.flanked.copy())
 
-
-def assert_same_tables(x: PairTable, y: PairTable) -> None:
-    # derived and fresh tables compute each pair with the same arithmetic: equal within
-    # 1e-12" (distances) and identical verdicts
-    np.testing.assert_allclose(x.horizontal, y.horizontal, atol=1e-12)
-    np.testing.assert_allclose(x.distance, y.distance, atol=1e-12)
-    np.testing.assert_allclose(x.vertical, y.vertical, atol=1e-12)
-    assert (x.visible == y.visible).all()
-    assert (x.cover == y.cover).all()
-    assert (x.flanked == y.flanked).all()
-    assert sorted(zip(*map(list, x.near), strict=True)) \
-        == sorted(zip(*map(list, y.near), strict=True))
-    assert sorted(map(tuple, x.cover_by.rows())) == sorted(map(tuple, y.cover_by.rows()))
-    assert sorted(map(tuple, x.blocked_by.rows())) == sorted(map(tuple, y.blocked_by.rows()))
 
 
 def test_geometry_is_built_on_first_use_and_once() -> None:
