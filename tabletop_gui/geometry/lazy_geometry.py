@@ -7,7 +7,7 @@ first window imports this through the document, before any geometry is needed).
 from __future__ import annotations
 
 import threading
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from tabletop_gui.geometry.board import Board
 
@@ -15,8 +15,41 @@ if TYPE_CHECKING:
     from tabletop_gui.geometry.board_geometry import BoardGeometry
     from tabletop_gui.geometry.terrain import TerrainSet
 
+T = TypeVar("T")
 
-class LazyGeometry:
+
+class BuiltOnce(Generic[T]):
+    """A value built on first use, once (``()`` returns it); threads that ask meanwhile
+    wait for the one being built. Subclasses say how (``_build``) and what they no longer
+    need to hold once it is built (``_forget``)."""
+
+    def __init__(self) -> None:
+        self._value: T | None = None
+        self._lock = threading.Lock()
+
+    def __call__(self) -> T:
+        value = self._value
+        if value is not None:
+            return value
+        with self._lock:  # a newer value waits for an older one, never the reverse
+            if self._value is None:
+                self._value = self._build()
+                self._forget()
+            return self._value
+
+    @property
+    def built(self) -> T | None:
+        """The value if it was built already."""
+        return self._value
+
+    def _build(self) -> T:
+        raise NotImplementedError
+
+    def _forget(self) -> None:
+        """Drop what only the build needed."""
+
+
+class LazyGeometry(BuiltOnce["BoardGeometry"]):
     """The geometry of one board, built on first use, once (``()`` returns it); threads
     that ask meanwhile wait for the one being built (the GUI thread and the engine's
     worker share one document revision's).
@@ -29,33 +62,22 @@ class LazyGeometry:
 
     def __init__(self, board: Board, terrain: TerrainSet | None = None,
                  base: tuple[str, LazyGeometry] | None = None) -> None:
+        super().__init__()
         self.board = board
         self._terrain = terrain
         self._base = base
-        self._value: BoardGeometry | None = None
-        self._lock = threading.Lock()
 
-    def __call__(self) -> BoardGeometry:
-        value = self._value
-        if value is not None:
-            return value
-        with self._lock:  # a newer geometry waits for an older one, never the reverse
-            if self._value is None:
-                from tabletop_gui.geometry.board_geometry import BoardGeometry  # numpy: late
+    def _build(self) -> BoardGeometry:
+        from tabletop_gui.geometry.board_geometry import BoardGeometry  # lazy: numpy
 
-                if self._base is not None:
-                    body_id, base = self._base
-                    self._value = base().moved(self.board, body_id)
-                else:
-                    self._value = BoardGeometry(self.board, self._terrain)
-                self._base = None
-                self._terrain = None
-            return self._value
+        if self._base is not None:
+            body_id, base = self._base
+            return base().moved(self.board, body_id)
+        return BoardGeometry(self.board, self._terrain)
 
-    @property
-    def built(self) -> BoardGeometry | None:
-        """The geometry if it was built already."""
-        return self._value
+    def _forget(self) -> None:
+        self._base = None
+        self._terrain = None
 
     def revised(self, board: Board) -> LazyGeometry:
         """The lazy geometry of another board, built afresh (the terrain reused when the

@@ -16,11 +16,10 @@ it is built afresh, reusing the prepared terrain when the terrain is the same.
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from tabletop_gui.geometry.lazy_geometry import LazyGeometry
+from tabletop_gui.geometry.lazy_geometry import BuiltOnce, LazyGeometry
 from tabletop_gui.rules.base import Battle
 from tabletop_gui.scenario.battle import battle_of, board_of
 from tabletop_gui.scenario.entities import Scenario
@@ -85,7 +84,7 @@ class Snapshot:
         return Snapshot(new_scenario, self._battle.derived(new_scenario, None))
 
 
-class _LazyBattle:
+class _LazyBattle(BuiltOnce[Battle]):
     """The battle (and lazy geometry) of one snapshot's scenario, built on first use, once;
     threads that ask meanwhile wait for it. ``base``: (the fighter or unit moved, or None
     for any other change; the lazy battle of the snapshot this one is derived from): the
@@ -95,20 +94,12 @@ class _LazyBattle:
 
     def __init__(self, scenario: Scenario,
                  base: tuple[str | None, Scenario, _LazyBattle] | None = None) -> None:
+        super().__init__()
         self._scenario = scenario
         self._base = base
-        self._value: Battle | None = None
-        self._lock = threading.Lock()
 
-    def __call__(self) -> Battle:
-        value = self._value
-        if value is not None:
-            return value
-        with self._lock:  # a newer battle waits for an older one, never the reverse
-            if self._value is None:
-                self._value = self._build()
-                self._base = None
-            return self._value
+    def _forget(self) -> None:
+        self._base = None
 
     def _build(self) -> Battle:
         if self._base is None:
@@ -121,10 +112,6 @@ class _LazyBattle:
             return battle_of(self._scenario, LazyGeometry(board))
         geometry = cell.moved(board, moved_id) if moved_id is not None else cell.revised(board)
         return battle_of(self._scenario, geometry)
-
-    @property
-    def built(self) -> Battle | None:
-        return self._value
 
     def derived(self, scenario: Scenario, moved_id: str | None) -> _LazyBattle:
         """The lazy battle of ``scenario``, derived from this one (``moved_id``: the one
