@@ -22,14 +22,13 @@ from collections.abc import Callable
 from typing import Any
 
 import shapely
-from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen
+import shiboken6
+from PySide6.QtCore import QPointF, Qt
+from PySide6.QtGui import QBrush, QColor, QPainterPath, QPen
 from PySide6.QtWidgets import (
     QGraphicsItem,
     QGraphicsPathItem,
     QGraphicsSceneHoverEvent,
-    QStyleOptionGraphicsItem,
-    QWidget,
 )
 
 from tabletop_gui.geometry import outline
@@ -71,7 +70,6 @@ SHAPE_PENS = {"arc_line": (ARC, Qt.PenStyle.DashDotLine)}
 RING_GAP_IN = 0.12
 HALO_MARGIN = 0.5 * INCH  # cosmetic halo pens stay inside the repainted area
 MARK_CACHE = 4000  # marker paths kept (per base shape, size, facing and validity)
-CACHED_MARKS = 300  # up to this many enemies, each mark keeps a device cache
 
 
 def _cosmetic(color: QColor, width: float, style: Qt.PenStyle = Qt.PenStyle.SolidLine) -> QPen:
@@ -103,29 +101,41 @@ class OverlayItem(QGraphicsPathItem):
 class TargetMarker(OverlayItem):
     """An enemy marked valid (solid ring + check) or invalid (dashed ring + cross).
 
-    Its path never changes (a new mark is a new item). Marks of the same base shape and
-    validity are one picture (``mark_sprites``), blitted where each goes. A mark of a few
-    (``cached``) also keeps its drawing in a device cache, so a repaint is a blit made by
-    Qt; hundreds of marks do not: filling a cache costs 0.4 ms per mark, again at every
-    zoom. The tooltip and reasons follow the status in place (``show``)."""
+    Its path never changes (a new mark is a new item). It draws nothing itself: it hangs
+    on the overlay's ``mark_sprites.MarksLayer``, which blits the marks of the same base
+    shape and validity from one picture, all in one paint call; the item is there to be
+    found under the pointer (its reasons as tooltip) and to say what it shows. The
+    tooltip and reasons follow the status in place (``show``)."""
 
     def __init__(self, status: TargetStatus, shape: tuple[object, QPainterPath],
-                 at: QPointF, cached: bool = True, parent: QGraphicsItem | None = None
-                 ) -> None:
+                 at: QPointF, parent: QGraphicsItem | None = None) -> None:
         color = VALID if status.valid else INVALID
         style = Qt.PenStyle.SolidLine if status.valid else Qt.PenStyle.DashLine
-        super().__init__("target", status.target, shape[1].translated(at),
-                         _cosmetic(color, 3.0, style), parent=parent)
-        self._shape, self._at = shape, at  # (key, path around the origin), where it goes
+        path = shape[1].translated(at)
+        super().__init__("target", status.target, path, _cosmetic(color, 3.0, style))
+        self.sprite_key, self.mark_path = shape  # (key, path around the origin)
+        self.at = at  # where the origin goes
+        self.shown = True
         m = HALO_MARGIN
-        self._bounds = self.path().boundingRect().adjusted(-m, -m, m, m)
-        if cached:
-            self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        box = path.boundingRect().adjusted(-m, -m, m, m)
+        self.area = (box.left(), box.top(), box.right(), box.bottom())
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, True)
         self.setAcceptHoverEvents(True)
         self.valid = status.valid
         self.status = status
         self.model: Model | None = None  # the enemy's value it was drawn for
         self._hovered = False
+        if parent is not None:
+            self.setParentItem(marks_layer(parent))
+
+    def setVisible(self, visible: bool) -> None:  # noqa: N802 - Qt name
+        """Shown or hidden, its layer repaints it."""
+        if visible != self.shown:
+            self.shown = visible
+            layer = self.parentItem()
+            if isinstance(layer, mark_sprites.MarksLayer):
+                layer.changed(self)
+        super().setVisible(visible)
 
     def show(self, status: TargetStatus) -> None:
         """Follow a newer status of the same validity (the drawing stays); its tooltip
@@ -150,14 +160,17 @@ class TargetMarker(OverlayItem):
         self._hovered = False
         super().hoverLeaveEvent(event)
 
-    def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
-        return self._bounds
 
-    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,  # noqa: D102
-              widget: QWidget | None = None) -> None:
-        key, path = self._shape
-        if widget is None or not mark_sprites.draw(painter, key, path, self._at, self.pen()):
-            mark_sprites.draw_lines(painter, self.path(), self.pen())  # an export
+def marks_layer(layer: QGraphicsItem) -> mark_sprites.MarksLayer:
+    """The one item that draws the target marks hung on ``layer`` (made the first time,
+    kept on it)."""
+    found = getattr(layer, "marks_layer", None)
+    if isinstance(found, mark_sprites.MarksLayer) and shiboken6.isValid(found) \
+            and found.parentItem() is layer:
+        return found
+    made = mark_sprites.MarksLayer(layer)
+    layer.marks_layer = made  # type: ignore[attr-defined]
+    return made
 
 
 class AttackOverlay:
@@ -179,7 +192,6 @@ class AttackOverlay:
                                     TargetMarker | None]] = {}
         self._context: tuple[object, ...] | None = None  # what the last update showed
         self._target_shown: str | None = None
-        self._cache_marks = True  # few enemies: each mark keeps a device cache
         self._version = 0  # of the scan the last update showed
         self._left: set[str] = set()  # enemies the last update left to draw
         self._geometry: BoardGeometry | None = None
@@ -298,7 +310,6 @@ class AttackOverlay:
             rng = None
             self.problems = [Notice(str(e))]
         scan = state.scan
-        self._cache_marks = len(state.enemies()) <= CACHED_MARKS
         geometry = scan.geometry  # of the scanned scenario (the worker built it)
         self._geometry = geometry
         grid = geometry.grid if geometry is not None else None
@@ -473,9 +484,7 @@ class AttackOverlay:
             if spare is not None:
                 self._remove(spare[1])
             marker = TargetMarker(status, self._mark_shape(enemy, status.valid),
-                                  to_scene(enemy.x, enemy.y),
-                                  cached=self._cache_marks,
-                                  parent=self.layer)
+                                  to_scene(enemy.x, enemy.y), parent=self.layer)
             marker.model = enemy
             self._add(marker)
         if status.target == state.target:

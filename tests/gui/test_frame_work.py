@@ -1,0 +1,83 @@
+"""Issue 17: what one repaint of a crowded view costs in Python. Qt asks every item its
+bounds several times a repaint and paints each item with contents: an item whose bounds
+or painting are Python methods costs a call into Python each time (2,000 models and
+1,000 target marks: tens of milliseconds a frame). The models' bounds are answered in
+C++, the marks are drawn by one layer item, and cached items are blitted: a repaint of
+the whole view calls Python a few times, however many models and marks it shows.
+
+Counted, not timed: ``sys.setprofile`` sees every Python function Qt calls."""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+
+from PySide6.QtGui import QColor, QImage
+
+from tabletop_gui.bench.cases_gui import crowd_scenario
+from tabletop_gui.ui.canvas.coords import to_scene
+from tests.gui.attack_support import make_window, select_attacker
+
+PYTHON_CALLS = 40  # a repaint of the whole view, whatever the number of models
+
+
+def _python_calls_of(work) -> Counter:  # noqa: ANN001
+    calls: Counter = Counter()
+
+    def seen(frame, event, arg):  # noqa: ANN001, ANN202, ARG001
+        if event == "call":
+            calls[f"{frame.f_code.co_filename.rsplit('/', 1)[-1]}:{frame.f_code.co_name}"] += 1
+
+    sys.setprofile(seen)
+    try:
+        work()
+    finally:
+        sys.setprofile(None)
+    return calls
+
+
+def test_a_repaint_of_400_models_and_300_marks_calls_python_a_few_times(qtbot, tmp_path):
+    window, flow = make_window(qtbot, crowd_scenario(400), tmp_path)
+    select_attacker(qtbot, flow, "m90")
+    assert len(flow.overlay.of_kind("target")) == 300
+    window.view.fit_to_window()
+    vp = window.view.viewport()
+    vp.repaint()  # the caches filled
+    calls = _python_calls_of(vp.repaint)
+    assert sum(calls.values()) <= PYTHON_CALLS, calls.most_common(8)
+
+
+def _pixel(window, x: float, y: float) -> QColor:  # noqa: ANN001
+    """The colour the view shows at the table point (x, y) inches, painted now."""
+    vp = window.view.viewport()
+    vp.repaint()
+    image: QImage = vp.grab().toImage()
+    at = window.view.mapFromScene(to_scene(x, y))
+    ratio = image.devicePixelRatio()
+    return image.pixelColor(round(at.x() * ratio), round(at.y() * ratio))
+
+
+def test_the_marks_layer_repaints_a_mark_hidden_shown_or_removed(qtbot, tmp_path):
+    """The layer keeps its drawing in a cache: a mark hidden, shown again or gone is
+    redrawn there (the ring's right edge, where nothing else is drawn)."""
+    window, flow = make_window(qtbot, crowd_scenario(200), tmp_path)
+    select_attacker(qtbot, flow, "m90")
+    window.view.fit_to_window()
+    window.view.zoom_by(3.0)
+    enemy = window.document.scenario.model("m110")  # blue, in front of the attacker
+    window.view.centerOn(to_scene(enemy.x, enemy.y))
+    marker = flow.overlay.marker("m110")
+    assert marker is not None and marker.isVisible()
+    ring = marker.path().boundingRect()
+    edge = ring.right() - 1.0, ring.center().y()  # on the ring, right of the base
+    x, y = edge[0] / 40.0, -edge[1] / 40.0
+    drawn = _pixel(window, x, y)
+    assert drawn == marker.pen().color() or drawn.green() > drawn.red() + 40, drawn.name()
+
+    marker.setVisible(False)
+    hidden = _pixel(window, x, y)
+    assert hidden != drawn
+    marker.setVisible(True)
+    assert _pixel(window, x, y) == drawn
+    flow.overlay.clear()
+    assert _pixel(window, x, y) == hidden
