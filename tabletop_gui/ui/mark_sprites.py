@@ -4,8 +4,8 @@ Every enemy of the attacker gets a mark (a ring around its base and a glyph). Dr
 by item into a device cache each, a thousand new marks took 0.4 s to paint the first
 time (a cache per item is a picture per item). The marks of one base shape, facing and
 validity are the same picture moved: it is rendered once per zoom (``sprite``), and each
-mark blits it where it goes (``draw``). Where the painter is not a plain zoom of the
-screen (an export, a rotated painter), the mark is drawn as lines instead.
+mark blits it where it goes. Where the painter is not a plain zoom of a raster picture
+(an SVG or PDF export, a rotated painter), the mark is drawn as lines instead.
 
 A thousand mark items painted one by one cost Qt a Python call each at every repaint
 (28 µs a mark: 11 ms a frame for 400 enemies). So the marks of an overlay hang on one
@@ -21,7 +21,15 @@ from collections import OrderedDict
 from typing import Any, Protocol
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QColor, QPainter, QPainterPath, QPen, QPixmap, QTransform
+from PySide6.QtGui import (
+    QColor,
+    QPaintEngine,
+    QPainter,
+    QPainterPath,
+    QPen,
+    QPixmap,
+    QTransform,
+)
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 SPRITES = 64  # pictures kept (mark shapes x zooms)
@@ -152,7 +160,10 @@ class MarksLayer(QGraphicsItem):
         self._dirty = 0
         exposed = option.exposedRect  # type: ignore[attr-defined]
         x0, y0, x1, y1 = exposed.left(), exposed.top(), exposed.right(), exposed.bottom()
-        scale = plain_zoom(painter) if widget is not None else None  # None: an export
+        # pictures into the screen, the layer's cache or an image; lines into a vector
+        # file (SVG, PDF)
+        raster = painter.paintEngine().type() == QPaintEngine.Type.Raster
+        scale = plain_zoom(painter) if raster else None
         for mark in self._marks.values():
             left, top, right, bottom = mark.area
             if not mark.shown or right < x0 or left > x1 or bottom < y0 or top > y1:
