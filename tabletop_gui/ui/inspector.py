@@ -40,7 +40,7 @@ class InspectorPanel(QScrollArea):
         self.message.setWordWrap(True)
         self.message.setStyleSheet("color: #b03a2e")
         self._key: tuple[Any, ...] | None = None
-        document.selection_changed.connect(self.rebuild)
+        document.selection_changed.connect(self._on_selection)
         document.changed.connect(self._on_changed)
         self.rebuild()
 
@@ -66,7 +66,9 @@ class InspectorPanel(QScrollArea):
         if isinstance(t, Fighter | Unit):
             extra = (s.ruleset, tuple((x.id, x.name) for x in s.sides), len(t.weapons),
                      t.base.shape if isinstance(t, Fighter) else t.round_base)
-        return (t.kind, t.id, *extra)
+        # not the id: another entity of the same kind has the same editors (they read
+        # the entity selected when they commit)
+        return (t.kind, *extra)
 
     def rebuild(self) -> None:
         t = self.target()
@@ -93,6 +95,17 @@ class InspectorPanel(QScrollArea):
             self.form.load(t)
         layout.addStretch(1)
         self.setWidget(page)
+
+    def _on_selection(self) -> None:
+        """Another entity with the same editors shows its values in them (a click on
+        another model of a large battlefield, a drag's press: no new form to build);
+        else the form is built for it."""
+        t = self.target()
+        if self.form is None or t is None or self._shape_of(t) != self._key:
+            self.rebuild()
+            return
+        self.message.clear()
+        self.form.load(t)
 
     def _form_for(self, t: Any) -> Form:
         s = self.document.scenario

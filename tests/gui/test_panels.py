@@ -189,3 +189,24 @@ def test_inspector_edits_several_models_at_once(make_window):
     assert doc.scenario == skirmish()
     doc.set_selection(["f1", "w1"])  # a model and a wall: nothing to edit together
     assert ins.form is None
+
+
+def test_selecting_another_model_of_the_same_kind_keeps_the_form(make_window):
+    """Issue 17: a click on another model (a drag's press on a battlefield of 2,000)
+    shows its values in the editors already built; they edit the model selected now."""
+    w = make_window(skirmish())
+    doc, ins = w.document, w.inspector
+    doc.set_selection(["f1"])
+    form = ins.form
+    doc.set_selection(["f4"])  # round base too
+    assert ins.form is form
+    assert ins.binding("name").widget.text() == "Fallen"
+    assert ins.binding("x").widget.value() == pytest.approx(22)
+    name = ins.binding("name").widget
+    name.setText("Risen")
+    name.editingFinished.emit()
+    assert doc.scenario.model("f4").name == "Risen"
+    assert doc.scenario.model("f1").name == "Iron Sentinel"
+    doc.set_selection(["f3"])  # a square base: other editors
+    assert ins.form is not form
+    assert ins.binding("name").widget.text() == "Ogre"
