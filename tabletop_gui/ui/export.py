@@ -21,16 +21,17 @@ def _render(scene: BattlefieldScene, painter: QPainter, target: QRectF, source: 
     scene.tool_layer.setVisible(False)
     for item in selected:  # selection marks are not part of the picture
         item.setSelected(False)
-    cached = [*scene.model_items(), scene.labels.names]
-    for item in cached:  # drawn as vectors, not as the screen's cached pixmaps
+    cached = [(i, i.cacheMode()) for i in scene.items()
+              if i.cacheMode() != QGraphicsItem.CacheMode.NoCache]
+    for item, _ in cached:  # drawn as vectors, not as the screen's cached pixmaps
         item.setCacheMode(QGraphicsItem.CacheMode.NoCache)
     try:
         with scene.labels.placed_at(min(target.width() / source.width(),
                                         target.height() / source.height())):
             scene.render(painter, target, source, Qt.AspectRatioMode.KeepAspectRatio)
     finally:
-        for item in cached:
-            item.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        for item, mode in cached:
+            item.setCacheMode(mode)
         for item in selected:
             item.setSelected(True)
         scene.tool_layer.setVisible(tools)

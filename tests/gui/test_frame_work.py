@@ -81,3 +81,30 @@ def test_the_marks_layer_repaints_a_mark_hidden_shown_or_removed(qtbot, tmp_path
     assert _pixel(window, x, y) == drawn
     flow.overlay.clear()
     assert _pixel(window, x, y) == hidden
+
+
+def test_marks_are_blitted_on_screen_and_drawn_as_lines_in_a_vector_export(
+        qtbot, tmp_path, monkeypatch):
+    """On screen (the layer's cache) each mark is a copy of its shape's picture, drawn
+    once per zoom; an SVG export gets every mark as lines."""
+    from tabletop_gui.ui import mark_sprites
+    from tabletop_gui.ui.export import export_scene
+
+    window, flow = make_window(qtbot, crowd_scenario(200), tmp_path)
+    select_attacker(qtbot, flow, "m90")
+    lines: list[object] = []
+    real = mark_sprites.draw_lines
+
+    def counted(painter, path, pen):  # noqa: ANN001, ANN202
+        lines.append(path)
+        real(painter, path, pen)
+
+    monkeypatch.setattr(mark_sprites, "draw_lines", counted)
+    window.view.zoom_by(1.5)  # another zoom: the layer's cache is drawn again
+    window.view.viewport().repaint()
+    shapes = {(m.sprite_key, m.valid) for m in flow.overlay.of_kind("target")}
+    assert len(lines) == len(shapes) <= 2  # each shape's picture drawn once at this zoom
+    lines.clear()
+    assert export_scene(window.scene, tmp_path / "board.svg")
+    assert len(lines) == len(flow.overlay.of_kind("target")) == 100
+    assert "<path" in (tmp_path / "board.svg").read_text()
