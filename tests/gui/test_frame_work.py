@@ -108,3 +108,29 @@ def test_marks_are_blitted_on_screen_and_drawn_as_lines_in_a_vector_export(
     assert export_scene(window.scene, tmp_path / "board.svg")
     assert len(lines) == len(flow.overlay.of_kind("target")) == 100
     assert "<path" in (tmp_path / "board.svg").read_text()
+
+
+def test_redrawing_a_few_labels_asks_qt_nothing_per_label_elsewhere(qtbot, tmp_path):
+    """A moved model redraws its label's old and new places in the names layer's cache:
+    the labels elsewhere are passed over in Python, with no call into Qt for each."""
+    window, flow = make_window(qtbot, crowd_scenario(400), tmp_path)
+    window.view.fit_to_window()
+    labels = window.scene.labels
+    qtbot.waitUntil(lambda: not labels.pending, timeout=20000)
+    vp = window.view.viewport()
+    vp.repaint()
+    item = window.scene.item_for("m0")
+    assert labels.names.label_shown(item)
+    qt_calls: Counter = Counter()
+
+    def seen(frame, event, arg):  # noqa: ANN001, ANN202, ARG001
+        if event == "c_call":
+            qt_calls[getattr(arg, "__qualname__", str(arg))] += 1
+
+    labels.names.update(item.label_rect())
+    sys.setprofile(seen)
+    try:
+        vp.repaint()
+    finally:
+        sys.setprofile(None)
+    assert sum(qt_calls.values()) <= 60, qt_calls.most_common(8)

@@ -98,7 +98,8 @@ class Label:
     """A name: its text, greyed or not, its side's stripe; drawn once into a pixmap of
     the size it has on screen; ``offset`` (pixels) from its anchor where it was placed."""
 
-    __slots__ = ("text", "greyed", "stripe", "bold", "size", "pixmap", "offset", "placed")
+    __slots__ = ("text", "greyed", "stripe", "bold", "size", "pixmap", "offset", "dxy",
+                 "placed")
 
     def __init__(self, text: str, greyed: bool, stripe: QColor | None, bold: bool) -> None:
         self.text, self.greyed, self.bold = text, greyed, bold
@@ -106,6 +107,7 @@ class Label:
         self.size = label_size(text, bold, stripe is not None)
         self.pixmap = self._draw()
         self.offset = QPointF()
+        self.dxy = (0.0, 0.0)  # the offset as numbers (read at every paint)
         self.placed = False
 
     def same(self, text: str, greyed: bool, stripe: QColor | None) -> bool:
@@ -163,7 +165,9 @@ class NamesLayer(QGraphicsItem):
         self._held = False  # a battlefield is being built: repainted when it is done
         # owner (a model or terrain item) -> [anchor (scene), shown, label, bar (scene,
         # around the anchor), the bar's green fraction, the bar and its green part where
-        # they are (scene; kept so that painting thousands is two calls)]
+        # they are (scene; kept so that painting thousands is two calls), the anchor and
+        # the placed bar as numbers (x, y) and (left, top, right, bottom): a paint picks
+        # what it shows without a call into Qt per owner]
         self._owners: dict[object, list[Any]] = {}
 
     def hold(self, held: bool) -> None:
@@ -185,17 +189,19 @@ class NamesLayer(QGraphicsItem):
     def _entry(self, owner: object) -> list[Any]:
         entry = self._owners.get(owner)
         if entry is None:
-            entry = self._owners[owner] = [QPointF(), True, None, None, 0.0, None, None]
+            entry = self._owners[owner] = [QPointF(), True, None, None, 0.0, None, None,
+                                           (0.0, 0.0), None]
         return entry
 
     @staticmethod
     def _place_bar(entry: list[Any]) -> None:
         bar = entry[3]
         if bar is None:
-            entry[5] = entry[6] = None
+            entry[5] = entry[6] = entry[8] = None
             return
         at = bar.translated(entry[0])
         entry[5] = at
+        entry[8] = (at.left(), at.top(), at.right(), at.bottom())
         entry[6] = QRectF(at.left(), at.top(), at.width() * entry[4], at.height())
 
     def _dirty(self, entry: list[Any]) -> None:
@@ -235,6 +241,7 @@ class NamesLayer(QGraphicsItem):
         if entry[0] != anchor:
             self._dirty(entry)
             entry[0] = QPointF(anchor)
+            entry[7] = (anchor.x(), anchor.y())
             self._place_bar(entry)
             self._dirty(entry)
 
@@ -264,7 +271,7 @@ class NamesLayer(QGraphicsItem):
             old = label
             label = entry[2] = Label(text, greyed, stripe, bold)
             if old is not None:
-                label.offset, label.placed = old.offset, old.placed
+                label.offset, label.dxy, label.placed = old.offset, old.dxy, old.placed
             self._dirty(entry)
         return label
 
@@ -281,6 +288,7 @@ class NamesLayer(QGraphicsItem):
         label.placed = offset is not None
         if offset is not None:
             label.offset = QPointF(offset)
+            label.dxy = (offset.x(), offset.y())
         self._dirty(entry)
 
     def forget(self, owner: object) -> None:
@@ -323,8 +331,10 @@ class NamesLayer(QGraphicsItem):
               widget: QWidget | None = None) -> None:
         self._dirty_count, self._all_dirty = 0, False
         exposed = option.exposedRect  # type: ignore[attr-defined]
+        x0, y0, x1, y1 = exposed.left(), exposed.top(), exposed.right(), exposed.bottom()
         entries = [e for e in self._owners.values() if e[1]]
-        bars = [e for e in entries if e[5] is not None and e[5].intersects(exposed)]
+        bars = [e for e in entries if (r := e[8]) is not None
+                and r[0] <= x1 and r[2] >= x0 and r[1] <= y1 and r[3] >= y0]
         if bars:
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(BAR_BACK)
@@ -334,18 +344,24 @@ class NamesLayer(QGraphicsItem):
         # labels at the device's scale: each where its anchor falls, plus its offset
         world = painter.worldTransform()
         seen = world.mapRect(exposed)
+        left, top, right, bottom = seen.left(), seen.top(), seen.right(), seen.bottom()
+        m11, m12, m21, m22 = world.m11(), world.m12(), world.m21(), world.m22()
+        dx, dy = world.dx(), world.dy()
         painter.setWorldTransform(QTransform())
-        for anchor, _, label, *_ in entries:
+        for e in entries:
+            label = e[2]
             if label is None or not label.placed:
                 continue
-            at = world.map(anchor) + label.offset
+            (ax, ay), (ox, oy) = e[7], label.dxy
+            x = m11 * ax + m21 * ay + dx + ox  # world.map(anchor) + offset (affine)
+            y = m12 * ax + m22 * ay + dy + oy
             w, h = label.size
-            if not seen.intersects(QRectF(at.x(), at.y(), w, h)):
+            if x > right or x + w < left or y > bottom or y + h < top:
                 continue
             if self.vector:
-                label.paint(painter, at)
+                label.paint(painter, QPointF(x, y))
             else:
-                painter.drawPixmap(at, label.pixmap)
+                painter.drawPixmap(QPointF(x, y), label.pixmap)
         painter.setWorldTransform(world)
 
 
