@@ -255,6 +255,8 @@ class TerrainItem(Named, QGraphicsItem):
         super().__init__()
         self.entity_id = entity_id
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
+        # drawn once per zoom: a drag's repaints over a wall or a forest are blits
+        self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self._terrain: Obstacle | Platform | None = None
         self._path = QPainterPath()
         self._bounds = QRectF()
