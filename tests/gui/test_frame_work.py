@@ -137,3 +137,55 @@ def test_redrawing_a_few_labels_asks_qt_nothing_per_label_elsewhere(qtbot, tmp_p
     finally:
         sys.setprofile(None)
     assert sum(qt_calls.values()) <= 60, qt_calls.most_common(8)
+
+
+def _qt_calls_of(work) -> Counter:  # noqa: ANN001
+    calls: Counter = Counter()
+
+    def seen(frame, event, arg):  # noqa: ANN001, ANN202, ARG001
+        if event == "c_call":
+            calls[getattr(arg, "__qualname__", str(arg))] += 1
+
+    sys.setprofile(seen)
+    try:
+        work()
+    finally:
+        sys.setprofile(None)
+    return calls
+
+
+def test_selecting_a_model_among_1000_touches_the_items_whose_selection_changes(
+        qtbot, tmp_path):
+    window, _ = make_window(qtbot, crowd_scenario(1000), tmp_path)
+    qtbot.waitUntil(lambda: not window.scene.building, timeout=20000)
+    document, scene = window.document, window.scene
+    document.set_selection(["m1"])
+    calls = _qt_calls_of(lambda: document.set_selection(["m2"]))
+    assert scene.item_for("m2").isSelected() and not scene.item_for("m1").isSelected()
+    assert [i.entity_id for i in scene.selectedItems()] == ["m2"]
+    asked = sum(n for name, n in calls.items() if name.endswith(".isSelected"))
+    assert asked < 10, calls.most_common(5)
+
+
+def test_placing_1000_labels_in_slices_repaints_the_view_once(qtbot, tmp_path, monkeypatch):
+    """Another battlefield of 1,000 models: its labels are placed in slices, and drawn
+    once when all are placed (each slice used to repaint the whole view)."""
+    from tabletop_gui.ui.canvas.labels import LabelLayer, NamesLayer
+
+    paints, slices = [], []
+    paint, work = NamesLayer.paint, LabelLayer._work
+    # patched before any layer is made (Qt's calls into Python find the method once)
+    monkeypatch.setattr(NamesLayer, "paint", lambda self, *a: (paints.append(1),
+                                                              paint(self, *a))[1])
+    monkeypatch.setattr(LabelLayer, "_work", lambda self: (slices.append(1), work(self))[1])
+    window, _ = make_window(qtbot, crowd_scenario(2), tmp_path)
+    labels = window.scene.labels
+    with qtbot.waitSignal(window.scene.built, timeout=20000):
+        window.document.replace(crowd_scenario(1000))
+    paints.clear()
+    slices.clear()
+    with qtbot.waitSignal(labels.placed, timeout=20000):
+        pass
+    window.view.viewport().repaint()
+    assert len(slices) > 2  # the placement took several turns of the event loop
+    assert len(paints) <= 2, (len(paints), len(slices))

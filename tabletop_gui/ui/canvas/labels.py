@@ -15,7 +15,8 @@ battlefield and the zoom.
 
 Placement runs after a zoom, after an edit, and once a drag pauses (``MOVE_SETTLE_MS``);
 while a model is dragged its label keeps its place beside the token. Placing thousands
-of labels is done in slices of ``SLICE_S`` per event-loop turn; ``placed`` says when done.
+of labels is done in slices of ``SLICE_S`` per event-loop turn, and the view repainted
+once, when all are placed; ``placed`` says when done.
 """
 
 from __future__ import annotations
@@ -162,7 +163,10 @@ class NamesLayer(QGraphicsItem):
         self._bounds = QRectF()
         self._dirty_count = 0  # places to repaint asked for since the last paint
         self._all_dirty = False
-        self._held = False  # a battlefield is being built: repainted when it is done
+        # why changes wait ("build": a battlefield being built; "place": a placement under
+        # way), and the places they changed (None: too many, the whole layer)
+        self._holds: set[str] = set()
+        self._waiting: list[QRectF] | None = []
         # owner (a model or terrain item) -> [anchor (scene), shown, label, bar (scene,
         # around the anchor), the bar's green fraction, the bar and its green part where
         # they are (scene; kept so that painting thousands is two calls), the anchor and
@@ -170,12 +174,21 @@ class NamesLayer(QGraphicsItem):
         # what it shows without a call into Qt per owner]
         self._owners: dict[object, list[Any]] = {}
 
-    def hold(self, held: bool) -> None:
-        """While held, changes are not repainted one by one; released, all is repainted."""
-        if held != self._held:
-            self._held = held
-            if not held:
-                self.update()
+    def hold(self, held: bool, why: str = "build") -> None:
+        """While held (for any reason), changes are not repainted one by one; once every
+        hold is released, what they changed is repainted at once: a placement of
+        thousands of labels in slices repaints the view once, not at every slice."""
+        was = bool(self._holds)
+        if held:
+            self._holds.add(why)
+        else:
+            self._holds.discard(why)
+        if was and not self._holds:
+            waiting, self._waiting = self._waiting, []
+            if waiting is None:
+                self._repaint(None)
+            for r in waiting or ():
+                self._repaint(r)
 
     def set_bounds(self, rect: QRectF) -> None:
         if rect != self._bounds:
@@ -209,15 +222,27 @@ class NamesLayer(QGraphicsItem):
         before the next paint (a file being built, every label re-placed), the whole
         layer is repainted once instead: Qt would clip its cache's repaint to a region
         of thousands of rectangles."""
-        if self._all_dirty or self._held:
+        if self._all_dirty:
             return
         for r in self._rects(entry):
-            self._dirty_count += 1
-            if self._dirty_count > DIRTY_RECTS:
-                self._all_dirty = True
-                self.update()
-                return
-            self.update(r)
+            if self._holds:
+                if self._waiting is not None:
+                    self._waiting.append(r)
+                    if len(self._waiting) > DIRTY_RECTS:
+                        self._waiting = None
+                continue
+            self._repaint(r)
+
+    def _repaint(self, rect: QRectF | None) -> None:
+        """Repaint ``rect`` (None: everything), or everything past ``DIRTY_RECTS``."""
+        if self._all_dirty:
+            return
+        self._dirty_count += 1
+        if rect is None or self._dirty_count > DIRTY_RECTS:
+            self._all_dirty = True
+            self.update()
+        else:
+            self.update(rect)
 
     def _rects(self, entry: list[Any]) -> list[QRectF]:
         anchor, shown, label, bar = entry[0], entry[1], entry[2], entry[3]
@@ -472,8 +497,10 @@ class LabelLayer(QObject):
         return self._timer.isActive() or self._job is not None
 
     def schedule(self, delay_ms: int = 0) -> None:
-        """Place every label again after ``delay_ms`` (a newer call restarts the wait)."""
+        """Place every label again after ``delay_ms`` (a newer call restarts the wait); what
+        a placement dropped half-way changed is repainted now."""
         self._job = None
+        self.names.hold(False, "place")
         self._timer.start(delay_ms)
 
     def place_now(self) -> None:
@@ -505,12 +532,14 @@ class LabelLayer(QObject):
             return  # placed once every item is made (the scene's ``built``)
         if self._job is None:
             self._job = self._placement()
+            self.names.hold(True, "place")  # repainted once, when every label is placed
         start = time.perf_counter()
         for _ in self._job:
             if time.perf_counter() - start >= SLICE_S:
                 self._timer.start(0)
                 return
         self._job = None
+        self.names.hold(False, "place")
         self.placed.emit()
 
     def _placement(self) -> Iterator[None]:

@@ -286,10 +286,17 @@ class BattlefieldScene(QGraphicsScene):
         if self._syncing:
             return
         wanted = set(self.document.selection)
+        # only the items whose selection changes (not a walk over thousands of items)
+        shown = {i.entity_id: i for i in self.selectedItems()
+                 if isinstance(i, ModelItem | TerrainItem)}
         self._syncing = True
         try:
-            for entity_id, item in self._items.items():
-                if item.isSelected() != (entity_id in wanted):
-                    item.setSelected(entity_id in wanted)
+            for entity_id, item in shown.items():
+                if entity_id not in wanted or self._items.get(entity_id) is not item:
+                    item.setSelected(False)
+            for entity_id in wanted:
+                item = self._items.get(entity_id)
+                if item is not None and not item.isSelected():
+                    item.setSelected(True)
         finally:
             self._syncing = False
