@@ -4,12 +4,15 @@
 The panel reads the document and never writes to it: each change becomes an edit pushed
 on the undo stack (successive changes of one field merge). It follows the document:
 values are reloaded in place after each change; the form is rebuilt only when its shape
-changes (another selection, another number of weapons...)."""
+changes (another kind of entity selected, another number of weapons...). A selection
+that needs another form gets it on the next turn of the event loop: the click on the
+board is answered first (``form`` and ``note`` are brought up to date when read)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from tabletop_gui.model.document import Change, Document
@@ -34,17 +37,37 @@ class InspectorPanel(QScrollArea):
         self.document = document
         self.setWidgetResizable(True)
         self.setMinimumWidth(280)
-        self.form: Form | None = None
-        self.note: QLabel | None = None  # what a mixed selection shows instead of a form
+        self._form: Form | None = None
+        self._note: QLabel | None = None  # what a mixed selection shows instead of a form
         self.message = QLabel()
         self.message.setWordWrap(True)
         self.message.setStyleSheet("color: #b03a2e")
         self._key: tuple[Any, ...] | None = None
+        self._later = QTimer(self)  # the form of a new selection, on the next turn
+        self._later.setSingleShot(True)
+        self._later.setInterval(0)
+        self._later.timeout.connect(self.rebuild)
         document.selection_changed.connect(self._on_selection)
         document.changed.connect(self._on_changed)
         self.rebuild()
 
     # -- what is shown ---------------------------------------------------------------
+    @property
+    def form(self) -> Form | None:
+        """The editors of what is selected (None: a mixed selection, see ``note``)."""
+        self._catch_up()
+        return self._form
+
+    @property
+    def note(self) -> QLabel | None:
+        """What a mixed selection shows instead of a form."""
+        self._catch_up()
+        return self._note
+
+    def _catch_up(self) -> None:
+        if self._later.isActive():
+            self.rebuild()
+
     def target(self) -> Any:
         """The selected entity, the scenario when nothing is selected, ``Many`` for several
         models (their common fields), None for a mixed selection."""
@@ -71,6 +94,7 @@ class InspectorPanel(QScrollArea):
         return (t.kind, *extra)
 
     def rebuild(self) -> None:
+        self._later.stop()
         t = self.target()
         self._key = self._shape_of(t)
         old = self.takeWidget()
@@ -81,18 +105,18 @@ class InspectorPanel(QScrollArea):
         page = QWidget()
         layout = QVBoxLayout(page)
         layout.addWidget(self.message)
-        self.form = None
-        self.note = None
+        self._form = None
+        self._note = None
         if t is None:
-            self.note = QLabel(f"{len(self.document.selection)} items selected, not all "
-                               "of them models: select one to edit it.")
-            self.note.setWordWrap(True)
-            layout.addWidget(self.note)
+            self._note = QLabel(f"{len(self.document.selection)} items selected, not all "
+                                "of them models: select one to edit it.")
+            self._note.setWordWrap(True)
+            layout.addWidget(self._note)
         else:
-            self.form = self._form_for(t)
-            for g in self.form.groups:
+            self._form = self._form_for(t)
+            for g in self._form.groups:
                 layout.addWidget(g)
-            self.form.load(t)
+            self._form.load(t)
         layout.addStretch(1)
         self.setWidget(page)
 
@@ -101,11 +125,12 @@ class InspectorPanel(QScrollArea):
         another model of a large battlefield, a drag's press: no new form to build);
         else the form is built for it."""
         t = self.target()
-        if self.form is None or t is None or self._shape_of(t) != self._key:
-            self.rebuild()
+        if self._form is None or t is None or self._shape_of(t) != self._key:
+            self._later.start()  # after the rest of this turn (the canvas, the attack)
             return
+        self._later.stop()
         self.message.clear()
-        self.form.load(t)
+        self._form.load(t)
 
     def _form_for(self, t: Any) -> Form:
         s = self.document.scenario
@@ -123,15 +148,18 @@ class InspectorPanel(QScrollArea):
         t = self.target()
         if self._shape_of(t) != self._key:
             self.rebuild()
-        elif self.form is not None and t is not None:
-            self.form.load(t)
+        elif self._form is not None and t is not None:
+            self._form.load(t)
 
     # -- edits -----------------------------------------------------------------------
     def refuse(self, text: str) -> None:
         self.message.setText(text)
 
     def commit(self, binding: Binding, value: Any) -> None:
-        """An editor's new value: build the edited entity and push it as one edit."""
+        """An editor's new value: build the edited entity and push it as one edit (not
+        from a form that still shows the selection before, for a turn)."""
+        if self._later.isActive():
+            return
         t = self.target()
         if t is None:
             return
@@ -158,6 +186,8 @@ class InspectorPanel(QScrollArea):
                                self.document.scenario.with_entity(new), merge_id=merge)
 
     def commit_entity(self, what: str, new: Any) -> None:
+        if self._later.isActive():
+            return
         t = self.target()
         if t is None or new == t:
             return

@@ -210,3 +210,18 @@ def test_selecting_another_model_of_the_same_kind_keeps_the_form(make_window):
     doc.set_selection(["f3"])  # a square base: other editors
     assert ins.form is not form
     assert ins.binding("name").widget.text() == "Ogre"
+
+
+def test_a_selection_needing_another_form_gets_it_on_the_next_turn(make_window, qtbot):
+    """Issue 17: the click on the board is answered first (canvas, attack); the form of
+    another kind of entity is built on the next turn of the event loop, and reading the
+    inspector's form brings it up to date at once."""
+    w = make_window(skirmish())
+    ins = w.inspector
+    page = ins.widget()  # the battlefield's form
+    w.document.set_selection(["f1"])
+    assert ins.widget() is page
+    qtbot.waitUntil(lambda: ins.widget() is not page)
+    assert ins.binding("name").widget.text() == "Iron Sentinel"
+    w.document.set_selection(["w1"])  # a wall: read at once
+    assert ins.form is not None and ins.binding("name").widget.text() == "Ruined wall"
