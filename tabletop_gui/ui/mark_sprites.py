@@ -33,7 +33,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 SPRITES = 64  # pictures kept (mark shapes x zooms)
-DIRTY_RECTS = 64  # more marks changed than this before a paint: the layer redrawn whole
+DIRTY_RECTS = 64  # more marks changed than this before a paint: one rectangle around all
 HALO_PX = 3.0  # the white halo is this much wider than the mark's pen
 _cache: OrderedDict[tuple[object, ...], tuple[QPixmap, QPointF]] = OrderedDict()
 
@@ -112,7 +112,7 @@ class MarksLayer(QGraphicsItem):
     """Draws the marks hung on it (its children, which draw nothing themselves), through
     a device cache: a repaint of the view is one blit; a mark added, removed, shown or
     hidden redraws its area only (``changed``), and past ``DIRTY_RECTS`` of them before
-    the next paint (a burst of new marks) the whole layer once."""
+    the next paint (a burst of new marks) the rectangle around them all."""
 
     def __init__(self, parent: QGraphicsItem | None = None) -> None:
         super().__init__(parent)
@@ -123,6 +123,7 @@ class MarksLayer(QGraphicsItem):
         self._bounds = QRectF()
         self._marks: dict[int, Any] = {}  # id -> mark (a Mark), in the order added
         self._dirty = 0  # areas to redraw asked for since the last paint
+        self._area = QRectF()  # the union of those areas
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
         return self._bounds
@@ -135,14 +136,16 @@ class MarksLayer(QGraphicsItem):
         """Repaint where ``mark`` is drawn (it came, went, showed or hid)."""
         left, top, right, bottom = mark.area
         rect = QRectF(left, top, right - left, bottom - top)
-        if not self._bounds.contains(rect):
-            self.prepareGeometryChange()
-            self._bounds = self._bounds.united(rect)
-            self._dirty = DIRTY_RECTS  # the cache is made again at the new size
-        if self._dirty < DIRTY_RECTS:
-            self.update(rect)
-        elif self._dirty == DIRTY_RECTS:
-            self.update()  # Qt would clip the cache's redraw to thousands of rectangles
+        if not self._bounds.contains(rect):  # the table, at least: seldom grown
+            scene = self.scene()
+            table = scene.sceneRect() if scene is not None else QRectF()
+            self.prepareGeometryChange()  # the cache is made again at the new size
+            self._bounds = self._bounds.united(rect).united(table)
+        self._area = rect if self._dirty == 0 else self._area.united(rect)
+        # past DIRTY_RECTS, the union of the areas (Qt would clip the cache's redraw to
+        # thousands of rectangles): a burst of new marks near each other redraws that
+        # part of the layer, not all of it
+        self.update(rect if self._dirty < DIRTY_RECTS else self._area)
         self._dirty += 1
 
     def itemChange(self, change: QGraphicsItem.GraphicsItemChange,  # noqa: N802 - Qt

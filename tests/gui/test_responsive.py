@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QFileDialog
 
@@ -65,11 +64,6 @@ def _check(watchdog) -> None:  # noqa: ANN001
     assert longest.wall_ms <= WALL_MS, f"the event loop was held {longest}"
 
 
-@pytest.mark.xfail(strict=False, reason=(
-    "known, open (issue 17): on this 2-core machine the busiest event-loop turn while "
-    "selecting or dragging on 2,000 fighters is 75-130 ms of own work, at and over the "
-    "100 ms bound (a30f823 measured 83-104 ms when selecting); most of it is Qt painting "
-    "every item after each slice of marks or labels"))
 def test_a_warcry_battlefield_of_2000_fighters(qtbot, tmp_path, monkeypatch, watchdog):
     path = warcry_crowd(tmp_path / "crowd.battle.json", 2000)
     window, flow = make_window(qtbot, demo("warcry"), tmp_path)
