@@ -16,8 +16,8 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QTransform
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
+from tabletop_gui.geometry.formation import rank_counts
 from tabletop_gui.model.health import Health, health_of
-from tabletop_gui.rules.ninth_age.counts import alive_models, rank_counts
 from tabletop_gui.scenario.entities import Fighter, Model, Unit
 from tabletop_gui.ui.canvas.coords import INCH, Z_MODEL, to_scene
 from tabletop_gui.ui.canvas.labels import Named
@@ -38,11 +38,9 @@ def unit_cells(unit: Unit) -> list[QRectF]:
     d = unit.depth_in * INCH
     w = unit.width_in * INCH
     cw, cd = unit.base_mm[0] / 25.4 * INCH, unit.base_mm[1] / 25.4 * INCH
-    hp = max(1, int(unit.characteristics.get("hp", 1)))
-    alive = alive_models(unit.models, hp, int(unit.state.get("hp_lost", 0) or 0))
     files = max(1, unit.files)
     cells = []
-    for r, n in enumerate(rank_counts(alive, files)):
+    for r, n in enumerate(rank_counts(unit.models_left, files)):
         offset = (files - n) / 2 * cw
         x0 = d / 2 - (r + 1) * cd
         cells += [QRectF(x0, -w / 2 + offset + f * cw, cd, cw) for f in range(n)]
@@ -88,9 +86,7 @@ class ModelItem(Named, QGraphicsItem):
         if mode == "id":
             return m.id
         if isinstance(m, Unit):
-            hp = max(1, int(m.characteristics.get("hp", 1)))
-            alive = alive_models(m.models, hp, int(m.state.get("hp_lost", 0) or 0))
-            return f"{m.name} ({alive})"
+            return f"{m.name} ({m.models_left})"
         return m.name
 
     def label_spec(self) -> tuple[str, bool, QColor | None]:
