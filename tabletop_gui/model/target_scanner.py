@@ -3,7 +3,7 @@ canvas's marks (``model.target_scan`` computes it in pieces).
 
 ``TargetScanner.follow(snapshot, choice)`` is fed the same snapshot and choice as the
 attack controller; when they call for another scan it starts one. With a synchronous
-runner (tests, the state alone) the scan is finished before ``follow`` returns; with a
+runner (tests, the model parts alone) the scan is finished before ``follow`` returns; with a
 worker the pieces are computed one after another off the GUI thread (each piece asked for
 as soon as the previous one arrives, before its listeners draw it), the verdicts first,
 then the full reports, which ``hold`` keeps back while a drag is under way. Its listeners

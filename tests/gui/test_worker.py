@@ -24,7 +24,7 @@ from tests.gui.attack_support import demo, first_pair, moved
 
 class ManualRunner:
     """A runner whose jobs wait until the test runs them, in any order (a worker that
-    is slow, as seen from the state)."""
+    is slow, as seen from the controller and the scanner)."""
 
     synchronous = False
 
@@ -38,7 +38,7 @@ class ManualRunner:
 
     def run(self, index: int = 0, finished_anyway: bool = False) -> bool:
         """Run job ``index`` and deliver it, as the worker does: not when cancelled,
-        unless ``finished_anyway`` (it was cancelled while it ran: the state itself must
+        unless ``finished_anyway`` (it was cancelled while it ran: the controller itself must
         see that its answer is too old)."""
         ticket, work, done = self.jobs.pop(index)
         if ticket.cancelled and not finished_anyway:
