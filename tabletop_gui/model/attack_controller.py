@@ -194,6 +194,7 @@ class AttackController:
         self._dice = DiceEntry()
         self._seed: int | None = None  # fixed by the user, else a fresh one per roll
         self._view = evaluate_nothing(self._choice, self._dice)
+        # the snapshot and choice last told to the choice listeners
         self._told: tuple[SnapshotLike | None, AttackChoice] = (snapshot, NO_CHOICE)
         self._offhands: tuple[str, ...] = ()
         self._typed: list[tuple[int, Refused | None]] = []  # faces not judged yet
