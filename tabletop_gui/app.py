@@ -56,7 +56,7 @@ def run_app(file: str | None, ruleset: str | None) -> int:
     return int(code)
 
 
-def after_first_paint(widget: QWidget, *work: Callable[[], None]) -> None:
+def after_first_paint(widget: QWidget, *work: Callable[[], object]) -> None:
     """Each of ``work``, in turn, on the event loop's turns after ``widget`` is first
     painted (never if ``widget`` goes first)."""
     from PySide6.QtCore import QEvent, QObject, QTimer
