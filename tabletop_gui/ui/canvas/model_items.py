@@ -52,7 +52,8 @@ class ModelItem(Named, QGraphicsItem):
 
     label_group = "model"
 
-    def __init__(self, entity_id: str) -> None:
+    def __init__(self, entity_id: str, label_mode: str = "name",
+                 on_layout: Callable[[bool], None] | None = None) -> None:
         super().__init__()
         self.entity_id = entity_id
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
@@ -67,9 +68,9 @@ class ModelItem(Named, QGraphicsItem):
         self._cells: list[QRectF] = []
         self._token = QRectF()  # base and bar around the item's origin (token_rect)
         self._bar: QRectF | None = None  # around the item's origin
-        self.label_mode = "name"  # the scene's label layer sets it
+        self.label_mode = label_mode  # the scene's label layer changes it
         # told when the label's text or the token's place changed (the label layer)
-        self.on_layout: Callable[[bool], None] | None = None
+        self.on_layout = on_layout
 
     # -- name and bar ----------------------------------------------------------------------
     def bar_rect(self) -> QRectF | None:
@@ -91,6 +92,11 @@ class ModelItem(Named, QGraphicsItem):
 
     def label_spec(self) -> tuple[str, bool, QColor | None]:
         return self.label_text(), self._down, self._color
+
+    def set_label_mode(self, mode: str) -> None:
+        """Label with the name, the id or nothing (``LABEL_MODES``)."""
+        self.label_mode = mode
+        self.refresh_label()
 
     def refresh_label(self) -> None:
         if self.names is not None and self.names.label(self) is not None:
