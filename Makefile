@@ -23,7 +23,10 @@ bench: $(STAMP)
 	$(BIN)/python -m tabletop_gui.bench --quick
 
 lint: $(STAMP)
-	$(BIN)/ruff check . && $(BIN)/lint-imports && $(BIN)/mypy tabletop_gui/geometry tabletop_gui/rules tabletop_gui/scenario tabletop_gui/importers
+	$(BIN)/ruff check . && $(BIN)/lint-imports && $(BIN)/mypy tabletop_gui/geometry tabletop_gui/rules tabletop_gui/scenario tabletop_gui/importers \
+		tabletop_gui/model/attack_view.py tabletop_gui/model/attack_controller.py \
+		tabletop_gui/model/target_scanner.py tabletop_gui/model/target_scan.py \
+		tabletop_gui/model/jobs.py tabletop_gui/model/notices.py
 
 clean:
 	rm -rf $(VENV)

@@ -115,7 +115,7 @@ def _setup_frame(n: int = N_MODELS) -> dict[str, Any]:
     window.view.fit_to_window()
     dragged = front_rank_model(n)  # "m90" of 200: red, front rank, facing the blue lines
     flow = window.attack_flow
-    flow.state.set_attacker(dragged)
+    flow.attack.set_attacker(dragged)
     deadline = time.perf_counter() + 60.0
     while not flow.idle and time.perf_counter() < deadline:  # every enemy marked (worker)
         app.processEvents()

@@ -23,7 +23,7 @@ import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from tabletop_gui.importers.sources import ImportRefused, decode_json, located, read_file
 from tabletop_gui.scenario.entities import Base, Fighter, OvalBase, RoundBase, Weapon
@@ -53,6 +53,8 @@ class FighterRecord:
 
 @dataclass
 class FighterLibrary:
+    # the ruleset whose fighters these are (the fighter data's profiles are Warcry's)
+    ruleset: ClassVar[str] = "warcry"
     fighters: list[FighterRecord] = field(default_factory=list)
     bases: dict[str, tuple[str, Base]] = field(default_factory=dict)  # casefold -> (name, base)
 

@@ -9,7 +9,10 @@ off-hand weapons, the dice typed meanwhile judged one by one, or the dice rolled
 handed to a runner (``model.jobs``: inline, or the window's worker thread); a job
 superseded by a newer change is cancelled and its answer dropped (a generation counter).
 The answer's ``AttackView`` is then published to the listeners: the one way the views
-of the attack learn that it changed. Getters have no side effects.
+of the attack learn that it changed (``current_view`` is what they draw of it while a
+newer change is answered). A new snapshot or another choice is told at once, before it
+is evaluated, to the choice listeners (``subscribe_choice``: the target scan follows it).
+Getters have no side effects.
 
 Rolling: every roll takes a fresh seed from the operating system (``system_seed``;
 ``seed_source`` for tests) unless the user fixed one (``set_seed``), which then moves on
@@ -28,6 +31,7 @@ from functools import partial
 from typing import Any
 
 from tabletop_gui.model.attack_view import (
+    NO_CHOICE,
     AttackChoice,
     AttackView,
     DiceEntry,
@@ -41,12 +45,12 @@ from tabletop_gui.rules.fields import OptionSpec
 from tabletop_gui.scenario.entities import Model, Scenario
 
 ViewListener = Callable[[AttackView], None]
+ChoiceListener = Callable[[SnapshotLike | None, AttackChoice], None]
 Refused = Callable[[str], None]
 FailureHandler = Callable[[str, Exception], None]
 Later = Callable[[Callable[[], None]], None]
 SEED_LIMIT = 2_000_000_000  # seeds are 0 .. SEED_LIMIT (what the seed box can show)
 NO_ATTACK = "choose an attacker and a target first"
-NO_CHOICE = AttackChoice(None, None, None, None)
 
 
 def system_seed() -> int:
@@ -184,11 +188,14 @@ class AttackController:
         self.seed_source = seed_source
         self.on_failure = on_failure  # told when an engine call fails (else it is raised)
         self._listeners: list[ViewListener] = []
+        self._choice_listeners: list[ChoiceListener] = []
         self._snapshot: SnapshotLike | None = snapshot
         self._choice = NO_CHOICE
         self._dice = DiceEntry()
         self._seed: int | None = None  # fixed by the user, else a fresh one per roll
         self._view = evaluate_nothing(self._choice, self._dice)
+        # the snapshot and choice last told to the choice listeners
+        self._told: tuple[SnapshotLike | None, AttackChoice] = (snapshot, NO_CHOICE)
         self._offhands: tuple[str, ...] = ()
         self._typed: list[tuple[int, Refused | None]] = []  # faces not judged yet
         self._judging: list[tuple[int, Refused | None]] = []  # faces in the job
@@ -226,6 +233,22 @@ class AttackController:
     def view(self) -> AttackView:
         """The view last published (of the current choice and dice unless ``pending``)."""
         return self._view
+
+    @property
+    def current_view(self) -> AttackView:
+        """The view of the current choice and dice, as far as answered: the one published
+        (not to be applied while a change is answered); while other dice are answered,
+        its report and odds only; while another choice is, an empty one."""
+        v, choice, dice = self._view, self._choice, self._dice
+        if v.choice != choice:
+            return replace(evaluate_nothing(choice, dice), damage_axis=v.damage_axis)
+        if v.dice != dice:
+            return replace(v, dice=dice, rolled=(), next_die=None, pending_choice=None,
+                           resolution=None, can_apply=False, asked=(),
+                           odds=v.report.distribution if v.report is not None else None)
+        if v.can_apply and self.pending:
+            return replace(v, can_apply=False)
+        return v
 
     @property
     def pending(self) -> bool:
@@ -267,6 +290,17 @@ class AttackController:
     def subscribe(self, listener: ViewListener) -> None:
         """``listener(view)`` at every view published."""
         self._listeners.append(listener)
+
+    def subscribe_choice(self, listener: ChoiceListener) -> None:
+        """``listener(snapshot, choice)`` when the snapshot or the choice changes (at once,
+        before the change is evaluated)."""
+        self._choice_listeners.append(listener)
+
+    def refuse(self, message: str) -> None:
+        """Publish the view with the rules' refusal ``message`` (e.g. an option's value
+        refused); the next view published replaces it."""
+        self._view = replace(self._view, message=message)
+        self._publish()
 
     def _publish(self) -> None:
         for listener in list(self._listeners):
@@ -355,16 +389,26 @@ class AttackController:
         self.clear()
 
     # -- dice ---------------------------------------------------------------------------
-    def enter_die(self, face: int, refused: Refused | None = None) -> None:
+    def enter_die(self, face: int, refused: Refused | None = None) -> bool | None:
         """Add one physical die; the rules judge it with the next evaluation (a refused
-        face is not kept: the view's ``message`` says why and ``refused`` is told). Without
-        an attack it is refused at once."""
-        if self._refused_without_attack():
+        face is not kept: the view's ``message`` says why and ``refused`` is told). True
+        or False once judged; None while it waits for its evaluation (a later turn, a
+        worker). Without an attack it is refused at once."""
+        told: list[str] = []
+
+        def tell(message: str) -> None:
+            told.append(message)
             if refused is not None:
-                refused(NO_ATTACK)
-            return
-        self._typed.append((face, refused))
+                refused(message)
+
+        if self._refused_without_attack():
+            tell(NO_ATTACK)
+            return False
+        self._typed.append((face, tell))
         self._changed(keep_typed=True)
+        if self.pending and not told:
+            return None
+        return not told
 
     def remove_last_die(self) -> None:
         if self._dice.faces:
@@ -379,8 +423,11 @@ class AttackController:
 
     def set_seed(self, seed: int | None) -> None:
         """Fix the seed of the next roll (the rolls after it take the next seeds), or None
-        for a fresh seed from the operating system at every roll (the default)."""
-        self._seed = seed
+        for a fresh seed from the operating system at every roll (the default). The view
+        is published again (the seed is shown with it)."""
+        if seed != self._seed:
+            self._seed = seed
+            self._publish()
 
     def roll(self) -> None:
         """Roll digital dice: with a fresh seed from ``seed_source``, or with the seed the
@@ -398,8 +445,7 @@ class AttackController:
         c = self._choice
         if (c.attacker is not None and c.target is not None) or self.pending:
             return False
-        self._view = replace(self._view, message=NO_ATTACK)
-        self._publish()
+        self.refuse(NO_ATTACK)
         return True
 
     # -- evaluation -----------------------------------------------------------------------
@@ -407,6 +453,11 @@ class AttackController:
         """Evaluate later (``defer``: even when there is no attack to ask the rules
         about: a drag's steps are published once per turn)."""
         self._generation += 1
+        chosen = (self._snapshot, self._choice)
+        if chosen[0] is not self._told[0] or chosen[1] != self._told[1]:
+            self._told = chosen
+            for listener in list(self._choice_listeners):
+                listener(*chosen)
         if self._ticket is not None:
             self._ticket.cancel()
             self._ticket = None

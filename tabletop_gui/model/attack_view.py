@@ -6,11 +6,14 @@ the dice entered (``DiceEntry``) it computes the ``AttackView`` the GUI draws: t
 or the rules' refusal, the odds conditioned on the dice, the dice so far, the next die or
 the choice they call for, the resolution, whether it can be applied, the ruleset's
 overlays and the name of its damage axis. The dice are fed to a ``Resolver`` one by one.
+
+``applied_scenario`` is the scenario once a view's resolution is applied (its state
+changes), ``edit_text`` the undo entry's words for it; both pure too.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from tabletop_gui.rules import registry
@@ -46,6 +49,9 @@ class AttackChoice:
     offhand: str | None
     target: str | None
     options: tuple[tuple[str, Any], ...] = ()
+
+
+NO_CHOICE = AttackChoice(None, None, None, None)  # nothing chosen
 
 
 @dataclass(frozen=True)
@@ -139,3 +145,28 @@ def evaluate(snapshot: SnapshotLike, choice: AttackChoice, dice: DiceEntry) -> A
 def _refused(view: AttackView, message: str) -> AttackView:
     return AttackView(view.choice, view.dice, None, message, None, (), None, None, None,
                       False, (), view.damage_axis)
+
+
+def applied_scenario(scenario: Scenario, view: AttackView) -> Scenario:
+    """``scenario`` with the state changes of ``view``'s resolution (each combatant's
+    ``state`` updated with its change); RulesError when there is nothing to apply."""
+    if view.resolution is None:
+        raise RulesError("nothing to apply: roll or enter the dice first")
+    for change in view.resolution.changes:
+        model = scenario.model(change.combatant)
+        if model is None:
+            raise RulesError(f"unknown fighter or unit id {change.combatant!r}")
+        scenario = scenario.with_entity(replace(model, state={**model.state, **change.state}))
+    return scenario
+
+
+def edit_text(scenario: Scenario, view: AttackView) -> str:
+    """The undo entry of applying ``view``: "Apply attack: <attacker> on <target> with
+    <weapon>" (names of the models in ``scenario``; "?" for one not there)."""
+    names = []
+    for model_id in (view.choice.attacker, view.choice.target):
+        model = scenario.model(model_id) if model_id is not None else None
+        names.append(model.name if model is not None else "?")
+    report = view.report
+    weapon = f" with {report.weapon}" if report is not None and report.weapon else ""
+    return f"Apply attack: {names[0]} on {names[1]}{weapon}"

@@ -8,7 +8,7 @@ submitted it. The returned ``Ticket`` cancels it: a job not started is never run
 outcome of a cancelled job is never delivered (a job already running finishes first; the
 callers keep their jobs short so that a superseded one costs little).
 
-``InlineRunner`` runs every job at once inside ``submit`` (the state objects alone, in
+``InlineRunner`` runs every job at once inside ``submit`` (the model parts alone, in
 tests, and anywhere no event loop turns); ``model.engine_thread.EngineThread`` is the
 window's worker.
 """

@@ -3,11 +3,15 @@ canvas's marks (``model.target_scan`` computes it in pieces).
 
 ``TargetScanner.follow(snapshot, choice)`` is fed the same snapshot and choice as the
 attack controller; when they call for another scan it starts one. With a synchronous
-runner (tests, the state alone) the scan is finished before ``follow`` returns; with a
+runner (tests, the model parts alone) the scan is finished before ``follow`` returns; with a
 worker the pieces are computed one after another off the GUI thread (each piece asked for
 as soon as the previous one arrives, before its listeners draw it), the verdicts first,
 then the full reports, which ``hold`` keeps back while a drag is under way. Its listeners
 are told when more statuses are known. Getters have no side effects.
+
+``follow_attack(scanner, controller)`` is the coupling the window makes: the scan follows
+the attack controller's snapshot and choice, and the controller's own report of the
+chosen target is that target's status.
 """
 
 from __future__ import annotations
@@ -16,7 +20,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 
-from tabletop_gui.model.attack_view import AttackChoice
+from tabletop_gui.model.attack_controller import AttackController
+from tabletop_gui.model.attack_view import AttackChoice, AttackView, SnapshotLike
 from tabletop_gui.model.jobs import Outcome, Runner, Ticket
 from tabletop_gui.model.notices import Notice
 from tabletop_gui.model.target_scan import (
@@ -26,12 +31,36 @@ from tabletop_gui.model.target_scan import (
     TargetStatus,
     compute_piece,
     plan_of,
+    report_status,
 )
+from tabletop_gui.scenario.entities import Scenario
 from tabletop_gui.scenario.snapshot import Snapshot
 
 Listener = Callable[[], None]
 FailureHandler = Callable[[str, Exception], None]
 WHERE = "Judging the targets"
+
+
+def enemies_of(scenario: Scenario, attacker: str | None) -> tuple[str, ...]:
+    """Ids of the enemies of ``attacker`` on the table (not taken down); none without it."""
+    a = scenario.model(attacker) if attacker is not None else None
+    if a is None:
+        return ()
+    return tuple(m.id for m in scenario.models
+                 if m.side != a.side and not scenario.taken_down(m))
+
+
+def next_valid(statuses: list[TargetStatus], current: str | None, step: int = 1
+               ) -> str | None:
+    """The valid target ``step`` places after ``current`` among ``statuses`` (nearest
+    first, wrapping round); the first (or, going back, the last) when ``current`` is not
+    one of them; None when none is valid (or none is known yet)."""
+    valid = [s.target for s in statuses if s.valid]
+    if not valid:
+        return None
+    if current in valid:
+        return valid[(valid.index(current) + step) % len(valid)]
+    return valid[0] if step > 0 else valid[-1]
 
 
 class TargetScanner:
@@ -45,6 +74,7 @@ class TargetScanner:
         self._listeners: list[Listener] = []
         self._ticket: Ticket | None = None
         self._attacker: str | None = None
+        self._enemies: tuple[str, ...] = ()
 
     def subscribe(self, listener: Listener) -> None:
         """``listener()`` when more target statuses are known."""
@@ -59,16 +89,13 @@ class TargetScanner:
         """Scan the enemies of ``choice.attacker`` on ``snapshot`` with that weapon,
         off-hand and options (the chosen target first), unless that scan is under way."""
         self._attacker = choice.attacker
-        if snapshot is None or choice.attacker is None:
+        self._enemies = enemies_of(snapshot.scenario, choice.attacker) \
+            if snapshot is not None else ()
+        if snapshot is None or choice.attacker is None \
+                or snapshot.scenario.model(choice.attacker) is None:
             return
-        scenario = snapshot.scenario
-        attacker = scenario.model(choice.attacker)
-        if attacker is None:
-            return
-        enemies = [m.id for m in scenario.models
-                   if m.side != attacker.side and not scenario.taken_down(m)]
         plan = plan_of(snapshot, choice.attacker, choice.weapon, choice.offhand,
-                       dict(choice.options), enemies, choice.target)
+                       dict(choice.options), self._enemies, choice.target)
         if self.scan.wants(plan):
             self._cancel()
             self.scan.start(plan)
@@ -81,6 +108,15 @@ class TargetScanner:
         if self._attacker is None or plan is None or plan.attacker != self._attacker:
             return []
         return self.scan.statuses()
+
+    def enemies(self) -> tuple[str, ...]:
+        """Ids of the enemies of the attacker followed, on the battlefield followed."""
+        return self._enemies
+
+    def next_valid(self, current: str | None, step: int = 1) -> str | None:
+        """The next (``step`` -1: the previous) valid target after ``current``, nearest
+        first (``next_valid``)."""
+        return next_valid(self.statuses(), current, step)
 
     def put(self, status: TargetStatus, snapshot: Snapshot) -> None:
         """A status known from elsewhere (the attack's own report)."""
@@ -121,6 +157,7 @@ class TargetScanner:
         self._cancel()
         self.scan = TargetScan()
         self._attacker = None
+        self._enemies = ()
         self.hold_reports = False
 
     def _go_on(self) -> None:
@@ -151,3 +188,22 @@ class TargetScanner:
                 self._go_on()  # the worker computes the next piece while this is drawn
             for listener in list(self._listeners):
                 listener()
+
+
+def follow_attack(scanner: TargetScanner, controller: AttackController) -> None:
+    """Couple ``scanner`` to ``controller``: the scan follows the controller's snapshot
+    and choice as they change, and the report of the chosen target in each view the
+    controller publishes is that target's status (subscribe this before the views that
+    draw the statuses)."""
+
+    def chosen(snapshot: SnapshotLike | None, choice: AttackChoice) -> None:
+        scanner.follow(snapshot if isinstance(snapshot, Snapshot) else None, choice)
+
+    def published(view: AttackView) -> None:
+        snapshot = controller.snapshot
+        if view.report is not None and isinstance(snapshot, Snapshot) \
+                and view.choice == controller.choice:
+            scanner.put(report_status(view.report), snapshot)
+
+    controller.subscribe_choice(chosen)
+    controller.subscribe(published)

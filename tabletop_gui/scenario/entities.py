@@ -175,6 +175,13 @@ class Unit:
         return self.ranks * self.base_mm[1] / MM_PER_INCH
 
     @property
+    def models_left(self) -> int:
+        """Models still on the table: whole models are removed as their Health Points are
+        lost (``hp_lost // hp`` of them, from the rear rank)."""
+        hp = max(1, int(self.characteristics.get("hp", 1) or 1))
+        return max(0, self.models - int(self.state.get("hp_lost", 0) or 0) // hp)
+
+    @property
     def taken_down(self) -> bool:
         """A unit is destroyed when all its Health Points are lost."""
         hp = float(self.characteristics.get("hp", 1))

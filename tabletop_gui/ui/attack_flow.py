@@ -9,10 +9,15 @@ Log); the flow hangs the attack overlays on the scene's overlay layer, follows t
 - R rolls seeded dice, digits enter physical dice (Backspace takes back the last one);
 - Enter applies the result as one undoable edit, logged; Esc clears the attack.
 
-The rules engine runs on the window's worker thread (``model.engine_thread``): the state
-hands it jobs and the answers come back on later event-loop turns, each one redrawing
-the overlays (in slices of ``OVERLAY_SLICE_S``, so a thousand marks never hold the event
-loop) and the panels. The status bar shows how far the target scan is.
+The flow holds the attack's two model parts: the ``AttackController`` (``attack``: the
+choice, the dice, the seed, and the ``AttackView`` it publishes) and the ``TargetScanner``
+(``targets``: every enemy's status), coupled by ``follow_attack`` (the scan follows the
+controller's snapshot and choice). The Attack panel, the odds plot and the canvas overlay
+only draw what these publish. The rules engine runs on the window's worker thread
+(``model.engine_thread``): the controller and the scanner hand it jobs and the answers
+come back on later event-loop turns, each one redrawing the overlays (in slices of
+``OVERLAY_SLICE_S``, so a thousand marks never hold the event loop) and the panels. The
+status bar shows how far the target scan is.
 """
 
 from __future__ import annotations
@@ -32,9 +37,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tabletop_gui.model.attack_state import AttackState
+from tabletop_gui.model.attack_controller import AttackController
+from tabletop_gui.model.attack_view import AttackView, applied_scenario, edit_text
 from tabletop_gui.model.document import Change, Document
 from tabletop_gui.model.jobs import Runner
+from tabletop_gui.model.target_scanner import TargetScanner, follow_attack
 from tabletop_gui.scenario.entities import Fighter, Unit
 from tabletop_gui.ui.attack_panel import AttackPanel, card_area
 from tabletop_gui.ui.busy import BusyIndicator
@@ -69,7 +76,8 @@ def _combined(event: QKeyEvent) -> int:
 
 
 class AttackFlow(QObject):
-    """Keeps an ``AttackState`` in step with the document and acts on the user's keys."""
+    """Keeps the attack (controller and target scan) in step with the document and acts
+    on the user's keys."""
 
     scan_finished = Signal()  # every enemy of the attacker marked valid or invalid
 
@@ -81,10 +89,12 @@ class AttackFlow(QObject):
         self.scene = scene
         self.errors = errors
         self.busy = busy
-        # an engine failure: told, attack reset
-        self.state = AttackState(document.snapshot, runner=runner, on_failure=errors.failure,
-                                 later=self._next_turn)
-        self.attack_panel = AttackPanel(self.state)
+        # an engine failure: told, the attack and the scan start over
+        self.attack = AttackController(document.snapshot, runner=runner,
+                                       later=self._next_turn, on_failure=self._engine_failed)
+        self.targets = TargetScanner(runner, self._scan_failed)
+        follow_attack(self.targets, self.attack)  # before the views that draw the statuses
+        self.attack_panel = AttackPanel(self.attack, self.targets)
         self.odds_panel = self.attack_panel.odds  # on the attack card
         self.log_panel = LogPanel()
         self.overlay = AttackOverlay(scene.overlay_layer)
@@ -100,15 +110,15 @@ class AttackFlow(QObject):
         self._scan_timer.setSingleShot(True)
         self._scan_timer.setInterval(SCAN_REST_MS)
         self._scan_timer.timeout.connect(
-            errors.guarded("Judging the targets", self.reset)(self.state.release_reports))
+            errors.guarded("Judging the targets", self.reset)(self.targets.release_reports))
         self._draw_timer = QTimer(self)
         self._draw_timer.setSingleShot(True)
         self._draw_timer.setInterval(0)
         self._draw_timer.timeout.connect(
             errors.guarded("Drawing the attack", self.reset)(self._draw))
         self._finished_for: object = None  # the scan plan scan_finished was emitted for
-        self.state.subscribe(self._state_changed)
-        self.state.subscribe_scan(self._state_changed)
+        self.attack.subscribe(self._view_published)
+        self.targets.subscribe(self._attack_changed)
         self.attack_panel.apply_requested.connect(
             errors.guarded("Applying the attack", self.reset)(self.apply))
         self.attack_panel.attacker_combo.activated.connect(self._select_attacker_on_canvas)
@@ -133,6 +143,17 @@ class AttackFlow(QObject):
             view.installEventFilter(self)
         self._selection_changed()
 
+    def _engine_failed(self, where: str, error: Exception) -> None:
+        """An engine call of the attack failed: told; the scan starts over (and so does
+        the controller, after this)."""
+        self.errors.failure(where, error)
+        self.targets.reset()
+
+    def _scan_failed(self, where: str, error: Exception) -> None:
+        """A piece of the target scan failed: told, and the attack starts over too."""
+        self._engine_failed(where, error)
+        self.attack.reset()
+
     def _next_turn(self, work: Callable[[], None]) -> None:
         """The attack's evaluation, once for every change made in this event-loop turn."""
         QTimer.singleShot(0, self, self.errors.guarded("Preparing the attack", self.reset)(work))
@@ -140,8 +161,8 @@ class AttackFlow(QObject):
     # -- keys ------------------------------------------------------------------------
     def _make_shortcuts(self) -> dict[str, QShortcut]:
         keys: dict[str, tuple[str, Callable[[], None]]] = {
-            "Tab": ("next target", lambda: self.state.cycle_target(1)),
-            "Shift+Tab": ("previous target", lambda: self.state.cycle_target(-1)),
+            "Tab": ("next target", lambda: self.cycle_target(1)),
+            "Shift+Tab": ("previous target", lambda: self.cycle_target(-1)),
             "R": ("roll", self.roll),
             "Return": ("apply", self.apply),
             "Enter": ("apply", self.apply),
@@ -172,12 +193,12 @@ class AttackFlow(QObject):
         if event.type() == QEvent.Type.KeyPress and isinstance(event, QKeyEvent) \
                 and event.key() == Qt.Key.Key_Backspace \
                 and event.modifiers() == Qt.KeyboardModifier.NoModifier \
-                and self.state.dice and watched in self.scene.views() \
+                and self.attack.dice.faces and watched in self.scene.views() \
                 and isinstance(getattr(watched, "tool", None), SelectTool):
             # dice entered on the canvas: Backspace takes back the last one (the select
             # tool deletes the selected models with it only when no die is entered;
             # Delete always does; a drawing tool keeps Backspace for its last vertex)
-            self.state.remove_last_die()
+            self.attack.remove_last_die()
             return True
         return False
 
@@ -190,7 +211,7 @@ class AttackFlow(QObject):
         if isinstance(focus, TEXT_INPUTS) and not ours:
             return True
         return event.key() in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab) \
-            and self.state.attacker is None
+            and self.attack.choice.attacker is None
 
     def panels(self) -> list[tuple[str, QWidget]]:
         """The panels the window docks: the Attack card (with the odds) and the Log."""
@@ -202,49 +223,62 @@ class AttackFlow(QObject):
         widget.installEventFilter(self)
 
     # -- actions -----------------------------------------------------------------------
+    def show_marks(self, shown: bool) -> None:
+        """Show or hide the attack's marks on the canvas (the Ruling mode hides them)."""
+        self.overlay.set_enabled(shown)
+
     def roll(self) -> None:
         self.attack_panel.dice.roll()
+
+    def cycle_target(self, step: int) -> None:
+        """Tab (``step`` 1) and Shift+Tab (-1): the next or previous valid target, nearest
+        first (none while the verdicts are still being computed)."""
+        target = self.targets.next_valid(self.attack.choice.target, step)
+        if target is not None:
+            self.attack.set_target(target)
 
     def clear(self) -> None:
         """Esc: cancel the canvas tool's work in progress and forget the attack."""
         tool = getattr(self.scene.views()[0], "tool", None) if self.scene.views() else None
         if tool is not None:
             tool.cancel()
-        self.state.clear()
+        self.attack.clear()
         self.document.set_selection([])
 
     def apply(self) -> None:
         """The resolution's state changes as one undoable edit, and a log entry."""
-        st = self.state
-        if not st.can_apply or st.report is None or st.resolution is None:
+        attack = self.attack
+        if not attack.can_apply:
             return
-        if st.scenario is not self.document.scenario:  # a drag preview: act on the document
-            st.set_snapshot(self.document.revision_snapshot)
-            if not st.can_apply:
+        if attack.scenario is not self.document.scenario:  # a drag preview: the document's
+            attack.set_snapshot(self.document.revision_snapshot)
+            if not attack.can_apply:
                 return
-        report, resolution = st.report, st.resolution
-        assert report is not None and resolution is not None
+        view, scenario = attack.current_view, attack.scenario
+        if view.report is None or view.resolution is None or scenario is None:
+            return
         self.applied += 1
-        entry = attack_entry(report, resolution, st.scenario, st.rolled_seed, self.applied)
-        new = st.applied_scenario()
+        entry = attack_entry(view.report, view.resolution, scenario, view.dice.seed,
+                             self.applied)
+        new = applied_scenario(scenario, view)
         self._pushing = True
         try:
-            self.document.edit(st.edit_text(), new)
+            self.document.edit(edit_text(scenario, view), new)
         finally:
             self._pushing = False
         self.log_panel.add(entry)
-        st.clear_dice()
+        attack.clear_dice()
 
     # -- following the document ----------------------------------------------------------
     @property
     def idle(self) -> bool:
         """Nothing left to compute or draw: every answer in, the scan complete (or no
         attacker), every mark drawn."""
-        st = self.state
-        return not st.busy and not self._draw_timer.isActive() \
+        return not self.attack.pending and not self.targets.busy \
+            and not self._draw_timer.isActive() \
             and not self._scan_timer.isActive() and not self._preview_timer.isActive() \
             and not self._document_timer.isActive() \
-            and (st.attacker is None or st.scan.complete)
+            and (self.attack.choice.attacker is None or self.targets.scan.complete)
 
     def reset(self) -> None:
         """Start over on the document as it is (another file opened, or after a
@@ -253,10 +287,10 @@ class AttackFlow(QObject):
         self._draw_timer.stop()
         self._preview_timer.stop()
         self._document_timer.stop()
-        self.state.hold(False)
         self._told, self._told_for = set(), None
         self.overlay.clear()
-        self.state.reset(self.document.snapshot)
+        self.targets.reset()
+        self.attack.reset(self.document.snapshot)
 
     def _document_changed(self, change: Change) -> None:
         self._preview_timer.stop()
@@ -264,8 +298,8 @@ class AttackFlow(QObject):
 
     def _follow_document(self) -> None:
         self._document_timer.stop()
-        if self.state.snapshot is not self.document.snapshot:
-            self.state.set_snapshot(self.document.snapshot)
+        if self.attack.snapshot is not self.document.snapshot:
+            self.attack.set_snapshot(self.document.snapshot)
 
     def _selection_changed(self) -> None:
         """One model selected: an enemy of the attacker becomes the target, else the
@@ -274,21 +308,21 @@ class AttackFlow(QObject):
             self._follow_document()  # a model added and selected in one go
         sel = [i for i in self.document.selection
                if isinstance(self.document.scenario.entity(i), Fighter | Unit)]
-        st = self.state
+        attack = self.attack
         if not self.document.selection:
-            if st.attacker is not None:
-                st.clear()
+            if attack.choice.attacker is not None:
+                attack.clear()
             return
         if len(sel) != 1:
             return
-        picked = st.model(sel[0])
-        attacker = st.model(st.attacker)
+        picked = attack.model(sel[0])
+        attacker = attack.model(attack.choice.attacker)
         if picked is None:
             return
         if attacker is not None and picked.side != attacker.side:
-            st.set_target(picked.id)
+            attack.set_target(picked.id)
         else:
-            st.set_attacker(picked.id)
+            attack.set_attacker(picked.id)
 
     def _undo_moved(self, index: int) -> None:
         """Undoing or redoing an applied attack is written in the log too (a new edit
@@ -303,8 +337,8 @@ class AttackFlow(QObject):
             self.log_panel.add(f"({verb}: {cmd.text()})")
 
     def _select_attacker_on_canvas(self) -> None:
-        if self.state.attacker is not None:
-            self.document.set_selection([self.state.attacker])
+        if self.attack.choice.attacker is not None:
+            self.document.set_selection([self.attack.choice.attacker])
 
     def _preview_changed(self) -> None:
         """A drag step (followed on the next turn: steps coalesce), or the drag's preview
@@ -319,43 +353,47 @@ class AttackFlow(QObject):
         """The attack on the drag's preview snapshot (the dragged models as the drag
         shows them, position and facing; before the edit is pushed on release)."""
         self._preview_timer.stop()
-        if not self.document.previewing or self.state.snapshot is self.document.snapshot:
+        if not self.document.previewing or self.attack.snapshot is self.document.snapshot:
             return
-        self.state.hold()  # until the drag rests
+        self.targets.hold()  # until the drag rests
         self._scan_timer.start()
-        self.state.set_snapshot(self.document.snapshot)
+        self.attack.set_snapshot(self.document.snapshot)
 
-    def _state_changed(self) -> None:
-        """Something changed, or more statuses came: the marks are drawn again (in
-        slices). The state keeps the target scan going on the worker: every enemy's
+    def _view_published(self, view: AttackView) -> None:
+        self._attack_changed()
+
+    def _attack_changed(self) -> None:
+        """A view was published, or more statuses came: the marks are drawn again (in
+        slices). The scanner keeps the target scan going on the worker: every enemy's
         verdict first, then the full reports (sight lines, every check in the tooltips),
         which wait until a drag rests."""
         self._draw()
         self._tell_problems()
-        st = self.state
-        if st.attacker is not None and st.scan.complete \
-                and self._finished_for is not st.scan.plan:
-            self._finished_for = st.scan.plan
+        scan = self.targets.scan
+        if self.attack.choice.attacker is not None and scan.complete \
+                and self._finished_for is not scan.plan:
+            self._finished_for = scan.plan
             self.attack_panel.refresh_targets()
             self.scan_finished.emit()
         self._show_progress()
 
     def _draw(self) -> None:
-        """The overlays for the state, one slice per event-loop turn until all drawn."""
-        if self.overlay.update(self.state, budget_s=OVERLAY_SLICE_S):
+        """The overlays of the attack, one slice per event-loop turn until all drawn."""
+        if self.overlay.update(self.attack.current_view, self.attack.scenario, self.targets,
+                               budget_s=OVERLAY_SLICE_S):
             self._draw_timer.stop()
         else:
             self._draw_timer.start()
         self._show_progress()
 
     def _show_progress(self) -> None:
-        st = self.state
-        attacker = st.model(st.attacker)
-        if attacker is None or (st.scan.complete and not st.pending):
+        scan = self.targets.scan
+        attacker = self.attack.model(self.attack.choice.attacker)
+        if attacker is None or (scan.complete and not self.attack.pending):
             self.busy.finish("targets")
         else:
-            done, total = st.scan.progress()
-            what = "Judging the targets of" if not st.scan.verdicts_known \
+            done, total = scan.progress()
+            what = "Judging the targets of" if not scan.verdicts_known \
                 else "Checking the targets of"
             self.busy.report("targets", f"{what} {attacker.name}", done, total)
         if self._draw_timer.isActive():
@@ -367,10 +405,10 @@ class AttackFlow(QObject):
     def _tell_problems(self) -> None:
         """Tell what went wrong judging the targets or drawing the overlays, each problem
         once while the attacker stays (a drag step finds the same problems again)."""
-        st = self.state
-        if st.attacker != self._told_for:
-            self._told, self._told_for = set(), st.attacker
-        for notice in [*st.problems(), *self.overlay.problems]:
+        attacker = self.attack.choice.attacker
+        if attacker != self._told_for:
+            self._told, self._told_for = set(), attacker
+        for notice in [*self.targets.problems(), *self.overlay.problems]:
             if notice.message not in self._told:
                 self._told.add(notice.message)
                 self.errors.tell(notice)

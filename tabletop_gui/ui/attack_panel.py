@@ -3,10 +3,11 @@ the checklist and the modifiers, the odds (big numbers and the distribution plot
 dice tray, Roll and Apply, all in one panel that fits a laptop's screen with no
 horizontal scrolling (long texts are elided, whole in their tooltips).
 
-The choices (attacker, weapon, off-hand, target, situation) bind to an ``AttackState``;
-everything else is drawn from one view (``show_view``, the fields of ``AttackView``, see
-``ui.card_view``): the panel never writes to the document itself (Apply is a signal the
-attack flow turns into one edit).
+The choices (attacker, weapon, off-hand, target, situation) go to an
+``AttackController``; everything else is drawn from the view it publishes (``show_view``,
+the fields of ``AttackView``, see ``ui.card_view``) and the target list from the
+``TargetScanner``'s statuses: the panel never writes to the document itself (Apply is a
+signal the attack flow turns into one edit).
 
 While a worker judges the targets, the target list follows at most every
 ``TARGETS_REFRESH_MS`` (a list of a thousand enemies is not rebuilt for every piece of the
@@ -33,7 +34,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tabletop_gui.model.attack_state import AttackState
+from tabletop_gui.model.attack_controller import AttackController
+from tabletop_gui.model.attack_view import AttackView
+from tabletop_gui.model.target_scanner import TargetScanner
 from tabletop_gui.rules import words
 from tabletop_gui.rules.base import Check, Modifier
 from tabletop_gui.ui.card_view import ShownAttack, same, view_of
@@ -121,13 +124,16 @@ def _combo(name: str, tooltip: str) -> QComboBox:
 
 
 class AttackPanel(QWidget):
-    """The attack card: choices bound to an ``AttackState``, the rest drawn from a view."""
+    """The attack card: choices sent to an ``AttackController``, the rest drawn from the
+    view it publishes and the target scan's statuses."""
 
     apply_requested = Signal()
 
-    def __init__(self, state: AttackState, parent: QWidget | None = None) -> None:
+    def __init__(self, attack: AttackController, targets: TargetScanner,
+                 parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.state = state
+        self.attack = attack
+        self.targets = targets
         self._updating = False
         self._signatures: dict[str, object] = {}  # what each combo shows: skip refills
         self._attackers_of: tuple[object, list[tuple[str, str | None]]] = (None, [])
@@ -172,7 +178,7 @@ class AttackPanel(QWidget):
         self.options_toggle.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
         self.options_toggle.toggled.connect(self._toggle_options)
         layout.addWidget(self.options_toggle)
-        self.options_form = OptionsForm(state)
+        self.options_form = OptionsForm(attack)
         self.options_form.setToolTip("The ruleset's situational options for this attack")
         self.options_form.hide()
         layout.addWidget(self.options_form)
@@ -193,7 +199,7 @@ class AttackPanel(QWidget):
         self.odds = OddsPanel()
         layout.addWidget(self.odds, 1)
 
-        self.dice = DiceEntry(state)
+        self.dice = DiceEntry(attack)
         layout.addWidget(self.dice)
         self.apply_button = QPushButton("&Apply")
         self.apply_button.setAccessibleName("Apply")
@@ -202,9 +208,9 @@ class AttackPanel(QWidget):
         self.apply_button.clicked.connect(self.apply_requested)
         self.dice.buttons_row.addStretch(1)
         self.dice.buttons_row.addWidget(self.apply_button)
-        self.view: ShownAttack = view_of(state.view)
+        self.view: ShownAttack = view_of(attack.current_view)
         self._shown: tuple[object, ...] = ()  # what the verdict and the lists show
-        state.subscribe(self.refresh)
+        attack.subscribe(self._published)
         self._targets_timer = QTimer(self)
         self._targets_timer.setSingleShot(True)
         self._targets_timer.setInterval(TARGETS_REFRESH_MS)
@@ -214,7 +220,7 @@ class AttackPanel(QWidget):
         # the target list's rows and tooltips, and the scan state they were made from
         self._target_rows: tuple[object, list[tuple[str, str | None]], dict[str, str]] = (
             None, [], {})
-        state.subscribe_scan(self._scan_progressed)
+        targets.subscribe(self._scan_progressed)
         self.refresh()
 
     def _toggle_options(self, shown: bool) -> None:
@@ -223,10 +229,10 @@ class AttackPanel(QWidget):
             Qt.ArrowType.DownArrow if shown else Qt.ArrowType.RightArrow)
 
     def _options_summary(self) -> None:
-        st = self.state
-        changed = [(s.key.replace("_", " "), st.options[s.key]) for s in st.option_specs
-                   if s.key in st.options]
-        if not st.option_specs:
+        specs, options = self.attack.option_specs, dict(self.attack.choice.options)
+        changed = [(s.key.replace("_", " "), options[s.key]) for s in specs
+                   if s.key in options]
+        if not specs:
             text = "Situation: no options in this ruleset"
         elif not changed:
             text = "Situation: as usual"
@@ -234,13 +240,13 @@ class AttackPanel(QWidget):
             text = "Situation: " + ", ".join(
                 k if v is True else f"{k} {v}" for k, v in changed)
         self.options_toggle.setText(text)
-        self.options_toggle.setEnabled(bool(st.option_specs))
+        self.options_toggle.setEnabled(bool(specs))
 
     def _scan_progressed(self) -> None:
         """More targets judged: the list follows while the verdicts come (at most every
         ``TARGETS_REFRESH_MS``), once they are all in, and when the scan is complete
         (the tooltips); the full reports in between change no mark."""
-        scan = self.state.scan
+        scan = self.targets.scan
         if scan.complete:
             self._targets_timer.stop()
             self.refresh_targets()
@@ -250,18 +256,21 @@ class AttackPanel(QWidget):
 
     # -- user choices ------------------------------------------------------------------
     def _attacker_chosen(self, index: int) -> None:
-        self.state.set_attacker(self.attacker_combo.itemData(index))
+        self.attack.set_attacker(self.attacker_combo.itemData(index))
 
     def _weapon_chosen(self, index: int) -> None:
-        self.state.set_weapon(self.weapon_combo.itemData(index))
+        self.attack.set_weapon(self.weapon_combo.itemData(index))
 
     def _offhand_chosen(self, index: int) -> None:
-        self.state.set_offhand(self.offhand_combo.itemData(index))
+        self.attack.set_offhand(self.offhand_combo.itemData(index))
 
     def _target_chosen(self, index: int) -> None:
-        self.state.set_target(self.target_combo.itemData(index))
+        self.attack.set_target(self.target_combo.itemData(index))
 
     # -- binding -----------------------------------------------------------------------
+    def _published(self, view: AttackView) -> None:
+        self.refresh()
+
     def refresh(self) -> None:
         if self._updating:
             return
@@ -280,7 +289,7 @@ class AttackPanel(QWidget):
         combo.blockSignals(True)
         try:
             if self._signatures.get(combo.objectName()) == signature:
-                if tooltips and self.state.scan.complete:
+                if tooltips and self.targets.scan.complete:
                     model.set_tooltips(tooltips)
             else:
                 self._signatures[combo.objectName()] = signature
@@ -292,34 +301,33 @@ class AttackPanel(QWidget):
             combo.blockSignals(False)
 
     def _refresh_choices(self) -> None:
-        st = self.state
-        self._fill(self.attacker_combo, self._attackers(), st.attacker)
-        weapons = st.weapon_names()
+        choice = self.attack.choice
+        self._fill(self.attacker_combo, self._attackers(), choice.attacker)
+        weapons = self.attack.weapon_names()
         self._fill(self.weapon_combo, [(DEFAULT_WEAPON, None)] + [(w, w) for w in weapons],
-                   st.weapon)
+                   choice.weapon)
         self._enable_choices()
-        offhands = st.offhand_choices()
-        if st.offhand is not None and st.offhand not in offhands:
-            offhands.append(st.offhand)
+        offhands = list(self.attack.offhands)
+        if choice.offhand is not None and choice.offhand not in offhands:
+            offhands.append(choice.offhand)
         shown = bool(offhands)
         self.offhand_combo.setVisible(shown)
         self.offhand_label.setVisible(shown)
         self._fill(self.offhand_combo, [(NO_OFFHAND, None)] + [(w, w) for w in offhands],
-                   st.offhand)
-        if not self.state.hold_reports:  # a drag under way: the list once it rests
+                   choice.offhand)
+        if not self.targets.hold_reports:  # a drag under way: the list once it rests
             if self._targets_for != self._target_choice():
                 self.refresh_targets()  # another attacker, target or weapon: now
             elif not self._targets_timer.isActive():
                 self._targets_timer.start()  # the same list, maybe re-judged: soon
 
     def _target_choice(self) -> tuple[object, ...]:
-        st = self.state
-        plan = st.scan.plan
-        return (st.attacker, st.target, plan.key if plan is not None else None)
+        choice, plan = self.attack.choice, self.targets.scan.plan
+        return (choice.attacker, choice.target, plan.key if plan is not None else None)
 
     def _attackers(self) -> list[tuple[str, str | None]]:
         """Every model on the table, once per scenario value (thousands of rows)."""
-        scenario = self.state.scenario
+        scenario = self.attack.scenario
         if self._attackers_of[0] is not scenario:
             models = scenario.models if scenario is not None else ()
             ruleset = scenario.ruleset if scenario is not None else None
@@ -341,37 +349,37 @@ class AttackPanel(QWidget):
 
     def refresh_targets(self) -> None:
         """The target list with ✔/✖ per enemy (those scanned so far)."""
-        st = self.state
-        self._targets_shown = (st.scan.plan, st.scan.verdicts_known)
+        scan, choice, model = self.targets.scan, self.attack.choice, self.attack.model
+        self._targets_shown = (scan.plan, scan.verdicts_known)
         self._targets_for = self._target_choice()
-        known = (st.scan, st.scan.plan, st.scan.version, st.attacker)
+        known = (scan, scan.plan, scan.version, choice.attacker)
         if self._target_rows[0] != known:  # the rows change with the statuses only
-            statuses = st.statuses()
+            statuses = self.targets.statuses()
             rows: list[tuple[str, str | None]] = [(NO_TARGET, None)]
             tips: dict[str, str] = {}
-            full = st.scan.complete  # tooltips once every report is in (not per drag step)
+            full = scan.complete  # tooltips once every report is in (not per drag step)
             for s in statuses:
-                m = st.model(s.target)
+                m = model(s.target)
                 mark = "✔" if s.valid else "✖"
                 rows.append((f"{mark} {m.name if m else s.target} ({s.target})", s.target))
                 if full:
                     tips[s.target] = s.tooltip
             self._target_rows = (known, rows, tips)
         _, items, tips = self._target_rows
-        if st.target is not None and all(data != st.target for _, data in items):
-            m = st.model(st.target)
-            items = [*items, (f"{m.name if m else st.target} ({st.target})", st.target)]
-        self._fill(self.target_combo, items, st.target, tips)
-        self.target_combo.setEnabled(st.attacker is not None)
+        target = choice.target
+        if target is not None and all(data != target for _, data in items):
+            m = model(target)
+            items = [*items, (f"{m.name if m else target} ({target})", target)]
+        self._fill(self.target_combo, items, target, tips)
+        self.target_combo.setEnabled(choice.attacker is not None)
 
     def _enable_choices(self) -> None:
-        st = self.state
         for w in (self.weapon_combo, self.target_combo, self.offhand_combo):
-            w.setEnabled(st.attacker is not None)
+            w.setEnabled(self.attack.choice.attacker is not None)
 
     def _refresh_report(self) -> None:
         self._options_summary()
-        self.show_view(view_of(self.state.view))
+        self.show_view(view_of(self.attack.current_view))
 
     def show_view(self, view: ShownAttack) -> None:
         """Draw ``view``: verdict, checklist, modifiers, table row, odds, dice, Apply."""
@@ -379,7 +387,7 @@ class AttackPanel(QWidget):
         self.odds.show_view(view)
         self.dice.show_view(view)
         report = view.report
-        shown = (report, view.message, view.can_apply, view.resolution, self.state.pending)
+        shown = (report, view.message, view.can_apply, view.resolution, self.attack.pending)
         if same(shown, self._shown):
             return
         self._shown = shown
@@ -388,7 +396,7 @@ class AttackPanel(QWidget):
         self.apply_button.setEnabled(view.can_apply)
         if report is None:
             self.verdict_label.set_text(view.message or (
-                PENDING if self.state.pending else "Select an attacker, then a target."))
+                PENDING if self.attack.pending else "Select an attacker, then a target."))
             self.verdict_label.set_look()
             self.verdict_label.setToolTip("Whether the rules allow this attack now")
             self.table_row_label.set_text("")

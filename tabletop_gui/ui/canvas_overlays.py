@@ -9,7 +9,9 @@ unit, and on a grid the spaces within range and the enemies' Zones of Control.
 The colours are Okabe-Ito (colour-blind safe) and every mark has a shape besides colour.
 Overlay items accept no mouse buttons: clicks reach the models below.
 
-``AttackOverlay.update`` may be given a time budget: it then builds what fits and says
+``AttackOverlay.update(view, scenario, targets)`` draws the view the attack controller
+published (``AttackView``: the choice, the report, the ruleset's shapes) on its scenario
+with the target scanner's statuses. It may be given a time budget: it then builds what fits and says
 whether everything is drawn; what is left (a thousand marks for a large battlefield) is
 drawn by the next calls, the marks already drawn staying as they were until then.
 """
@@ -22,7 +24,6 @@ from collections.abc import Callable
 from typing import Any
 
 import shapely
-import shiboken6
 from PySide6.QtCore import QPointF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainterPath, QPen
 from PySide6.QtWidgets import (
@@ -34,13 +35,15 @@ from PySide6.QtWidgets import (
 from tabletop_gui.geometry import outline
 from tabletop_gui.geometry.board import Footprint
 from tabletop_gui.geometry.board_geometry import BoardGeometry
-from tabletop_gui.model.attack_state import AttackState
+from tabletop_gui.model.attack_view import NO_CHOICE, AttackChoice, AttackView
 from tabletop_gui.model.notices import Notice
 from tabletop_gui.model.target_scan import TargetStatus
+from tabletop_gui.model.target_scanner import TargetScanner
+from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import OverlayShape
 from tabletop_gui.rules.fields import RangeSpec
 from tabletop_gui.scenario.battle import body_of
-from tabletop_gui.scenario.entities import Model
+from tabletop_gui.scenario.entities import Model, Scenario
 from tabletop_gui.ui import mark_sprites
 from tabletop_gui.ui.canvas.coords import INCH, to_scene
 from tabletop_gui.ui.overlay_shapes import (
@@ -108,7 +111,8 @@ class TargetMarker(OverlayItem):
     tooltip and reasons follow the status in place (``show``)."""
 
     def __init__(self, status: TargetStatus, shape: tuple[object, QPainterPath],
-                 at: QPointF, parent: QGraphicsItem | None = None) -> None:
+                 at: QPointF, model: Model | None = None,
+                 layer: mark_sprites.MarksLayer | None = None) -> None:
         color = VALID if status.valid else INVALID
         style = Qt.PenStyle.SolidLine if status.valid else Qt.PenStyle.DashLine
         path = shape[1].translated(at)
@@ -124,10 +128,10 @@ class TargetMarker(OverlayItem):
         self.setAcceptHoverEvents(True)
         self.valid = status.valid
         self.status = status
-        self.model: Model | None = None  # the enemy's value it was drawn for
+        self.model = model  # the enemy's value it was drawn for
         self._hovered = False
-        if parent is not None:
-            self.setParentItem(marks_layer(parent))
+        if layer is not None:
+            self.setParentItem(layer)
 
     def setVisible(self, visible: bool) -> None:  # noqa: N802 - Qt name
         """Shown or hidden, its layer repaints it."""
@@ -167,20 +171,8 @@ class TargetMarker(OverlayItem):
         super().hoverLeaveEvent(event)
 
 
-def marks_layer(layer: QGraphicsItem) -> mark_sprites.MarksLayer:
-    """The one item that draws the target marks hung on ``layer`` (made the first time,
-    kept on it)."""
-    found = getattr(layer, "marks_layer", None)
-    if isinstance(found, mark_sprites.MarksLayer) and shiboken6.isValid(found) \
-            and found.parentItem() is layer:
-        return found
-    made = mark_sprites.MarksLayer(layer)
-    layer.marks_layer = made  # type: ignore[attr-defined]
-    return made
-
-
 class AttackOverlay:
-    """Builds the overlay items of an ``AttackState`` under a parent item (the layer).
+    """Builds the overlay items of an attack (``update``) under a parent item (the layer).
 
     Items are grouped (the attacker's zones, one group per enemy, the target's arcs) and a
     group is rebuilt only when what it shows changed, so a scan that reports a few more
@@ -188,6 +180,7 @@ class AttackOverlay:
 
     def __init__(self, layer: QGraphicsItem) -> None:
         self.layer = layer
+        self.marks = mark_sprites.MarksLayer(layer)  # draws every target mark
         self.enabled = True
         # "attacker", "grid", "ruleset", ("target", enemy id), ("sight", enemy id)
         self._groups: dict[object, tuple[object, list[OverlayItem]]] = {}
@@ -201,6 +194,8 @@ class AttackOverlay:
         self._version = 0  # of the scan the last update showed
         self._left: set[str] = set()  # enemies the last update left to draw
         self._geometry: BoardGeometry | None = None
+        self._scenario: Scenario | None = None  # what the update under way draws on
+        self._choice: AttackChoice = NO_CHOICE  # and the attack it draws
         self._building: list[OverlayItem] = []
         self._marks: dict[tuple[Footprint, bool], QPainterPath] = {}
         self._zones: tuple[object, QPainterPath | None, QPainterPath | None] | None = None
@@ -288,34 +283,40 @@ class AttackOverlay:
         return self._deadline is not None and time.perf_counter() > self._deadline
 
     # -- building ----------------------------------------------------------------------
-    def update(self, state: AttackState, budget_s: float | None = None) -> bool:
-        """Show the state: the enemies scanned so far (with a synchronous runner, every
-        one). With ``budget_s``, stop building after that long: False when something is
-        left to draw (call again)."""
+    def update(self, view: AttackView, scenario: Scenario | None, targets: TargetScanner,
+               budget_s: float | None = None) -> bool:
+        """Show ``view`` (of the attack chosen on ``scenario``) and the enemies ``targets``
+        has judged so far (with a synchronous runner, every one). With ``budget_s``, stop
+        building after that long: False when something is left to draw (call again)."""
         self._deadline = None if budget_s is None else time.perf_counter() + budget_s
         self._later = 0
+        self._scenario, self._choice = scenario, view.choice
         try:
-            self._update(state)
+            self._update(view, targets)
         finally:
             self._deadline = None
         later = self._later + len(self._left)
         self.progress = (len(self._groups), len(self._groups) + later)
         return later == 0
 
-    def _update(self, state: AttackState) -> None:
-        attacker = state.model(state.attacker)
-        info = state.info
+    def _model(self, model_id: str | None) -> Model | None:
+        scenario = self._scenario
+        return scenario.model(model_id) if scenario is not None and model_id else None
+
+    def _update(self, view: AttackView, targets: TargetScanner) -> None:
+        attacker = self._model(self._choice.attacker)
         self.problems = []
-        if attacker is None or info is None or state.scenario is None:
+        if attacker is None or self._scenario is None:
             self.clear()
             return
-        weapon = state.report.weapon if state.report is not None else state.weapon
+        info = registry.info(self._scenario.ruleset)
+        weapon = view.report.weapon if view.report is not None else self._choice.weapon
         try:
             rng = weapon_range(info, attacker, weapon)
         except RangeProblem as e:  # the rest is drawn; the problem is told (``problems``)
             rng = None
             self.problems = [Notice(str(e))]
-        scan = state.scan
+        scan = targets.scan
         geometry = scan.geometry  # of the scanned scenario (the worker built it)
         self._geometry = geometry
         grid = geometry.grid if geometry is not None else None
@@ -332,54 +333,53 @@ class AttackOverlay:
         # else did (the scan's next piece, another target); else every enemy
         context = (scan, scan.plan, attacker, weapon, rng, geometry)
         changed = scan.changed_since(self._version) if context == self._context else None
-        if changed is not None and state.target != self._target_shown:
-            changed |= {t for t in (state.target, self._target_shown) if t is not None}
+        target = self._choice.target
+        if changed is not None and target != self._target_shown:
+            changed |= {t for t in (target, self._target_shown) if t is not None}
         self._context, self._version = context, scan.version
-        self._target_shown = state.target
+        self._target_shown = target
         if changed is None or grid is not None:
-            self._every_enemy(state, state.statuses(), attacker, geometry,
-                              rng, grid is not None)
+            self._every_enemy(targets.statuses(), attacker, geometry, rng, grid is not None)
         else:
             todo, self._left = changed | self._left, set()
             for t in todo:
                 status = scan.status_of(t)
                 if status is None:
                     continue
-                if self._past_deadline() or not self._enemy(state, status, attacker,
-                                                            geometry):
+                if self._past_deadline() or not self._enemy(status, attacker, geometry):
                     self._left.add(t)
-        shapes = state.view.overlays
+        shapes = view.overlays
         if shapes:
             self._group("ruleset", shapes, lambda: self._ruleset_shapes(shapes))
         elif "ruleset" in self._groups:
             self._drop("ruleset")
 
-    def _every_enemy(self, state: AttackState, statuses: list[TargetStatus],
-                     attacker: Model, geometry: BoardGeometry | None,
-                     rng: RangeSpec | int | None, grid: bool) -> None:
+    def _every_enemy(self, statuses: list[TargetStatus], attacker: Model,
+                     geometry: BoardGeometry | None, rng: RangeSpec | int | None,
+                     grid: bool) -> None:
         wanted: set[object] = {"attacker", "ruleset"}
-        scenario = state.scenario
+        scenario = self._scenario
         assert scenario is not None
         if grid and geometry is not None:
             wanted.add("grid")
-            enemies = tuple(state.model(s.target) for s in statuses)
+            enemies = tuple(self._model(s.target) for s in statuses)
             self._group("grid", (attacker, rng, enemies, scenario.battlefield, geometry),
-                        lambda: self._grid(state, geometry, rng if isinstance(rng, int)
-                                           else None, statuses))
+                        lambda: self._grid(geometry, rng if isinstance(rng, int) else None,
+                                           statuses))
         self._left = set()
         seen, self._seen = self._seen, {}
         for status in statuses:
             t = status.target
             wanted.add(("target", t))
-            enemy = state.model(t)
-            chosen = t == state.target
+            enemy = self._model(t)
+            chosen = t == self._choice.target
             before = seen.get(t)
             if before is not None and before[0] is status and before[1] is enemy \
                     and before[2] == chosen and (before[3] is geometry or not before[4]):
                 self._seen[t] = before  # nothing changed since it was drawn
             elif not self._again(before, status, enemy, chosen, geometry) and (
                     self._past_deadline()
-                    or not self._enemy(state, status, attacker, geometry)):
+                    or not self._enemy(status, attacker, geometry)):
                 self._left.add(t)  # for the next update
             if t in self._seen and self._seen[t][4]:
                 wanted.add(("sight", t))
@@ -397,17 +397,17 @@ class AttackOverlay:
         self._seen[status.target] = (status, enemy, chosen, geometry, False, before[5])
         return True
 
-    def _enemy(self, state: AttackState, status: TargetStatus, attacker: Model,
+    def _enemy(self, status: TargetStatus, attacker: Model,
                geometry: BoardGeometry | None) -> bool:
         """The mark (and sight line) of one enemy; False when left for a later update."""
         t = status.target
-        enemy = state.model(t)
-        chosen = t == state.target
+        enemy = self._model(t)
+        chosen = t == self._choice.target
         if self._again(self._seen.get(t), status, enemy, chosen, geometry):
             return True
         drawn = True
         if not self._group(("target", t), (status.valid, enemy, chosen),
-                           lambda: self._target(state, status)):
+                           lambda: self._target(status)):
             if ("target", t) in self._groups:
                 for item in self._groups[("target", t)][1]:
                     if isinstance(item, TargetMarker):
@@ -418,7 +418,7 @@ class AttackOverlay:
             and status.facts.visible and geometry is not None
         if sight:
             key = (status, attacker, enemy, geometry)
-            self._group(("sight", t), key, lambda: self._sight_line(state, status))
+            self._group(("sight", t), key, lambda: self._sight_line(status))
             drawn = drawn and self._groups.get(("sight", t), (None,))[0] == key
         elif ("sight", t) in self._groups:
             self._drop(("sight", t))
@@ -478,8 +478,8 @@ class AttackOverlay:
                               _cosmetic(BAND.darker(130), 1.5, Qt.PenStyle.DashLine), brush,
                               tip, parent=self.layer))
 
-    def _target(self, state: AttackState, status: TargetStatus) -> None:
-        enemy = state.model(status.target)
+    def _target(self, status: TargetStatus) -> None:
+        enemy = self._model(status.target)
         if enemy is None:
             return
         spare = self._spare.pop((status.target, status.valid), None)
@@ -490,10 +490,10 @@ class AttackOverlay:
             if spare is not None:
                 self._remove(spare[1])
             marker = TargetMarker(status, self._mark_shape(enemy, status.valid),
-                                  to_scene(enemy.x, enemy.y), parent=self.layer)
-            marker.model = enemy
+                                  to_scene(enemy.x, enemy.y), model=enemy,
+                                  layer=self.marks)
             self._add(marker)
-        if status.target == state.target:
+        if status.target == self._choice.target:
             poly = model_polygon(enemy)
             sel = OverlayItem("selected_target", status.target,
                               qpath(poly.buffer(RING_GAP_IN * 2.5, quad_segs=24)),
@@ -520,8 +520,8 @@ class AttackOverlay:
             self._marks[key] = path
         return key, path
 
-    def _sight_line(self, state: AttackState, status: TargetStatus) -> None:
-        attacker = state.model(state.attacker)
+    def _sight_line(self, status: TargetStatus) -> None:
+        attacker = self._model(self._choice.attacker)
         facts = status.facts
         if attacker is None or facts is None:
             return
@@ -537,9 +537,9 @@ class AttackOverlay:
             else "clear line of sight"
         self._add(OverlayItem("sight", status.target, line_path(m.point_a, m.point_b),
                               _cosmetic(color, 2.0, style), tooltip=tip, parent=self.layer))
-        if covered and state.scenario is not None:
+        if covered and self._scenario is not None:
             for terrain_id in facts.cover_by:
-                terrain = state.scenario.entity(terrain_id)
+                terrain = self._scenario.entity(terrain_id)
                 polygon = getattr(terrain, "polygon", None)
                 if not polygon:
                     continue
@@ -549,13 +549,14 @@ class AttackOverlay:
                                       _cosmetic(COVER_TERRAIN, 3.0), brush,
                                       f"gives cover to {status.target}", parent=self.layer))
 
-    def _grid(self, state: AttackState, geometry: BoardGeometry, spaces: int | None,
+    def _grid(self, geometry: BoardGeometry, spaces: int | None,
               statuses: list[TargetStatus]) -> None:
         grid = geometry.grid
         board_grid = geometry.board.grid
-        if grid is None or board_grid is None or state.attacker is None:
+        attacker = self._choice.attacker
+        if grid is None or board_grid is None or attacker is None:
             return
-        own = geometry.space_of(state.attacker)
+        own = geometry.space_of(attacker)
         table = shapely.box(0.0, 0.0, geometry.board.width, geometry.board.depth)
         if spaces is not None:
             cells = [c for c in _spaces_near(grid, own, spaces) if c != own]

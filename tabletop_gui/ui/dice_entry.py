@@ -6,7 +6,7 @@ drawn in the dice tray (``ui.dice_tray``), grouped by step, with what the next d
 for. A face the rules refuse is not entered, and the rules' message is shown.
 
 What is drawn comes from a view (``show_view``, see ``ui.card_view``); the actions go to
-the ``AttackState`` (roll, enter, remove, clear, answer a choice, fix the seed).
+the ``AttackController`` (roll, enter, remove, clear, answer a choice, fix the seed).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tabletop_gui.model.attack_state import SEED_LIMIT, AttackState
+from tabletop_gui.model.attack_controller import SEED_LIMIT, AttackController
 from tabletop_gui.ui.card_view import CardView, ShownAttack
 from tabletop_gui.ui.dice_tray import DiceTray
 from tabletop_gui.ui.elided_label import ElidedLabel
@@ -52,9 +52,9 @@ class DiceEntry(QWidget):
 
     refused = Signal(str)
 
-    def __init__(self, state: AttackState, parent: QWidget | None = None) -> None:
+    def __init__(self, attack: AttackController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.state = state
+        self.attack = attack
         self.view: ShownAttack = CardView()
         self._pending = ""  # digits typed toward a face of ten or more
         self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
@@ -111,17 +111,17 @@ class DiceEntry(QWidget):
         self.seed_box.setMinimumWidth(80)  # "fresh seed" elides a little, no more
         self.seed_box.setMaximumWidth(150)
         self.seed_box.valueChanged.connect(
-            lambda v: state.set_seed(None if v == FRESH else v))
+            lambda v: attack.set_seed(None if v == FRESH else v))
         self.undo_die_button = QToolButton()
         self.undo_die_button.setText("⌫")
         self.undo_die_button.setAccessibleName("Remove the last die")
         self.undo_die_button.setToolTip("Remove the last die entered (Backspace)")
-        self.undo_die_button.clicked.connect(state.remove_last_die)
+        self.undo_die_button.clicked.connect(attack.remove_last_die)
         self.clear_button = QToolButton()
         self.clear_button.setText("Clear")
         self.clear_button.setAccessibleName("Clear dice")
         self.clear_button.setToolTip("Forget the dice rolled or entered")
-        self.clear_button.clicked.connect(state.clear_dice)
+        self.clear_button.clicked.connect(attack.clear_dice)
         for w in (self.roll_button, self.seed_box, self.undo_die_button, self.clear_button):
             self.buttons_row.addWidget(w)
         layout.addLayout(self.buttons_row)
@@ -129,13 +129,13 @@ class DiceEntry(QWidget):
     # -- actions -----------------------------------------------------------------------
     def roll(self) -> None:
         self._pending = ""
-        self.state.roll()
+        self.attack.roll()
 
     def enter_face(self, face: int) -> bool | None:
         """Enter one die: True or False once the rules took or refused it (``refused``
         says why), None while a worker judges it."""
         self._pending = ""
-        return self.state.enter_die(face, refused=self.refused.emit)
+        return self.attack.enter_die(face, refused=self.refused.emit)
 
     def type_digit(self, digit: int) -> None:
         """One keyboard digit toward the next die (two digits for faces of ten or more)."""
@@ -164,7 +164,7 @@ class DiceEntry(QWidget):
                 self._pending = ""
                 self._show_status()
             else:
-                self.state.remove_last_die()
+                self.attack.remove_last_die()
         else:
             super().keyPressEvent(event)
 
@@ -172,10 +172,10 @@ class DiceEntry(QWidget):
     def show_view(self, view: ShownAttack) -> None:
         """Draw ``view``: the tray, the next die, the choice asked for, the result."""
         self.view = view
-        st = self.state
         ready = view.report is not None
         self.roll_button.setEnabled(ready)
-        shown = FRESH if st.seed is None else st.seed
+        seed = self.attack.seed
+        shown = FRESH if seed is None else seed
         if self.seed_box.value() != shown:
             self.seed_box.blockSignals(True)
             self.seed_box.setValue(shown)
@@ -214,7 +214,8 @@ class DiceEntry(QWidget):
     def _choices(self, view: ShownAttack) -> None:
         """Buttons for the choice the dice call for (e.g. the limb on a chooser's face)."""
         ask = view.pending_choice
-        current = self.state.answers.get(ask.key, ask.default) if ask is not None else None
+        current = dict(self.attack.dice.answers).get(ask.key, ask.default) \
+            if ask is not None else None
         asked = (ask, current)
         if asked == self._asked:
             return
@@ -236,7 +237,7 @@ class DiceEntry(QWidget):
             b.setChecked(choice == current)
             b.setToolTip(f"{ask.why}: {label}")
             b.clicked.connect(
-                lambda _=False, k=ask.key, c=choice: self.state.answer_choice(k, c))
+                lambda _=False, k=ask.key, c=choice: self.attack.answer_choice(k, c))
             self.choices_row.addWidget(b)
             b.show()  # now, not on the next turn of the event loop
             self.choice_buttons.append(b)

@@ -172,7 +172,7 @@ class InspectorPanel(QScrollArea):
         self.message.clear()
         if new == t:
             return
-        merge = MERGE_BASE + binding.key
+        merge = MERGE_BASE + (self.form.number_of(binding) if self.form is not None else 0)
         if isinstance(t, Scenario):
             self.document.edit(f"Edit {binding.label}", new, merge_id=merge)
         elif isinstance(t, Many):

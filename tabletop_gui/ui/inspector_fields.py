@@ -34,7 +34,6 @@ class Binding:
     read: Reader
     write: Writer
     set_value: Callable[[Any], None]
-    key: int = 0
 
     def load(self, entity: Any) -> None:
         self.widget.blockSignals(True)

@@ -84,11 +84,16 @@ class Form:
 
     def add(self, binding: Binding) -> Binding:
         assert self._layout is not None
-        binding.key = len(self.bindings)
         binding.widget.setObjectName(f"field_{binding.label}")
         self._layout.addRow(binding.label, binding.widget)
         self.bindings.append(binding)
         return binding
+
+    def number_of(self, binding: Binding) -> int:
+        """The place of ``binding`` in this form (its edits merge with each other only);
+        past the last for a binding of another form."""
+        return next((i for i, b in enumerate(self.bindings) if b is binding),
+                    len(self.bindings))
 
     def add_widget(self, widget: QWidget) -> None:
         assert self._layout is not None

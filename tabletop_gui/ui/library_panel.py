@@ -9,6 +9,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QSortFilterProxyModel, QStringListModel, Qt, QTimer
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QListView, QVBoxLayout, QWidget
 
+from tabletop_gui.importers.fighter_data import FighterLibrary
 from tabletop_gui.model.document import Change, Document
 from tabletop_gui.model.profiles import fresh, profiles_for
 from tabletop_gui.scenario.entities import Fighter, Model
@@ -85,7 +86,7 @@ class LibraryPanel(QWidget):
     def _fighter_library(ruleset: str) -> tuple[list[Model], list[str]]:
         """The fighters of the loaded fighter data (Warcry only), labelled with their
         warband so that a search finds them by either."""
-        if ruleset != "warcry":
+        if ruleset != FighterLibrary.ruleset:
             return [], []
         library, _ = load_library()  # a damaged library is told when an import uses it
         records = library.fighters

@@ -1,6 +1,10 @@
 """The main window: the battlefield canvas in the centre, dockable panels around it,
 menus and a toolbar of tools.
 
+Its collaborators that are not its own widgets (the document, the settings, the engine's
+worker thread, the recovery file) are made by ``app.build_window`` and passed in; the
+defaults (settings of the application, a worker of its own, no recovery) serve tests.
+
 Other panels plug in with ``add_panel(title, widget)``: the Attack and Log panels have
 reserved places (``PANEL_AREAS``).
 
@@ -104,12 +108,15 @@ class MainWindow(WindowHost):
     library_panel: LibraryPanel
 
     def __init__(self, document: Document, settings: QSettings | None = None,
+                 worker: EngineThread | None = None, recovery: Recovery | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.document = document
         self.settings = settings if settings is not None else QSettings()
         self.errors = ErrorReporter(self)
-        self.worker = EngineThread(self)  # the rules engine and the file reader run there
+        # the rules engine and the file reader run there; it lives as long as the window
+        self.worker = worker if worker is not None else EngineThread()
+        self.worker.setParent(self)
         self.scene = BattlefieldScene(document)
         self.view = BattlefieldView(self.scene, self)
         self.setCentralWidget(self.view)
@@ -161,6 +168,8 @@ class MainWindow(WindowHost):
         self._update_title()
         self.place_on(self._available())
         self._restore_state()
+        if recovery is not None:
+            self.use_recovery(recovery)
 
     # -- panels ----------------------------------------------------------------------
     def add_panel(self, title: str, widget: QWidget,
@@ -396,10 +405,14 @@ class MainWindow(WindowHost):
     # -- recovery --------------------------------------------------------------------
     def start_recovery(self, folder: Path | None = None) -> Recovery:
         """Autosave edits to a recovery file in ``folder`` (default: the user's data)."""
-        self.recovery = Recovery(self.document, folder)
-        self.recovery.failed.connect(self._autosave_failed)
-        self.files.use_recovery(self.recovery)
-        return self.recovery
+        return self.use_recovery(Recovery(self.document, folder))
+
+    def use_recovery(self, recovery: Recovery) -> Recovery:
+        """Autosave edits with ``recovery`` (of this window's document)."""
+        self.recovery = recovery
+        recovery.failed.connect(self._autosave_failed)
+        self.files.use_recovery(recovery)
+        return recovery
 
     def _autosave_failed(self, exc: Exception) -> None:
         self.errors.problem(

@@ -1,5 +1,6 @@
 """Widgets generated from a ruleset's situational options (``OptionSpec``): check boxes for
-bool, spin boxes for numbers, combo boxes for enums, line edits for text."""
+bool, spin boxes for numbers, combo boxes for enums, line edits for text; the values go
+to the attack controller, and are drawn again from it at every view it publishes."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tabletop_gui.model.attack_state import AttackState
+from tabletop_gui.model.attack_controller import AttackController
+from tabletop_gui.model.attack_view import AttackView
 from tabletop_gui.rules import words
 from tabletop_gui.rules.fields import FieldError, OptionSpec
 
@@ -29,18 +31,18 @@ def option_label(spec: OptionSpec, ruleset_id: str = "") -> str:
 
 
 class OptionsForm(QWidget):
-    """One widget per situational option of the state's ruleset, bound to the state."""
+    """One widget per situational option of the attack's ruleset, bound to the attack."""
 
-    def __init__(self, state: AttackState, parent: QWidget | None = None) -> None:
+    def __init__(self, attack: AttackController, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.state = state
+        self.attack = attack
         self.widgets: dict[str, OptionWidget] = {}
         self._specs: tuple[OptionSpec, ...] = ()
         self._layout = QFormLayout(self)
         self._layout.setContentsMargins(0, 0, 0, 0)
         self._empty = QLabel("(none for this ruleset)")
         self._layout.addRow(self._empty)
-        state.subscribe(self.refresh)
+        attack.subscribe(self._published)
         self.refresh()
 
     def _build(self) -> None:
@@ -62,7 +64,7 @@ class OptionsForm(QWidget):
             widget.setAccessibleName(label.text())  # what screen readers say for it
 
     def _ruleset(self) -> str:
-        scenario = self.state.scenario
+        scenario = self.attack.scenario
         return scenario.ruleset if scenario is not None else ""
 
     def _make(self, spec: OptionSpec) -> OptionWidget:
@@ -99,20 +101,23 @@ class OptionsForm(QWidget):
         return edit
 
     def _set(self, key: str, value: Any) -> None:
-        if self.state.option_value(key) == value:
+        if self.attack.option_value(key) == value:
             return
         try:
-            self.state.set_option(key, value)
+            self.attack.set_option(key, value)
         except FieldError as e:  # pragma: no cover - widgets only offer valid values
-            self.state.message = str(e)
+            self.attack.refuse(str(e))
+
+    def _published(self, view: AttackView) -> None:
+        self.refresh()
 
     def refresh(self) -> None:
-        specs = self.state.option_specs
+        specs = self.attack.option_specs
         if specs != self._specs:
             self._specs = specs
             self._build()
         for key, widget in self.widgets.items():
-            value = self.state.option_value(key)
+            value = self.attack.option_value(key)
             widget.blockSignals(True)
             if isinstance(widget, QCheckBox):
                 widget.setChecked(bool(value))

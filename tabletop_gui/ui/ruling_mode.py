@@ -4,7 +4,8 @@ argument (docs/rulings.md).
 ``RulingMode`` keeps the pair (attacker, target), asks the rules for the attack and the
 ruling (``rules.ruling.build_ruling``; the weapon and options of the Attack panel when it
 prepares the same attacker), draws the evidence (``RulingOverlay``), shows the checklist
-in the Ruling panel, and exports the ruling (``RulingPicture``: the same pictures as
+in the Ruling panel (the window's attack flow, once installed, is asked for its choice and
+hides its marks meanwhile), and exports the ruling (``RulingPicture``: the same pictures as
 `tabletop-gui ruling --out`) or copies its picture to the clipboard. It follows the
 document: an edit, an undo or a new file updates or clears the ruling.
 """
@@ -17,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QObject, QPointF
 from PySide6.QtWidgets import QApplication, QFileDialog, QMenu
 
+from tabletop_gui.model.attack_view import AttackChoice
 from tabletop_gui.model.document import Change
 from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import AttackRequest, RulesError
@@ -74,15 +76,19 @@ class RulingMode(QObject):
 
     def _attack_marks(self, shown: bool) -> None:
         """The Attack panel's marks (range band, targets) step aside in this mode."""
-        overlay = getattr(getattr(self.window, "attack_flow", None), "overlay", None)
-        if overlay is not None:
-            overlay.set_enabled(shown)
+        flow = self.window.attack_flow
+        if flow is not None:
+            flow.show_marks(shown)
+
+    def _attack_choice(self) -> AttackChoice | None:
+        """The attack the Attack panel prepares (None before the attack flow is in)."""
+        flow = self.window.attack_flow
+        return flow.attack.choice if flow is not None else None
 
     def _prepared_pair(self) -> tuple[str | None, str | None]:
-        flow = getattr(self.window, "attack_flow", None)
-        state = getattr(flow, "state", None)
-        if state is not None and state.attacker is not None:
-            return state.attacker, state.target
+        choice = self._attack_choice()
+        if choice is not None and choice.attacker is not None:
+            return choice.attacker, choice.target
         if self.attacker is not None:
             return self.attacker, self.target
         models = [i for i in self.document.selection if self.document.scenario.model(i)]
@@ -147,9 +153,9 @@ class RulingMode(QObject):
         battle = snapshot.battle
         weapon: str | None = None
         options: dict[str, Any] = {}
-        state = getattr(getattr(self.window, "attack_flow", None), "state", None)
-        if state is not None and state.attacker == attacker:  # as the Attack panel has it
-            weapon, options = state.weapon, dict(state.options)
+        choice = self._attack_choice()
+        if choice is not None and choice.attacker == attacker:  # as the Attack panel has it
+            weapon, options = choice.weapon, dict(choice.options)
         report = ruleset.attack(battle, AttackRequest(attacker, target, weapon, None, options))
         return build_ruling(ruleset, battle, report)
 
@@ -206,8 +212,8 @@ class RulingMode(QObject):
         return menu
 
     def _menu_attacker(self, clicked: str) -> str | None:
-        state = getattr(getattr(self.window, "attack_flow", None), "state", None)
-        candidates = [getattr(state, "attacker", None)]
+        choice = self._attack_choice()
+        candidates = [choice.attacker if choice is not None else None]
         selected = [i for i in self.document.selection if self.document.scenario.model(i)]
         candidates.append(selected[0] if len(selected) == 1 else None)
         candidates.append(self.attacker)

@@ -63,7 +63,10 @@ class TableView(QObject):
         return {"menu": w.menuBar(), "status": w.statusBar(), "tools": w.toolbox.toolbar}
 
     def enter(self) -> None:
+        from tabletop_gui.ui.shortcuts_dialog import window_actions
+
         w = self.window
+        own = set(w.actions())
         self._saved = _Saved(
             state=w.saveState(), geometry=w.geometry(), window_state=w.windowState(),
             own_font=QFont(w.font()) if w.testAttribute(Qt.WidgetAttribute.WA_SetFont)
@@ -71,13 +74,9 @@ class TableView(QObject):
             own_palette=QPalette(w.palette())
             if w.testAttribute(Qt.WidgetAttribute.WA_SetPalette) else None,
             bars={name: bar.isVisible() for name, bar in self._bars().items()},  # type: ignore[attr-defined]
-            lent=[],
+            lent=[a for a in window_actions(w)
+                  if a not in own and not a.shortcut().isEmpty()],
         )
-        from tabletop_gui.ui.shortcuts_dialog import window_actions
-
-        own = set(w.actions())
-        self._saved.lent = [a for a in window_actions(w)
-                            if a not in own and not a.shortcut().isEmpty()]
         w.addActions(self._saved.lent)  # the menu and tool bars hide: their keys stay
         for bar in self._bars().values():
             bar.hide()  # type: ignore[attr-defined]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QColor, QGuiApplication, QPalette
 from PySide6.QtWidgets import QApplication
 
@@ -67,11 +67,13 @@ def is_dark(palette: QPalette) -> bool:
     return palette.color(Role.Window).lightness() < 128
 
 
-class ThemeFollower:
+class ThemeFollower(QObject):
     """Keeps the application's palette on the wanted scheme: a dark palette for Dark, the
-    style's own for Light, untouched when nothing is known (the platform decides)."""
+    style's own for Light, untouched when nothing is known (the platform decides). A
+    child of the application: it lives as long as the application does."""
 
     def __init__(self, app: QApplication) -> None:
+        super().__init__(app)
         self.app = app
         self.applied: Qt.ColorScheme | None = None
         app.styleHints().colorSchemeChanged.connect(lambda _scheme: self.apply())
@@ -91,8 +93,5 @@ def follow_system_theme() -> ThemeFollower | None:
     app = QApplication.instance()
     if not isinstance(app, QApplication):
         return None
-    follower = getattr(app, "_tabletop_theme", None)
-    if follower is None:
-        follower = ThemeFollower(app)
-        app._tabletop_theme = follower  # type: ignore[attr-defined]
-    return follower
+    follower = app.findChild(ThemeFollower)
+    return follower if isinstance(follower, ThemeFollower) else ThemeFollower(app)

@@ -148,7 +148,7 @@ class Toolbox:
 
     def set_snapping(self, on: bool) -> None:
         for t in self.tools:
-            t.snapping = on
+            t.set_snapping(on)
 
     def populate_tools(self, menu: QMenu) -> None:
         menu.addActions(list(self.actions.values()))

@@ -8,7 +8,7 @@ asks of a sibling part is a small protocol here, not the sibling's class.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QToolBar, QWidget
@@ -20,6 +20,9 @@ from tabletop_gui.ui.canvas.scene import BattlefieldScene
 from tabletop_gui.ui.canvas.tools.base import Tool
 from tabletop_gui.ui.canvas.view import BattlefieldView
 from tabletop_gui.ui.errors import ErrorReporter
+
+if TYPE_CHECKING:  # the attack is loaded after the first paint
+    from tabletop_gui.model.attack_controller import AttackController
 
 
 class FilesPart(Protocol):
@@ -43,6 +46,14 @@ class LibraryPart(Protocol):
     def refresh(self) -> None: ...
 
 
+class AttackPart(Protocol):
+    """The attack flow (installed after the first paint): its controller, and its marks."""
+
+    attack: AttackController
+
+    def show_marks(self, shown: bool) -> None: ...
+
+
 class WindowHost(QMainWindow):
     """What ``MainWindow`` has set up by the time it makes a part, and the panels the
     parts install (``add_panel``)."""
@@ -61,6 +72,7 @@ class WindowHost(QMainWindow):
     roster_panel: QWidget
     inspector: QWidget
     docks: dict[str, QDockWidget]
+    attack_flow: AttackPart | None  # None until installed
 
     def add_panel(self, title: str, widget: QWidget,
                   area: Qt.DockWidgetArea | None = None) -> QDockWidget:

@@ -139,6 +139,36 @@ def test_tabletop_gui_has_no_import_circle() -> None:
     assert len(graph) > 100  # the whole package was read
 
 
+RULESET_FREE_LAYERS = ("geometry", "scenario", "model", "ui")
+
+
+def ruleset_imports(graph: Graph, package: str) -> list[str]:
+    """``module -> ruleset module`` for every import of a ruleset's own package
+    (``<package>.rules.<ruleset>.*``) by a module of the layers that must not name a
+    ruleset: a ruleset's knowledge is reached through the registry and ``Ruleset``."""
+    rulesets = {m.split(".")[2] for m in graph
+                if m.startswith(f"{package}.rules.") and len(m.split(".")) > 3}
+    return sorted(f"{m} -> {e}" for m, edges in graph.items() for e in edges
+                  if m.split(".")[1] in RULESET_FREE_LAYERS
+                  and e.startswith(f"{package}.rules.") and e.split(".")[2] in rulesets)
+
+
+def test_no_layer_outside_the_rules_imports_a_rulesets_package() -> None:
+    graph = import_graph(Path(tabletop_gui.__file__).parent, "tabletop_gui")
+    assert ruleset_imports(graph, "tabletop_gui") == []
+
+
+def test_a_ruleset_import_from_the_ui_is_named(tmp_path: Path) -> None:
+    root = _write(tmp_path / "pkg", {
+        "__init__.py": "", "rules/__init__.py": "", "rules/registry.py": "",
+        "rules/chess/__init__.py": "", "rules/chess/counts.py": "",
+        "ui/__init__.py": "", "ui/items.py": "from pkg.rules.chess.counts import x\n",
+        "ui/ok.py": "from pkg.rules import registry\n",
+    })
+    graph = import_graph(root, "pkg")
+    assert ruleset_imports(graph, "pkg") == ["pkg.ui.items -> pkg.rules.chess.counts"]
+
+
 def _write(root: Path, files: dict[str, str]) -> Path:
     for name, text in files.items():
         path = root / name

@@ -9,7 +9,7 @@ import pytest
 
 from tabletop_gui.rules import registry
 from tabletop_gui.scenario.battle import battle_of
-from tabletop_gui.scenario.entities import Battlefield, Fighter, RoundBase, Scenario, Side
+from tabletop_gui.scenario.entities import Battlefield, Fighter, RoundBase, Scenario, Side, Unit
 
 LEGLESS = {"limbs_lost": ["RL", "LL"], "damage": 0}
 
@@ -62,3 +62,26 @@ def test_a_rulesets_declared_rule_is_what_the_scenario_reads(monkeypatch: pytest
     always = dataclasses.replace(registry.INFOS["warcry"], taken_down_rule=lambda c: True)
     monkeypatch.setitem(registry.INFOS, "warcry", always)
     assert sc.taken_down(target)
+
+
+@pytest.mark.parametrize("hp,hp_lost,left", [
+    (1, 0, 20), (1, 1, 19), (1, 19, 1), (1, 20, 0), (1, 25, 0),
+    (3, 2, 20),   # a model is removed only when all its Health Points are lost
+    (3, 3, 19), (3, 5, 19), (3, 6, 18), (3, 59, 1), (3, 60, 0),
+])
+def test_a_unit_loses_whole_models_as_its_health_points_go(hp: int, hp_lost: int,
+                                                            left: int) -> None:
+    unit = Unit("u", "Spears", "red", 5.0, 5.0, 20, 5, (20.0, 20.0),
+                characteristics={"hp": hp}, state={"hp_lost": hp_lost})
+    assert unit.models_left == left
+    assert unit.taken_down is (left == 0)
+
+
+def test_models_left_agrees_with_the_ninth_age_count() -> None:
+    from tabletop_gui.rules.ninth_age.counts import alive_models
+
+    for hp in (1, 2, 3, 5):
+        for lost in range(0, 3 * hp * 7):
+            unit = Unit("u", "Spears", "red", 5.0, 5.0, 7, 3, (20.0, 20.0),
+                        characteristics={"hp": hp}, state={"hp_lost": lost})
+            assert unit.models_left == alive_models(7, hp, lost), (hp, lost)

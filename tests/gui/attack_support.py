@@ -9,9 +9,6 @@ from pathlib import Path
 from PySide6.QtCore import QSettings
 
 from tabletop_gui.model.document import Document
-from tabletop_gui.rules import registry
-from tabletop_gui.rules.base import AttackRequest
-from tabletop_gui.scenario.battle import battle_of
 from tabletop_gui.scenario.entities import (
     Battlefield,
     Fighter,
@@ -21,17 +18,15 @@ from tabletop_gui.scenario.entities import (
     Side,
     Weapon,
 )
-from tabletop_gui.scenario.load import load_scenario
 from tabletop_gui.ui.attack_flow import AttackFlow
 
-DEMOS = Path(__file__).resolve().parents[2] / "resources" / "demos"
+# the Qt-free ones, imported by the GUI tests from here
+from tests.core.attack_helpers import DEMOS as DEMOS
+from tests.core.attack_helpers import RULESETS as RULESETS
+from tests.core.attack_helpers import demo_scenario
+from tests.core.attack_helpers import first_pair as first_pair
 
-# rulesets whose engines are on main (see the report for any left out)
-RULESETS = ("warcry", "fight-vs-defense", "mordheim-warcry", "ninth-age", "circle-of-realms")
-
-
-def demo(ruleset: str) -> Scenario:
-    return load_scenario(DEMOS / f"{ruleset}.battle.json")
+demo = demo_scenario  # the GUI tests call it so
 
 
 def make_window(qtbot, scenario: Scenario, tmp_path: Path):  # noqa: ANN001, ANN201
@@ -51,8 +46,8 @@ def make_window(qtbot, scenario: Scenario, tmp_path: Path):  # noqa: ANN001, ANN
 
 def built_window(qtbot, file: str, ruleset: str):  # noqa: ANN001, ANN201
     """The main window on ``file``, built and completed as ``run_app`` does (build the
-    window, then the attack flow and the recovery offer); the test points the recovery
-    folder into its own directory first."""
+    window; once painted, it installs the attack flow and offers the unsaved work); the
+    test points the recovery folder into its own directory first."""
     from tabletop_gui.app import build_window
 
     window = build_window(file, ruleset)
@@ -60,25 +55,11 @@ def built_window(qtbot, file: str, ruleset: str):  # noqa: ANN001, ANN201
     with qtbot.waitActive(window):
         window.show()
         window.activateWindow()
-    window.install_attack_flow()
-    window.offer_recovery()
+    # painted: the window installs its attack flow, then offers the unsaved work
+    qtbot.waitUntil(lambda: window.attack_flow is not None and window.recovery.enabled)
     window.view.fit_to_window()
     window.view.setFocus()
     return window
-
-
-def first_pair(scenario: Scenario, valid: bool = True) -> tuple[str, str]:
-    """(attacker, target) of the demo: the first ordered pair the engine calls valid
-    (or invalid), in file order."""
-    ruleset = registry.get(scenario.ruleset)
-    battle = battle_of(scenario)
-    for a in scenario.models:
-        for t in scenario.models:
-            if t.side == a.side or scenario.taken_down(a) or scenario.taken_down(t):
-                continue
-            if ruleset.attack(battle, AttackRequest(a.id, t.id)).valid == valid:
-                return a.id, t.id
-    raise AssertionError(f"no {'valid' if valid else 'invalid'} pair in the demo")
 
 
 def settle(qtbot, flow: AttackFlow, timeout: int = 20000) -> None:  # noqa: ANN001
@@ -89,7 +70,7 @@ def settle(qtbot, flow: AttackFlow, timeout: int = 20000) -> None:  # noqa: ANN0
 
 def select_attacker(qtbot, flow: AttackFlow, attacker: str) -> None:  # noqa: ANN001
     flow.document.set_selection([attacker])
-    assert flow.state.attacker == attacker
+    assert flow.attack.choice.attacker == attacker
     settle(qtbot, flow)
 
 

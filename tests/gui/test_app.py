@@ -62,3 +62,35 @@ def test_duplicate_and_snap_switch(make_window, qtbot):
     assert w.document.selection == (new_f.id, s.obstacles[-1].id)
     w.toolbox.snap_action.trigger()
     assert not any(t.snapping for t in w.toolbox.tools)
+
+
+def test_build_window_passes_the_collaborators_in_and_completes_after_the_first_paint(
+        qtbot, monkeypatch, tmp_path):
+    from tabletop_gui.model import recovery as recovery_module
+
+    monkeypatch.setattr(recovery_module, "default_folder", lambda: tmp_path / "recovery")
+    w = build_window(str(demo_path("warcry")), "warcry")
+    qtbot.addWidget(w)
+    # made by build_window and handed over: the worker is the window's from then on
+    assert w.worker.parent() is w and w.recovery.document is w.document
+    assert w.recovery.folder == tmp_path / "recovery"
+    assert w.attack_flow is None and not w.recovery.enabled  # nothing before a paint
+    with qtbot.waitExposed(w):
+        w.show()
+    # painted: the attack flow is installed, then the unsaved work offered (none here)
+    qtbot.waitUntil(lambda: w.attack_flow is not None and w.recovery.enabled)
+    assert "Attack" in w.docks and "Log" in w.docks
+
+
+def test_a_measured_start_installs_nothing_after_the_paint(qtbot):
+    from PySide6.QtCore import QTimer
+
+    from tabletop_gui.app import after_first_paint
+
+    w = build_window(None, "warcry", complete=False)
+    qtbot.addWidget(w)
+    later: list[bool] = []  # two turns after the first paint: anything deferred has run
+    after_first_paint(w.view.viewport(), lambda: QTimer.singleShot(0, lambda: later.append(True)))
+    w.show()
+    qtbot.waitUntil(lambda: bool(later))
+    assert w.attack_flow is None and not w.recovery.enabled

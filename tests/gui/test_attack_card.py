@@ -58,7 +58,7 @@ def laptop(qtbot, tmp_path, monkeypatch):
         window.document.set_selection([attacker])
         flow = window.attack_flow
         settle(qtbot, flow)
-        flow.state.set_target(target)
+        flow.attack.set_target(target)
         settle(qtbot, flow)
         qtbot.waitUntil(lambda: flow.attack_panel.view.report is not None)
         return window, flow
@@ -114,7 +114,7 @@ def test_roll_apply_dice_and_odds_on_a_laptop_screen(laptop, qtbot, ruleset, scr
                 panel.dice.seed_box.setValue(CHOICE_SEED[ruleset])
             qtbot.keyClick(window.view, Qt.Key.Key_R)
             settle(qtbot, flow)
-            qtbot.waitUntil(lambda: flow.state.resolution is not None)
+            qtbot.waitUntil(lambda: flow.attack.current_view.resolution is not None)
             assert panel.apply_button.isEnabled()
         _wait_layout(qtbot, flow)
         shown = [panel.dice.roll_button, panel.apply_button, panel.dice.tray,
@@ -258,14 +258,17 @@ def _blobs(image: QImage, ink: QColor, where: QRect) -> int:
 
 
 def test_the_card_draws_an_attack_view(qtbot, tmp_path):
-    """The card draws an ``AttackView`` (``evaluate``) as it draws the state's view: the
+    """The card draws an ``AttackView`` (``evaluate``) as it draws the published one: the
     next die's purpose over the tray, the dice fed so far, the conditioned odds."""
     from types import SimpleNamespace
 
-    from tabletop_gui.model.attack_state import AttackState
+    from tabletop_gui.model.attack_controller import AttackController
     from tabletop_gui.model.attack_view import AttackChoice, DiceEntry, evaluate
+    from tabletop_gui.model.target_scanner import TargetScanner
     from tabletop_gui.scenario.battle import battle_of
+    from tabletop_gui.scenario.snapshot import Snapshot
     from tabletop_gui.ui.attack_panel import AttackPanel
+    from tests.core.attack_helpers import raise_failure
     from tests.gui.attack_support import demo
 
     scenario = demo("ninth-age")
@@ -274,7 +277,8 @@ def test_the_card_draws_an_attack_view(qtbot, tmp_path):
     view = evaluate(snapshot, AttackChoice(attacker, None, None, target),
                     DiceEntry(faces=(6, 1)))
     assert view.next_die is not None
-    card = AttackPanel(AttackState(scenario))
+    attack = AttackController(Snapshot.of(scenario))
+    card = AttackPanel(attack, TargetScanner(attack.runner, raise_failure))
     qtbot.addWidget(card)
     card.show_view(view)
     assert view.next_die.purpose in card.dice.status_label.text()

@@ -38,11 +38,11 @@ def test_full_attack_through_the_widgets(qtbot, tmp_path, ruleset: str) -> None:
     attacker, target = first_pair(scenario)
     select_attacker(qtbot, flow, attacker)
     window.view.setFocus()
-    valid = [s.target for s in flow.state.statuses() if s.valid]
+    valid = [s.target for s in flow.targets.statuses() if s.valid]
     assert target in valid
     for _ in range(valid.index(target) + 1):
         qtbot.keyClick(window.view, Qt.Key.Key_Tab)
-    assert flow.state.target == target
+    assert flow.attack.choice.target == target
     settle(qtbot, flow)
 
     engine = registry.get(ruleset)
@@ -61,8 +61,8 @@ def test_full_attack_through_the_widgets(qtbot, tmp_path, ruleset: str) -> None:
     qtbot.keyClick(window.view, Qt.Key.Key_R)
     settle(qtbot, flow)
     rolled = engine.resolve(battle, AttackRequest(attacker, target), SeededDice(5))
-    assert flow.state.resolution is not None
-    assert flow.state.resolution.changes == rolled.changes
+    assert flow.attack.current_view.resolution is not None
+    assert flow.attack.current_view.resolution.changes == rolled.changes
     assert "Rolled with seed 5" in panel.dice.status_label.text()
     assert panel.apply_button.isEnabled()
 
@@ -80,15 +80,15 @@ def test_full_attack_through_the_widgets(qtbot, tmp_path, ruleset: str) -> None:
     names = (scenario.model(attacker).name, scenario.model(target).name)
     assert all(n in text for n in names) and "seed 5" in text
     assert f"result: {rolled.damage} damage" in text
-    assert flow.state.dice == [] and flow.state.resolution is None
+    assert list(flow.attack.dice.faces) == [] and flow.attack.current_view.resolution is None
 
     # undo restores the document; the panel follows
     window.document.undo_stack.undo()
     settle(qtbot, flow)
     assert window.document.scenario == scenario
     assert flow.log_panel.entries[-1].startswith("(undone: Apply attack")
-    assert flow.state.report is not None
-    assert flow.state.report.to_json() == report.to_json()
+    assert flow.attack.current_view.report is not None
+    assert flow.attack.current_view.report.to_json() == report.to_json()
 
     # entered dice, typed as digits, conditioned odds on the way
     faces = [d.face for d in rolled.dice]
@@ -101,16 +101,16 @@ def test_full_attack_through_the_widgets(qtbot, tmp_path, ruleset: str) -> None:
         assert "Given the 1 dice so far" in odds.condition_label.text()
     _type_faces(qtbot, window.view, faces[1:], sides[1:])
     settle(qtbot, flow)
-    assert flow.state.dice == faces
+    assert list(flow.attack.dice.faces) == faces
     entered = engine.resolve(battle, AttackRequest(attacker, target), GivenDice(faces))
-    assert flow.state.resolution is not None
-    assert flow.state.resolution.changes == entered.changes
+    assert flow.attack.current_view.resolution is not None
+    assert flow.attack.current_view.resolution.changes == entered.changes
     shown = panel.dice.tray.summary()
     assert all(f"{d.face} ({d.outcome})" in shown for d in entered.dice)
 
     # Esc clears the attack
     qtbot.keyClick(window.view, Qt.Key.Key_Escape)
-    assert flow.state.attacker is None and flow.state.report is None
+    assert flow.attack.choice.attacker is None and flow.attack.current_view.report is None
     assert flow.overlay.items == []
 
 
@@ -125,8 +125,8 @@ def test_clicking_an_enemy_on_the_canvas_makes_it_the_target(qtbot, tmp_path) ->
     assert enemy is not None
     pos: QPoint = window.view.mapFromScene(to_scene(enemy.x, enemy.y))
     qtbot.mouseClick(window.view.viewport(), Qt.MouseButton.LeftButton, pos=pos)
-    assert flow.state.attacker == attacker
-    assert flow.state.target == target
+    assert flow.attack.choice.attacker == attacker
+    assert flow.attack.choice.target == target
     settle(qtbot, flow)
     assert flow.attack_panel.target_combo.currentData() == target
 
@@ -136,13 +136,13 @@ def test_invalid_face_typed_is_refused_with_the_rules_words(qtbot, tmp_path) -> 
     window, flow = make_window(qtbot, scenario, tmp_path)
     attacker, target = first_pair(scenario)
     select_attacker(qtbot, flow, attacker)
-    flow.state.set_target(target)
+    flow.attack.set_target(target)
     settle(qtbot, flow)
     with qtbot.waitSignal(flow.attack_panel.dice.refused) as blocker:
         qtbot.keyClick(window.view, Qt.Key.Key_7)
     assert "d6 shows 1 to 6" in blocker.args[0]
     assert flow.attack_panel.dice.message_label.text() == blocker.args[0]
-    assert flow.state.dice == []
+    assert list(flow.attack.dice.faces) == []
 
 
 def test_situational_options_are_generated_and_change_the_odds(qtbot, tmp_path) -> None:
@@ -150,19 +150,19 @@ def test_situational_options_are_generated_and_change_the_odds(qtbot, tmp_path) 
     window, flow = make_window(qtbot, scenario, tmp_path)
     attacker, target = first_pair(scenario)
     select_attacker(qtbot, flow, attacker)
-    flow.state.set_target(target)
+    flow.attack.set_target(target)
     widgets = flow.attack_panel.options_form.widgets
     info = registry.info("circle-of-realms")
     assert set(widgets) == {o.key for o in info.situational_options}
     settle(qtbot, flow)
-    before = flow.state.report
+    before = flow.attack.current_view.report
     widgets["night"].setChecked(True)
-    assert flow.state.options == {"night": True}
+    assert dict(flow.attack.choice.options) == {"night": True}
     settle(qtbot, flow)
     engine = registry.get("circle-of-realms").attack(
         battle_of(scenario), AttackRequest(attacker, target, situational={"night": True}))
-    assert flow.state.report is not None and before is not None
-    assert flow.state.report.to_json() == engine.to_json()
+    assert flow.attack.current_view.report is not None and before is not None
+    assert flow.attack.current_view.report.to_json() == engine.to_json()
     assert flow.odds_panel.expected_label.text() == f"{engine.expected_damage:.2f}"
 
 
@@ -171,15 +171,15 @@ def test_digits_typed_in_the_seed_box_edit_the_seed_not_the_dice(qtbot, tmp_path
     window, flow = make_window(qtbot, scenario, tmp_path)
     attacker, target = first_pair(scenario)
     select_attacker(qtbot, flow, attacker)
-    flow.state.set_target(target)
+    flow.attack.set_target(target)
     box = flow.attack_panel.dice.seed_box
     box.setFocus()
     box.selectAll()
     qtbot.keyClicks(box, "42")
-    assert box.value() == 42 and flow.state.seed == 42
-    assert flow.state.dice == []
+    assert box.value() == 42 and flow.attack.seed == 42
+    assert list(flow.attack.dice.faces) == []
     qtbot.keyClick(box, Qt.Key.Key_R)
-    assert flow.state.rolled_seed is None  # R typed into a number box is not a roll
+    assert flow.attack.dice.seed is None  # R typed into a number box is not a roll
 
 
 def test_a_roll_in_the_window_takes_a_fresh_seed_shown_and_logged(qtbot, tmp_path) -> None:
@@ -191,13 +191,13 @@ def test_a_roll_in_the_window_takes_a_fresh_seed_shown_and_logged(qtbot, tmp_pat
         window, flow = make_window(qtbot, scenario, tmp_path / night)
         attacker, target = first_pair(scenario)
         select_attacker(qtbot, flow, attacker)
-        flow.state.set_target(target)
+        flow.attack.set_target(target)
         settle(qtbot, flow)
         box = flow.attack_panel.dice.seed_box
-        assert box.text() == "fresh seed" and flow.state.seed is None
+        assert box.text() == "fresh seed" and flow.attack.seed is None
         flow.attack_panel.dice.roll_button.click()
         settle(qtbot, flow)
-        seed = flow.state.rolled_seed
+        seed = flow.attack.dice.seed
         assert seed is not None
         qtbot.waitUntil(lambda s=seed, f=flow: f"Rolled with seed {s}:"
                         in f.attack_panel.dice.status_label.text())

@@ -17,11 +17,11 @@ def test_a_drag_among_200_models_is_scanned_in_slices(qtbot, tmp_path) -> None:
                    if m.side != scenario.model(attacker).side and not scenario.taken_down(m)])
     select_attacker(qtbot, flow, attacker)
     assert len(flow.overlay.of_kind("target")) == enemies
-    scan = flow.state.scan
+    scan = flow.targets.scan
     # cached: repainting, hovering and Tab cost no recomputation
     done = scan.computations
-    flow.state.statuses()
-    flow.overlay.update(flow.state)
+    flow.targets.statuses()
+    flow.overlay.update(flow.attack.current_view, flow.attack.scenario, flow.targets)
     assert scan.computations == done
 
     m = scenario.model(attacker)
@@ -31,9 +31,9 @@ def test_a_drag_among_200_models_is_scanned_in_slices(qtbot, tmp_path) -> None:
     assert scan.computations == done
     assert not scan.complete
     assert len(flow.overlay.of_kind("target")) == enemies
-    assert any(s.stale for s in flow.state.statuses())
+    assert any(s.stale for s in flow.targets.statuses())
     with qtbot.waitSignal(flow.scan_finished, timeout=20000):
         pass
     assert scan.complete
-    assert not any(s.stale for s in flow.state.statuses())
+    assert not any(s.stale for s in flow.targets.statuses())
     assert scan.computations - done == enemies

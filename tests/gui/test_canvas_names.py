@@ -302,7 +302,7 @@ def test_the_wounds_bar_is_drawn_above_the_target_ring(qtbot, tmp_path):
     window, flow = make_attack_window(qtbot, scenario, tmp_path)
     attacker, target = first_pair(scenario)
     select_attacker(qtbot, flow, attacker)
-    flow.state.set_target(target)
+    flow.attack.set_target(target)
     qtbot.waitUntil(lambda: flow.idle, timeout=20000)
     qtbot.waitUntil(lambda: not window.scene.labels.pending, timeout=10000)
     marks = [m for m in flow.overlay.of_kind("target") if m.key == target]

@@ -15,7 +15,6 @@ import pytest
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import QMessageBox
 
-from tabletop_gui.model.attack_state import AttackState
 from tabletop_gui.model.profiles import library_profiles
 from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import RulesError
@@ -27,6 +26,7 @@ from tabletop_gui.scenario.load import load_scenario
 from tabletop_gui.scenario.problems import ScenarioError
 from tabletop_gui.ui.canvas.tools.add import AddTool
 from tabletop_gui.ui.overlay_shapes import RangeProblem, weapon_range
+from tests.core.attack_helpers import coupled
 from tests.gui.attack_support import (
     DEMOS,
     archers,
@@ -106,7 +106,7 @@ def test_rules_that_cannot_judge_the_targets_mark_every_enemy_and_say_why(
     window, flow = make_window(qtbot, scenario, tmp_path)
     with qtbot.waitSignal(flow.scan_finished, timeout=5000):
         window.document.set_selection([attacker])
-    enemies = flow.state.enemies()
+    enemies = flow.targets.enemies()
     assert enemies
     for enemy in enemies:
         marker = flow.overlay.marker(enemy)
@@ -126,8 +126,8 @@ def test_an_engine_failing_on_the_targets_marks_them_and_the_scan_finishes(
     window, flow = make_window(qtbot, scenario, tmp_path)
     with qtbot.waitSignal(flow.scan_finished, timeout=5000):
         window.document.set_selection([attacker])
-    assert flow.state.scan.complete
-    for enemy in flow.state.enemies():
+    assert flow.targets.scan.complete
+    for enemy in flow.targets.enemies():
         marker = flow.overlay.marker(enemy)
         assert marker is not None and not marker.valid
         assert marker.reasons == (f"the rules engine failed: ZeroDivisionError: {ENGINE_BUG}",)
@@ -154,7 +154,7 @@ def test_an_engine_failure_resets_the_attack_and_the_next_file_works(
         window.document.set_selection([target])
         qtbot.waitUntil(lambda: message in window.errors.messages)  # told by the worker
     assert _notice_shows(window, message)
-    assert flow.state.attacker is None and flow.state.report is None
+    assert flow.attack.choice.attacker is None and flow.attack.current_view.report is None
     assert flow.overlay.items == []
     assert flow.attack_panel.verdict_label.text() == "Select an attacker, then a target."
 
@@ -163,8 +163,8 @@ def test_an_engine_failure_resets_the_attack_and_the_next_file_works(
     select_attacker(qtbot, flow, attacker)
     window.document.set_selection([target])
     settle(qtbot, flow)
-    assert flow.state.attacker == attacker and flow.state.target == target
-    assert flow.state.report is not None and flow.state.report.valid
+    assert flow.attack.choice.attacker == attacker and flow.attack.choice.target == target
+    assert flow.attack.current_view.report is not None and flow.attack.current_view.report.valid
     assert len(window.errors.messages) == told  # nothing more went wrong
 
 
@@ -179,27 +179,29 @@ def test_opening_another_file_starts_the_attack_over(qtbot, tmp_path):
     settle(qtbot, flow)
     flow.roll()
     settle(qtbot, flow)
-    assert flow.state.dice and flow.overlay.items
+    assert list(flow.attack.dice.faces) and flow.overlay.items
     open_file(qtbot, window, other)
-    assert (flow.state.attacker, flow.state.target, flow.state.dice) == (None, None, [])
+    assert flow.attack.choice.attacker is None and flow.attack.choice.target is None
+    assert flow.attack.dice.faces == ()
     assert flow.overlay.items == [] and not flow._scan_timer.isActive()
-    assert flow.state.scenario is window.document.scenario
+    assert flow.attack.scenario is window.document.scenario
 
 
-def test_the_state_alone_lets_an_engine_failure_through_and_a_handler_is_told(monkeypatch):
+def test_the_attack_alone_lets_an_engine_failure_through_and_a_handler_is_told(monkeypatch):
     scenario = demo("warcry")
     attacker, target = first_pair(scenario)
     monkeypatch.setattr(WarcryFamilyRuleset, "attack", _engine_bug)
-    alone = AttackState(scenario)
+    alone, _ = coupled(scenario)
     alone.set_attacker(attacker)
     with pytest.raises(ZeroDivisionError):
         alone.set_target(target)
     told: list[tuple[str, str]] = []
-    st = AttackState(scenario, on_failure=lambda where, e: told.append((where, str(e))))
+    st, targets = coupled(scenario, on_failure=lambda where, e: told.append((where, str(e))))
     st.set_attacker(attacker)
     st.set_target(target)
     assert told == [("Preparing the attack", ENGINE_BUG)]
-    assert st.attacker is None and st.target is None and st.report is None
+    assert st.choice.attacker is None and st.choice.target is None
+    assert st.current_view.report is None and targets.statuses() == []
 
 
 # -- the profile library ------------------------------------------------------------------
@@ -275,14 +277,14 @@ def test_a_bad_weapon_range_draws_no_band_and_is_told_once(qtbot, tmp_path):
     window, flow = make_window(qtbot, scenario, tmp_path)
     with qtbot.waitSignal(flow.scan_finished, timeout=5000):
         window.document.set_selection(["a"])
-    flow.state.set_weapon("Bow")
+    flow.attack.set_weapon("Bow")
     settle(qtbot, flow)
     assert flow.overlay.of_kind("range") == []
     assert flow.overlay.marker("t") is not None  # the rest of the overlays are drawn
     message = ('No range band for F a (a): weapon Bow, range "12-3": not read by the '
                "ruleset's field kinds")
-    flow.state.set_target("t")
-    flow.state.set_target("c")
+    flow.attack.set_target("t")
+    flow.attack.set_target("c")
     assert window.errors.messages.count(message) == 1 and _notice_shows(window, message)
 
 

@@ -75,12 +75,12 @@ def _ready_attack(qtbot, window) -> None:  # noqa: ANN001
     window.document.set_selection([attacker])
     flow = window.attack_flow
     settle(qtbot, flow)  # every target judged on the worker
-    valid = [s.target for s in flow.state.statuses() if s.valid]
+    valid = [s.target for s in flow.targets.statuses() if s.valid]
     for _ in range(valid.index(target) + 1):
         qtbot.keyClick(window.view, K.Key_Tab)
     qtbot.keyClick(window.view, K.Key_R)
     settle(qtbot, flow)
-    assert flow.state.target == target and flow.state.can_apply
+    assert flow.attack.choice.target == target and flow.attack.can_apply
 
 
 def test_enter_closes_the_polygon_and_does_not_apply_the_attack(app_window, qtbot):
@@ -107,7 +107,7 @@ def test_backspace_and_esc_belong_to_the_drawing(app_window, qtbot):
     window, doc = app_window, app_window.document
     _ready_attack(qtbot, window)
     flow = window.attack_flow
-    attacker = flow.state.attacker
+    attacker = flow.attack.choice.attacker
     qtbot.keyClick(window.view, K.Key_O)
     tool = window.view.tool
     vp = window.view.viewport()
@@ -115,10 +115,10 @@ def test_backspace_and_esc_belong_to_the_drawing(app_window, qtbot):
         click(vp, _at(window, x, y))
     qtbot.keyClick(window.view, K.Key_Backspace)
     assert tool.vertices == [(1, 1), (4, 1)]
-    assert flow.state.dice != []  # the dice box kept its dice
+    assert list(flow.attack.dice.faces) != []  # the dice box kept its dice
     qtbot.keyClick(window.view, K.Key_Escape)
     assert tool.vertices == []
-    assert flow.state.attacker == attacker  # Esc cancelled the drawing, not the attack
+    assert flow.attack.choice.attacker == attacker  # Esc cancelled the drawing, not the attack
     assert doc.undo_stack.count() == 0
 
 
@@ -131,22 +131,22 @@ def test_backspace_on_the_canvas_takes_back_a_die_not_the_attacker(app_window, q
     doc.set_selection([attacker])
     flow = window.attack_flow
     settle(qtbot, flow)
-    valid = [s.target for s in flow.state.statuses() if s.valid]
+    valid = [s.target for s in flow.targets.statuses() if s.valid]
     for _ in range(valid.index(target) + 1):
         qtbot.keyClick(window.view, K.Key_Tab)
     settle(qtbot, flow)
     qtbot.keyClick(window.view, K.Key_4)
     qtbot.keyClick(window.view, K.Key_2)
     settle(qtbot, flow)
-    assert flow.state.dice == [4, 2]
+    assert list(flow.attack.dice.faces) == [4, 2]
     qtbot.keyClick(window.view, K.Key_Backspace)
     settle(qtbot, flow)
-    assert flow.state.dice == [4]
+    assert list(flow.attack.dice.faces) == [4]
     assert doc.scenario.model(attacker) is not None  # not deleted
     assert doc.undo_stack.count() == 0
     qtbot.keyClick(window.view, K.Key_Backspace)
     settle(qtbot, flow)
-    assert flow.state.dice == []
+    assert list(flow.attack.dice.faces) == []
     assert doc.undo_stack.count() == 0
     qtbot.keyClick(window.view, K.Key_Backspace)  # no die left: the tool deletes
     assert doc.undo_stack.undoText().startswith("Delete ")
@@ -180,12 +180,12 @@ def test_tab_without_an_attacker_only_moves_the_focus(app_window, qtbot):
     window, doc = app_window, app_window.document
     flow = window.attack_flow
     scenario = doc.scenario
-    assert flow.state.attacker is None
+    assert flow.attack.choice.attacker is None
     for key, mods in ((K.Key_Tab, NONE), (K.Key_Backtab, SHIFT)):
         window.view.setFocus()
         qtbot.keyClick(window.view, key, mods)
         assert QApplication.focusWidget() is not window.view  # the next or previous widget
-        assert flow.state.attacker is None and flow.state.target is None
+        assert flow.attack.choice.attacker is None and flow.attack.choice.target is None
         assert doc.scenario is scenario and doc.selection == ()
 
 
@@ -194,7 +194,7 @@ def test_digits_without_an_attack_enter_nothing(app_window, qtbot):
     flow = window.attack_flow
     for digit in range(10):
         qtbot.keyClick(window.view, Qt.Key(K.Key_0.value + digit))
-    assert flow.state.dice == []
+    assert list(flow.attack.dice.faces) == []
     assert flow.attack_panel.dice.message_label.text() == (
         "choose an attacker and a target first")
     assert doc.undo_stack.count() == 0
@@ -205,15 +205,15 @@ def test_keys_typed_in_a_text_box_stay_in_it(app_window, qtbot):
     window, doc = app_window, app_window.document
     _ready_attack(qtbot, window)
     flow = window.attack_flow
-    dice = list(flow.state.dice)
+    dice = list(list(flow.attack.dice.faces))
     search = window.library_panel.search
     search.setFocus()
     qtbot.keyClicks(search, "12")
     for key in (K.Key_Return, K.Key_Enter, K.Key_Escape, K.Key_R):
         qtbot.keyClick(search, key)
     assert search.text() == "12r"
-    assert flow.state.dice == dice and flow.log_panel.entries == []
-    assert flow.state.attacker is not None
+    assert list(flow.attack.dice.faces) == dice and flow.log_panel.entries == []
+    assert flow.attack.choice.attacker is not None
     assert doc.undo_stack.count() == 0
 
 
@@ -251,7 +251,7 @@ def test_every_documented_key_in_every_tool(app_window, qtbot):
     assert doc.scenario == original
     attacker, _ = first_pair(original)
     doc.set_selection([attacker])
-    assert window.attack_flow.state.attacker == attacker
+    assert window.attack_flow.attack.choice.attacker == attacker
     qtbot.keyClick(window.view, K.Key_Escape)
-    assert window.attack_flow.state.attacker is None
+    assert window.attack_flow.attack.choice.attacker is None
 

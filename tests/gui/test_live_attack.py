@@ -23,16 +23,17 @@ def test_a_drag_step_re_marks_every_enemy_live(qtbot, tmp_path) -> None:
     window.document.preview({attacker: m.moved_to(m.x + 6.0, m.y + 3.0)})
     flow._apply_preview()
     flow._scan_timer.stop()  # the drag goes on: the full reports keep waiting
-    preview = flow.state.scenario
+    preview = flow.attack.scenario
     assert preview is not flow.document.scenario
     # every enemy re-judged on the worker, every mark redrawn, nothing more computed
-    qtbot.waitUntil(lambda: flow.state.scan.plan.scenario is preview
-                    and flow.state.scan.verdicts_known and not flow.state.busy
+    qtbot.waitUntil(lambda: flow.targets.scan.plan.scenario is preview
+                    and flow.targets.scan.verdicts_known and not flow.attack.pending
+                    and not flow.targets.busy
                     and not flow._draw_timer.isActive(), timeout=20000)
     ruleset = registry.get("warcry")
-    battle = flow.state.snapshot.battle
+    battle = flow.attack.snapshot.battle
     assert battle is flow.document.snapshot.battle  # the document's preview snapshot
-    statuses = flow.state.statuses()
+    statuses = flow.targets.statuses()
     assert len(statuses) == 100 and all(s.stale for s in statuses)
     flips = 0
     reports = {s.target: ruleset.attack(battle, AttackRequest(attacker, s.target))
@@ -50,7 +51,7 @@ def test_a_drag_step_re_marks_every_enemy_live(qtbot, tmp_path) -> None:
     with qtbot.waitSignal(flow.scan_finished, timeout=20000):
         flow._scan_timer.start()  # the drag rests: the full reports follow, with reasons
     settle(qtbot, flow)
-    for s in flow.state.statuses():
+    for s in flow.targets.statuses():
         assert not s.stale
         assert (s.valid, s.reasons) == (reports[s.target].valid,
                                         tuple(reports[s.target].reasons))
@@ -64,7 +65,7 @@ def test_a_drag_step_re_marks_every_enemy_live(qtbot, tmp_path) -> None:
     assert not area.contains(to_scene(m.x + 0.63 + 0.5, m.y))
     combo = flow.attack_panel.target_combo
     listed = [combo.itemData(i) for i in range(1, combo.count())]
-    assert listed == [s.target for s in flow.state.statuses()]
+    assert listed == [s.target for s in flow.targets.statuses()]
 
 
 def test_panels_refresh_once_per_turn_during_a_drag(qtbot, tmp_path) -> None:
@@ -72,19 +73,19 @@ def test_panels_refresh_once_per_turn_during_a_drag(qtbot, tmp_path) -> None:
     scenario = crowd_scenario()
     window, flow = make_window(qtbot, scenario, tmp_path)
     flow.document.set_selection(["m90"])
-    qtbot.waitUntil(lambda: not flow.state.pending)
+    qtbot.waitUntil(lambda: not flow.attack.pending)
     calls = []
-    flow.state.controller.subscribe(lambda view: calls.append(view))
+    flow.attack.subscribe(lambda view: calls.append(view))
     m = scenario.model("m90")
     assert m is not None
     for dx in (0.2, 0.4, 0.6):
         window.document.preview({"m90": m.moved_to(m.x + dx, m.y)})
         flow._apply_preview()
     assert calls == []  # the steps wait for the end of the turn
-    qtbot.waitUntil(lambda: not flow.state.pending)
-    answered = [v for v in calls if flow.state.controller.view is v]
+    qtbot.waitUntil(lambda: not flow.attack.pending)
+    answered = [v for v in calls if flow.attack.view is v]
     assert len(answered) == 1 and len(calls) <= 2  # (the other: "being answered")
-    assert flow.state.snapshot is window.document.snapshot
+    assert flow.attack.snapshot is window.document.snapshot
 
 def test_help_lists_the_attack_keys(qtbot, tmp_path) -> None:
     window, _ = make_window(qtbot, crowd_scenario(40), tmp_path)

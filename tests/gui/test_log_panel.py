@@ -13,12 +13,13 @@ from tests.gui.attack_support import archers, make_window, settle
 def test_applied_attack_is_logged_and_saved(qtbot, tmp_path, monkeypatch) -> None:
     window, flow = make_window(qtbot, archers(), tmp_path)
     flow.document.set_selection(["a"])
-    flow.state.set_weapon("Bow")
-    flow.state.set_target("c")  # behind the low wall: in cover
+    flow.attack.set_weapon("Bow")
+    flow.attack.set_target("c")  # behind the low wall: in cover
     for face in (6, 4):
         flow.attack_panel.dice.enter_face(face)  # judged in turn on the worker
     settle(qtbot, flow)
-    assert flow.state.dice == [6, 4] and flow.state.resolution is not None
+    assert flow.attack.dice.faces == (6, 4)
+    assert flow.attack.current_view.resolution is not None
     flow.attack_panel.apply_button.click()
     settle(qtbot, flow)  # the attack follows the edited battlefield
     entry = flow.log_panel.entries[-1]
@@ -27,7 +28,7 @@ def test_applied_attack_is_logged_and_saved(qtbot, tmp_path, monkeypatch) -> Non
     assert "in cover, given by Low wall (wall)" in entry
     assert "modifier cover: +1 toughness (line crosses Low wall (wall))" in entry
     assert "dice (entered): 6 (hit roll 1: critical), 4 (hit roll 2: miss)" in entry
-    assert f"result: {flow.state.scenario.model('c').state['damage']} damage" in entry
+    assert f"result: {flow.attack.scenario.model('c').state['damage']} damage" in entry
 
     target = tmp_path / "night.txt"
     monkeypatch.setattr(QFileDialog, "getSaveFileName",
@@ -49,15 +50,15 @@ def test_cancelled_save_writes_nothing(qtbot, tmp_path, monkeypatch) -> None:
 def test_taken_down_target_is_marked_in_the_document_and_the_log(qtbot, tmp_path) -> None:
     window, flow = make_window(qtbot, archers(), tmp_path)
     flow.document.set_selection(["a"])
-    flow.state.set_weapon("Bow")
-    flow.state.set_target("t")
+    flow.attack.set_weapon("Bow")
+    flow.attack.set_target("t")
     for _ in range(4):  # crit, crit: 2 + 2 damage per attack; two attacks of the Bow
-        flow.state.set_seed(flow.state.seed)
-        flow.state.clear_dice()
+        flow.attack.set_seed(flow.attack.seed)
+        flow.attack.clear_dice()
         for face in (6, 6):
             flow.attack_panel.dice.enter_face(face)
         settle(qtbot, flow)
-        assert flow.state.dice == [6, 6] and flow.state.can_apply
+        assert list(flow.attack.dice.faces) == [6, 6] and flow.attack.can_apply
         flow.apply()
         if window.document.scenario.taken_down(window.document.scenario.model("t")):
             break

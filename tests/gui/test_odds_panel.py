@@ -1,27 +1,28 @@
 """The odds on the attack card hold the engine's distribution: bars, "at least N", big
 numbers, ruleset extras shown generically, conditioned odds while dice are entered; they
-are drawn from a view (``show_view``), here the view of an ``AttackState``."""
+are drawn from a view (``show_view``), here the view an ``AttackController`` publishes."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from tabletop_gui.model.attack_state import AttackState
+from tabletop_gui.model.attack_controller import AttackController
 from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import AttackRequest
 from tabletop_gui.scenario.battle import battle_of
+from tabletop_gui.scenario.snapshot import Snapshot
 from tabletop_gui.ui.card_view import view_of
 from tabletop_gui.ui.odds_panel import OddsPanel, format_extra, is_distribution
 from tests.gui.attack_support import RULESETS, demo, first_pair
 
 
-def _panel(qtbot, ruleset: str) -> tuple[OddsPanel, AttackState, str, str]:  # noqa: ANN001
+def _panel(qtbot, ruleset: str) -> tuple[OddsPanel, AttackController, str, str]:  # noqa: ANN001
     scenario = demo(ruleset)
-    st = AttackState(scenario)
+    st = AttackController(Snapshot.of(scenario))
     panel = OddsPanel()
     qtbot.addWidget(panel)
-    st.subscribe(lambda: panel.show_view(view_of(st.view)))
+    st.subscribe(lambda _view: panel.show_view(view_of(st.current_view)))
     a, t = first_pair(scenario)
     st.set_attacker(a)
     st.set_target(t)
@@ -54,14 +55,14 @@ def test_circle_of_realms_shows_the_damage_back_to_the_attacker_in_a_plot_of_its
     panel, st, _, _ = _panel(qtbot, "circle-of-realms")
     panel.resize(400, 500)
     panel.show()
-    assert st.report is not None
-    back = st.report.extras["attacker_distribution"]
+    assert st.current_view.report is not None
+    back = st.current_view.report.extras["attacker_distribution"]
     assert is_distribution(back)
     assert panel.extra_plot.isVisible() and panel.extra_bars.isVisible()
     assert list(panel.extra_bars.opts["height"]) == pytest.approx([p for _, p in back])
     assert panel.extra_title == "Attacker distribution"
     # the target's plot is scaled to the target's bars, the attacker's to its own
-    target_top = max(p for _, p in st.report.distribution.items())
+    target_top = max(p for _, p in st.current_view.report.distribution.items())
     assert panel.plot.viewRange()[1][1] == pytest.approx(target_top * 1.15, abs=1e-6)
     assert panel.extra_plot.viewRange()[1][1] == pytest.approx(
         min(1.0, max(p for _, p in back) * 1.15), abs=1e-6)
@@ -90,7 +91,7 @@ def test_at_least_n_view(qtbot) -> None:
     assert panel.extra_at_least.isVisible() and not panel.extra_bars.isVisible()
     assert panel.plot.viewRange()[1][1] == pytest.approx(1.02)
     xs, ys = panel.extra_at_least.getData()
-    back = st.report.extras["attacker_distribution"]
+    back = st.current_view.report.extras["attacker_distribution"]
     assert ys[0] == pytest.approx(sum(p for _, p in back))
     panel.exact_button.click()
     assert panel.bars.isVisible() and not panel.at_least.isVisible()
@@ -98,8 +99,8 @@ def test_at_least_n_view(qtbot) -> None:
 
 def test_ninth_age_shows_models_removed(qtbot) -> None:
     panel, st, _, _ = _panel(qtbot, "ninth-age")
-    assert st.report is not None
-    assert "expected_casualties" in st.report.extras
+    assert st.current_view.report is not None
+    assert "expected_casualties" in st.current_view.report.extras
     assert "Expected casualties" in panel.extras_label.text()
 
 
@@ -112,18 +113,18 @@ def test_odds_conditioned_on_the_dice_so_far_then_the_result(qtbot) -> None:
     assert list(panel.bars.opts["height"]) == pytest.approx([p for _, p in given.items()])
     assert panel.expected_label.text() == f"{given.mean:.2f}"
     assert panel.take_down_label.text() == "…"
-    while st.resolution is None:
+    while st.current_view.resolution is None:
         assert st.enter_die(1)
     assert panel.rolled_bar.isVisible()
-    assert list(panel.rolled_bar.opts["x"]) == [float(st.resolution.damage)]
-    assert f"Result: {st.resolution.damage} damage" in panel.condition_label.text()
+    assert list(panel.rolled_bar.opts["x"]) == [float(st.current_view.resolution.damage)]
+    assert f"Result: {st.current_view.resolution.damage} damage" in panel.condition_label.text()
 
 
 def test_empty_without_a_target(qtbot) -> None:
-    st = AttackState(demo("warcry"))
+    st = AttackController(Snapshot.of(demo("warcry")))
     panel = OddsPanel()
     qtbot.addWidget(panel)
-    panel.show_view(view_of(st.view))
+    panel.show_view(view_of(st.current_view))
     assert len(panel.bars.opts["height"]) == 0
     assert panel.expected_label.text() == "–"
 

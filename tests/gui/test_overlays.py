@@ -19,7 +19,7 @@ from tests.gui.attack_support import archers, demo, first_pair, make_window, mov
 def _archer_window(qtbot, tmp_path):  # noqa: ANN001, ANN202
     window, flow = make_window(qtbot, archers(), tmp_path)
     flow.document.set_selection(["a"])
-    flow.state.set_weapon("Bow")
+    flow.attack.set_weapon("Bow")
     settle(qtbot, flow)  # the whole scan on the worker, every mark drawn
     return window, flow
 
@@ -67,7 +67,7 @@ def test_the_engagement_zone_is_the_rulesets(qtbot, tmp_path, monkeypatch):
     assert zone.toolTip() == '2" engagement zone'
     monkeypatch.setitem(registry.INFOS, "warcry", dataclasses.replace(wider,
                                                                      engagement_zone=None))
-    flow.state.set_weapon("Sword")  # the attacker's zones are drawn again
+    flow.attack.set_weapon("Sword")  # the attacker's zones are drawn again
     settle(qtbot, flow)
     assert flow.overlay.of_kind("range") != []
     assert flow.overlay.of_kind("engagement") == []
@@ -80,7 +80,7 @@ def test_sight_lines_clear_solid_and_in_cover_dashed_with_the_terrain(qtbot, tmp
     assert lines["t"].pen().style() == Qt.PenStyle.SolidLine
     assert lines["c"].pen().style() == Qt.PenStyle.DashLine
     assert "Low wall" in lines["c"].toolTip()
-    g = BoardGeometry(battle_of(flow.state.scenario).board)
+    g = BoardGeometry(battle_of(flow.attack.scenario).board)
     m = g.measure("a", "c")
     start = lines["c"].path().elementAt(0)
     assert QPointF(start.x, start.y) == to_scene(*m.point_a)
@@ -91,16 +91,16 @@ def test_sight_lines_clear_solid_and_in_cover_dashed_with_the_terrain(qtbot, tmp
 
 def test_dragging_the_target_out_of_range_flips_it_and_updates_the_odds(qtbot, tmp_path):
     window, flow = _archer_window(qtbot, tmp_path)
-    flow.state.set_target("t")
+    flow.attack.set_target("t")
     settle(qtbot, flow)
-    assert flow.state.report is not None and flow.state.report.valid
+    assert flow.attack.current_view.report is not None and flow.attack.current_view.report.valid
     before = flow.odds_panel.expected_label.text()
     window.document.edit("Move", moved(window.document.scenario, "t", 20, 5))
     settle(qtbot, flow)
     marker = flow.overlay.marker("t")
     assert marker is not None and not marker.valid
     assert any("out of range" in r for r in marker.reasons)
-    assert flow.state.report is not None and not flow.state.report.valid
+    assert flow.attack.current_view.report is not None and not flow.attack.current_view.report.valid
     assert "not allowed" in flow.attack_panel.verdict_label.text()
     assert "Not allowed now" in flow.odds_panel.condition_label.text()
     # back in range, now at the edge of the band: valid again, the odds follow
@@ -120,7 +120,7 @@ def test_a_drag_preview_updates_the_marks_before_release(qtbot, tmp_path):
         assert marker is not None and marker.valid
 
     qtbot.waitUntil(flipped, timeout=5000)
-    assert flow.state.scenario.model("far").x == pytest.approx(9.0, abs=1e-9)
+    assert flow.attack.scenario.model("far").x == pytest.approx(9.0, abs=1e-9)
     assert window.document.scenario.model("far").x == 27  # the document is untouched
 
 
@@ -151,7 +151,7 @@ def test_circle_of_realms_zones_of_control_and_range_in_spaces(qtbot, tmp_path):
         assert spaces.path().contains(to_scene(*grid.centre(nb)))
     assert not spaces.path().contains(to_scene(*grid.centre(own)))
     (zoc,) = flow.overlay.of_kind("zoc")
-    enemy = next(s.target for s in flow.state.statuses())
+    enemy = next(s.target for s in flow.targets.statuses())
     for cell in grid.zone_of_control(g.space_of(enemy)):
         assert zoc.path().contains(to_scene(*grid.centre(cell)))
     assert flow.overlay.of_kind("engagement") == []
@@ -162,7 +162,7 @@ def test_ninth_age_arcs_of_the_selected_target(qtbot, tmp_path):
     window, flow = make_window(qtbot, scenario, tmp_path)
     attacker, target = first_pair(scenario)
     flow.document.set_selection([attacker])
-    flow.state.set_target(target)
+    flow.attack.set_target(target)
     settle(qtbot, flow)
     arcs = flow.overlay.of_kind("arc_line")  # the ruleset's shapes
     assert len(arcs) == 4
@@ -191,8 +191,8 @@ def test_each_mark_rings_its_own_enemy(qtbot, tmp_path):
     """Marks of equal bases share one drawing, moved to each enemy: every ring surrounds
     its enemy's base, RING_GAP_IN outside it (a glyph sits at its top-left)."""
     window, flow = _archer_window(qtbot, tmp_path)
-    scenario = flow.state.scenario
-    marked = [s.target for s in flow.state.statuses()]
+    scenario = flow.attack.scenario
+    marked = [s.target for s in flow.targets.statuses()]
     assert len(marked) >= 2
     for target in marked:
         marker = flow.overlay.marker(target)

@@ -92,6 +92,24 @@ def test_inspector_edits_become_undoable_edits(make_window, qtbot):
     assert doc.scenario == skirmish()
 
 
+def test_inspector_edits_of_one_field_merge_those_of_another_do_not(make_window):
+    w = make_window(skirmish())
+    doc, ins = w.document, w.inspector
+    doc.set_selection(["f1"])
+    before = doc.undo_stack.count()
+    x = ins.binding("x").widget
+    x.setValue(7.5)
+    x.setValue(8.0)  # the same field again: the same step
+    assert doc.undo_stack.count() == before + 1
+    ins.binding("y").widget.setValue(3.0)  # another field: a step of its own
+    assert doc.undo_stack.count() == before + 2
+    doc.undo_stack.undo()
+    assert (doc.scenario.model("f1").x, doc.scenario.model("f1").y) == (
+        8.0, skirmish().model("f1").y)
+    doc.undo_stack.undo()
+    assert doc.scenario == skirmish()
+
+
 def test_inspector_weapons_table(make_window):
     from tabletop_gui.ui.inspector_tables import WeaponsEditor
 

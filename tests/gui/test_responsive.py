@@ -51,9 +51,9 @@ def _drag(qtbot, window, flow, model_id: str, dx: float, steps: int = 6) -> None
                                             window.document.scenario.model(model_id).y))
     press(vp, start)
     for k in range(1, steps + 1):
-        shown = flow.state.scenario
+        shown = flow.attack.scenario
         move_mouse(vp, start + (end - start) * (k / steps), Qt.MouseButton.LeftButton)
-        qtbot.waitUntil(lambda s=shown: flow.state.scenario is not s, timeout=10000)
+        qtbot.waitUntil(lambda s=shown: flow.attack.scenario is not s, timeout=10000)
     release(vp, end)
 
 
@@ -74,18 +74,18 @@ def test_a_warcry_battlefield_of_2000_fighters(qtbot, tmp_path, monkeypatch, wat
 
     with watchdog.watching("select"):
         click(window.view.viewport(), _at(window, "m975"))  # red, mid front rank
-        assert flow.state.attacker == "m975"
+        assert flow.attack.choice.attacker == "m975"
         settle(qtbot, flow, timeout=120000)
     blue = [m for m in window.document.scenario.models if m.side == "blue"]
     assert len(flow.overlay.of_kind("target")) == len(blue) == 1000  # every enemy marked
-    assert flow.state.scan.complete
+    assert flow.targets.scan.complete
 
     with watchdog.watching("move"):
         _drag(qtbot, window, flow, "m1025", 3.0)  # the blue fighter facing it
         settle(qtbot, flow, timeout=120000)
     assert window.document.undo_stack.undoText().startswith("Move ")
     moved = window.document.scenario.model("m1025")
-    assert flow.state.scenario is window.document.scenario
+    assert flow.attack.scenario is window.document.scenario
     assert flow.overlay.marker("m1025").model is moved  # redrawn where it stands now
     _check(watchdog)
 
@@ -100,10 +100,10 @@ def test_a_ninth_age_battlefield_of_156_units(qtbot, tmp_path, monkeypatch, watc
         _open_through_the_menu(qtbot, window, path, monkeypatch)
     assert len(window.document.scenario.models) == 156
 
-    scan = flow.state.scan
+    scan = flow.targets.scan
     with watchdog.watching("select"):
         click(window.view.viewport(), _at(window, "u2_0"))  # crossbowmen of the crown
-        assert flow.state.attacker == "u2_0"
+        assert flow.attack.choice.attacker == "u2_0"
         qtbot.waitUntil(lambda: scan.progress()[0] >= 4, timeout=120000)
         qtbot.waitUntil(window.busy.isVisible)  # the status bar shows how far it is
     assert window.busy.label.text().startswith("Judging the targets of Crown Crossbowmen 0")
@@ -151,10 +151,11 @@ def test_a_large_battlefield_is_mirrored_in_slices(qtbot, tmp_path):
 def test_marks_are_drawn_in_slices_within_a_budget(qtbot, tmp_path):
     window, flow = make_window(qtbot, crowd_scenario(400), tmp_path)
     select_attacker(qtbot, flow, "m90")
-    enemies = len(flow.state.enemies())
+    enemies = len(flow.targets.enemies())
     flow.overlay.clear()
     calls = 0
-    while not flow.overlay.update(flow.state, budget_s=0.002):
+    while not flow.overlay.update(flow.attack.current_view, flow.attack.scenario,
+                                  flow.targets, budget_s=0.002):
         calls += 1
         drawn, wanted = flow.overlay.progress
         assert drawn < wanted

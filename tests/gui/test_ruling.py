@@ -153,7 +153,7 @@ def _at(window, x: float, y: float) -> QPoint:  # noqa: ANN001
 def test_key_y_then_a_click_shows_the_ruling(window_on, qtbot):
     window = window_on("wall", rc.WALL_NEAR_TARGET)
     window.document.set_selection(["a"])  # the attacker, as the attack flow takes it
-    assert window.attack_flow.state.attacker == "a"
+    assert window.attack_flow.attack.choice.attacker == "a"
     qtbot.keyClick(window.view, Qt.Key.Key_Y)
     tool = window.view.tool
     assert isinstance(tool, RulingTool)
@@ -190,9 +190,9 @@ def test_key_y_then_a_click_shows_the_ruling(window_on, qtbot):
     # Esc clears the ruling; the next Esc is the attack flow's again
     qtbot.keyClick(window.view, Qt.Key.Key_Escape)
     assert mode.ruling is None and overlay.items == [] and overlay.marks is None
-    assert window.attack_flow.state.attacker == "a"
+    assert window.attack_flow.attack.choice.attacker == "a"
     qtbot.keyClick(window.view, Qt.Key.Key_Escape)
-    assert window.attack_flow.state.attacker is None
+    assert window.attack_flow.attack.choice.attacker is None
     qtbot.keyClick(window.view, Qt.Key.Key_S)  # leaving the mode gives the marks back
     assert isinstance(window.view.tool, SelectTool)
     assert window.attack_flow.overlay.enabled
@@ -217,7 +217,7 @@ def test_the_ruling_follows_an_undo(window_on, qtbot):
 def test_context_menu_on_a_pair_shows_arcs_for_the_ninth_age(window_on, qtbot):
     window = window_on("arc", rc.ARC_LINE, "ninth-age")
     window.document.set_selection(["s"])
-    assert window.attack_flow.state.attacker == "s"
+    assert window.attack_flow.attack.choice.attacker == "s"
     pos = _at(window, 36, 24)
     event = QContextMenuEvent(QContextMenuEvent.Reason.Mouse, pos,
                               window.view.viewport().mapToGlobal(pos))

@@ -142,7 +142,7 @@ def test_dark_scheme_gives_a_dark_palette_and_light_icons(window, qtbot, monkeyp
     app = QApplication.instance()
     original = app.palette()
     follower = theme.follow_system_theme()
-    assert follower is not None
+    assert follower is not None and theme.follow_system_theme() is follower  # one per app
     try:
         monkeypatch.setenv(theme.THEME_ENV, "dark")
         assert theme.wanted_scheme() == Qt.ColorScheme.Dark

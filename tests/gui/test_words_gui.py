@@ -7,10 +7,11 @@ from __future__ import annotations
 import pytest
 from PySide6.QtWidgets import QComboBox, QLabel, QSpinBox
 
-from tabletop_gui.model.attack_state import AttackState
+from tabletop_gui.model.attack_controller import AttackController
 from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import AttackRequest, RulesError, SeededDice
 from tabletop_gui.scenario.battle import battle_of
+from tabletop_gui.scenario.snapshot import Snapshot
 from tabletop_gui.ui.attack_panel import check_row, check_tooltip
 from tabletop_gui.ui.log_panel import attack_entry
 from tabletop_gui.ui.option_widgets import OptionsForm
@@ -70,7 +71,7 @@ def test_checklist_rows_of_the_demos_are_in_words(ruleset_id):
 
 
 def test_option_widgets_say_automatic_and_spell_limbs(qtbot):
-    form = OptionsForm(AttackState(demo("ninth-age")))
+    form = OptionsForm(AttackController(Snapshot.of(demo("ninth-age"))))
     qtbot.addWidget(form)
     spin = form.widgets["attacking_models"]
     assert isinstance(spin, QSpinBox) and spin.value() == -1
@@ -79,7 +80,7 @@ def test_option_widgets_say_automatic_and_spell_limbs(qtbot):
         "Models attacking; automatic: counted from the geometry"
     labels = [w.text() for w in form.findChildren(QLabel)]
     assert "Attacking models" in labels and not any("_" in text for text in labels)
-    form = OptionsForm(AttackState(demo("circle-of-realms")))
+    form = OptionsForm(AttackController(Snapshot.of(demo("circle-of-realms"))))
     qtbot.addWidget(form)
     combo = form.widgets["limb_choice"]
     assert isinstance(combo, QComboBox)

@@ -11,18 +11,20 @@ from typing import Any
 
 import pytest
 
-from tabletop_gui.model.attack_state import AttackState
+from tabletop_gui.model.attack_controller import AttackController
 from tabletop_gui.model.engine_thread import EngineThread
 from tabletop_gui.model.jobs import Outcome, Ticket, run_job
+from tabletop_gui.model.target_scanner import TargetScanner
 from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import AttackRequest, GivenDice, SeededDice
 from tabletop_gui.scenario.battle import battle_of
+from tests.core.attack_helpers import coupled
 from tests.gui.attack_support import demo, first_pair, moved
 
 
 class ManualRunner:
     """A runner whose jobs wait until the test runs them, in any order (a worker that
-    is slow, as seen from the state)."""
+    is slow, as seen from the controller and the scanner)."""
 
     synchronous = False
 
@@ -36,7 +38,7 @@ class ManualRunner:
 
     def run(self, index: int = 0, finished_anyway: bool = False) -> bool:
         """Run job ``index`` and deliver it, as the worker does: not when cancelled,
-        unless ``finished_anyway`` (it was cancelled while it ran: the state itself must
+        unless ``finished_anyway`` (it was cancelled while it ran: the controller itself must
         see that its answer is too old)."""
         ticket, work, done = self.jobs.pop(index)
         if ticket.cancelled and not finished_anyway:
@@ -100,35 +102,36 @@ def test_nothing_is_delivered_once_closed(qtbot) -> None:
     assert got == []
 
 
-def _attack(runner: ManualRunner) -> tuple[AttackState, str, str]:
+def _attack(runner: ManualRunner) -> tuple[AttackController, TargetScanner, str, str]:
     scenario = demo("warcry")
     a, t = first_pair(scenario)
-    st = AttackState(scenario, runner=runner)
+    st, targets = coupled(scenario, runner=runner)
     st.set_attacker(a)
     runner.run_all()
-    return st, a, t
+    return st, targets, a, t
 
 
 def test_answers_for_an_earlier_choice_are_dropped() -> None:
     runner = ManualRunner()
-    st, a, t = _attack(runner)
-    other = next(s.target for s in st.statuses() if s.target != t)
+    st, targets, a, t = _attack(runner)
+    other = next(s.target for s in targets.statuses() if s.target != t)
     st.set_target(t)
-    assert st.pending and st.report is None and not st.can_apply
+    assert st.pending and st.current_view.report is None and not st.can_apply
     st.set_target(other)
     # the worker answers the second question, then the first one, whose answer it had
     # nearly finished when it was superseded: that answer is no longer wanted
     assert len(runner.jobs) == 2
     runner.run(1)
-    assert not st.pending and st.report is not None and st.report.target == other
-    shown = st.report
+    report = st.current_view.report
+    assert not st.pending and report is not None and report.target == other
+    shown = st.current_view.report
     runner.run(0, finished_anyway=True)
-    assert st.target == other and st.report is shown
+    assert st.choice.target == other and st.current_view.report is shown
 
 
 def test_faces_typed_while_the_answers_come_are_judged_in_turn() -> None:
     runner = ManualRunner()
-    st, a, t = _attack(runner)
+    st, targets, a, t = _attack(runner)
     st.set_target(t)
     engine = registry.get("warcry")
     faces = [d.face for d in engine.resolve(battle_of(st.scenario), AttackRequest(a, t),
@@ -140,26 +143,28 @@ def test_faces_typed_while_the_answers_come_are_judged_in_turn() -> None:
         st.enter_die(face, refused.append)
     # the battlefield changes meanwhile (a drag elsewhere): the typed faces stay
     elsewhere = next(m.id for m in st.scenario.models if m.id not in (a, t))
-    st.set_scenario(moved(st.scenario, elsewhere, 1.0, 1.0))
+    st.set_snapshot(st.snapshot.revised(moved(st.scenario, elsewhere, 1.0, 1.0)))
     runner.run_all()
     assert len(refused) == 1 and "d6 shows 1 to 6" in refused[0]
-    assert st.dice == faces
+    assert list(st.dice.faces) == faces
     expected = engine.resolve(battle_of(st.scenario), AttackRequest(a, t), GivenDice(faces))
-    assert st.resolution is not None and st.resolution.damage == expected.damage
+    res = st.current_view.resolution
+    assert res is not None and res.damage == expected.damage
 
 
 def test_a_superseded_scan_computes_no_more_pieces() -> None:
     runner = ManualRunner()
     scenario = demo("warcry")
     a, _ = first_pair(scenario)
-    st = AttackState(scenario, runner=runner)
+    st, targets = coupled(scenario, runner=runner)
     st.set_attacker(a)
-    first = st.scan.plan
+    first = targets.scan.plan
     assert first is not None and runner.jobs  # the first piece is asked for at once
     b = next(m.id for m in scenario.models if m.side != scenario.model(a).side)
     st.set_attacker(b)
     ran = [runner.run(0) for _ in range(len(runner.jobs))]
     assert ran[0] is False  # the first attacker's piece: cancelled before it ran
     runner.run_all()
-    assert st.scan.plan is not first and st.scan.plan.attacker == b and st.scan.complete
-    assert {s.target for s in st.statuses()} == set(st.enemies())
+    plan = targets.scan.plan
+    assert plan is not first and plan.attacker == b and targets.scan.complete
+    assert {s.target for s in targets.statuses()} == set(targets.enemies())

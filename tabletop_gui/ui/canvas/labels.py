@@ -102,14 +102,22 @@ class Label:
     __slots__ = ("text", "greyed", "stripe", "bold", "size", "pixmap", "offset", "dxy",
                  "placed")
 
-    def __init__(self, text: str, greyed: bool, stripe: QColor | None, bold: bool) -> None:
+    def __init__(self, text: str, greyed: bool, stripe: QColor | None, bold: bool,
+                 offset: QPointF | None = None, placed: bool = False) -> None:
         self.text, self.greyed, self.bold = text, greyed, bold
         self.stripe = QColor(stripe) if stripe is not None else None
         self.size = label_size(text, bold, stripe is not None)
         self.pixmap = self._draw()
-        self.offset = QPointF()
-        self.dxy = (0.0, 0.0)  # the offset as numbers (read at every paint)
-        self.placed = False
+        self.offset = QPointF(offset) if offset is not None else QPointF()
+        self.dxy = (self.offset.x(), self.offset.y())  # as numbers (read at every paint)
+        self.placed = placed
+
+    def place(self, offset: QPointF | None) -> None:
+        """Placed at ``offset`` pixels from its anchor; None: not placed (hidden)."""
+        self.placed = offset is not None
+        if offset is not None:
+            self.offset = QPointF(offset)
+            self.dxy = (offset.x(), offset.y())
 
     def same(self, text: str, greyed: bool, stripe: QColor | None) -> bool:
         return (text, greyed, stripe) == (self.text, self.greyed, self.stripe)
@@ -286,6 +294,16 @@ class NamesLayer(QGraphicsItem):
             self._place_bar(entry)
             self._dirty(entry)
 
+    def set_zoom(self, zoom: float) -> None:
+        """Draw the labels for ``zoom`` device pixels per scene unit."""
+        if zoom != self.zoom:
+            self.zoom = zoom
+            self.update()
+
+    def set_vector(self, vector: bool) -> None:
+        """Draw the text as text (an SVG export), or from the pixmaps."""
+        self.vector = vector
+
     def set_label(self, owner: object, text: str, greyed: bool = False,
                   stripe: QColor | None = None, bold: bool = False) -> Label:
         """The owner's label with this text (kept while the same), placed as it was."""
@@ -294,9 +312,8 @@ class NamesLayer(QGraphicsItem):
         if label is None or not label.same(text, greyed, stripe):
             self._dirty(entry)
             old = label
-            label = entry[2] = Label(text, greyed, stripe, bold)
-            if old is not None:
-                label.offset, label.dxy, label.placed = old.offset, old.dxy, old.placed
+            label = entry[2] = Label(text, greyed, stripe, bold,
+                                     *((old.offset, old.placed) if old is not None else ()))
             self._dirty(entry)
         return label
 
@@ -310,10 +327,7 @@ class NamesLayer(QGraphicsItem):
                 offset is not None and label.placed and offset == label.offset):
             return
         self._dirty(entry)
-        label.placed = offset is not None
-        if offset is not None:
-            label.offset = QPointF(offset)
-            label.dxy = (offset.x(), offset.y())
+        label.place(offset)
         self._dirty(entry)
 
     def forget(self, owner: object) -> None:
@@ -475,8 +489,7 @@ class LabelLayer(QObject):
         if mode != self.mode:
             self.mode = mode
             for item in self._scene.model_items():
-                item.label_mode = mode
-                item.refresh_label()
+                item.set_label_mode(mode)
             self.mode_changed.emit(mode)
             self.schedule()
 
@@ -519,11 +532,11 @@ class LabelLayer(QObject):
         shown = self.zoom
         self.zoom = zoom
         self.place_now()
-        self.names.vector = True
+        self.names.set_vector(True)
         try:
             yield
         finally:
-            self.names.vector = False
+            self.names.set_vector(False)
             self.zoom = shown
             self.place_now()
 
@@ -547,9 +560,7 @@ class LabelLayer(QObject):
         z = self.zoom
         names = self.names
         names.set_bounds(self._scene.sceneRect().adjusted(-1e3, -1e3, 1e3, 1e3))
-        if names.zoom != z:
-            names.zoom = z
-            names.update()
+        names.set_zoom(z)
         taken = _Hash()
         models: list[Any] = []  # ModelItem (not imported: it imports this module)
         terrain: list[Any] = []  # TerrainItem
@@ -635,6 +646,10 @@ class Named:
     bold_label = False
     label_group = ""  # "model" or "terrain": placed in that order (``LabelLayer``)
     names: NamesLayer | None = None
+
+    def use_names(self, names: NamesLayer | None) -> None:
+        """Drawn by ``names`` (the scene's), or by none (off the scene)."""
+        self.names = names
 
     def label_anchor(self) -> QPointF:
         item: Any = self

@@ -21,8 +21,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tabletop_gui.geometry.formation import rank_counts
 from tabletop_gui.model.health import Health, health_of
-from tabletop_gui.rules.ninth_age.counts import alive_models, rank_counts
 from tabletop_gui.scenario.entities import Fighter, Model, Unit
 from tabletop_gui.ui.canvas.coords import INCH, Z_MODEL, to_scene
 from tabletop_gui.ui.canvas.labels import Named
@@ -43,11 +43,9 @@ def unit_cells(unit: Unit) -> list[QRectF]:
     d = unit.depth_in * INCH
     w = unit.width_in * INCH
     cw, cd = unit.base_mm[0] / 25.4 * INCH, unit.base_mm[1] / 25.4 * INCH
-    hp = max(1, int(unit.characteristics.get("hp", 1)))
-    alive = alive_models(unit.models, hp, int(unit.state.get("hp_lost", 0) or 0))
     files = max(1, unit.files)
     cells = []
-    for r, n in enumerate(rank_counts(alive, files)):
+    for r, n in enumerate(rank_counts(unit.models_left, files)):
         offset = (files - n) / 2 * cw
         x0 = d / 2 - (r + 1) * cd
         cells += [QRectF(x0, -w / 2 + offset + f * cw, cd, cw) for f in range(n)]
@@ -63,7 +61,8 @@ class ModelItem(Named, QGraphicsRectItem):
 
     label_group = "model"
 
-    def __init__(self, entity_id: str) -> None:
+    def __init__(self, entity_id: str, label_mode: str = "name",
+                 on_layout: Callable[[bool], None] | None = None) -> None:
         super().__init__()
         self.entity_id = entity_id
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
@@ -78,9 +77,9 @@ class ModelItem(Named, QGraphicsRectItem):
         self._cells: list[QRectF] = []
         self._token = QRectF()  # base and bar around the item's origin (token_rect)
         self._bar: QRectF | None = None  # around the item's origin
-        self.label_mode = "name"  # the scene's label layer sets it
+        self.label_mode = label_mode  # the scene's label layer changes it
         # told when the label's text or the token's place changed (the label layer)
-        self.on_layout: Callable[[bool], None] | None = None
+        self.on_layout = on_layout
 
     # -- name and bar ----------------------------------------------------------------------
     def bar_rect(self) -> QRectF | None:
@@ -97,13 +96,16 @@ class ModelItem(Named, QGraphicsRectItem):
         if mode == "id":
             return m.id
         if isinstance(m, Unit):
-            hp = max(1, int(m.characteristics.get("hp", 1)))
-            alive = alive_models(m.models, hp, int(m.state.get("hp_lost", 0) or 0))
-            return f"{m.name} ({alive})"
+            return f"{m.name} ({m.models_left})"
         return m.name
 
     def label_spec(self) -> tuple[str, bool, QColor | None]:
         return self.label_text(), self._down, self._color
+
+    def set_label_mode(self, mode: str) -> None:
+        """Label with the name, the id or nothing (``LABEL_MODES``)."""
+        self.label_mode = mode
+        self.refresh_label()
 
     def refresh_label(self) -> None:
         if self.names is not None and self.names.label(self) is not None:

@@ -12,11 +12,9 @@ from collections.abc import Iterable, Mapping
 from html import escape
 
 from tabletop_gui.model.health import health_of
-from tabletop_gui.rules.combatant import is_taken_down
 from tabletop_gui.rules.fields import FieldSpec
-from tabletop_gui.rules.ninth_age.counts import alive_models
 from tabletop_gui.rules.registry import INFOS
-from tabletop_gui.scenario.entities import Fighter, Model, Scenario, Trait, Unit
+from tabletop_gui.scenario.entities import Model, Scenario, Trait, Unit
 
 # characteristic and weapon field names as a player says them (per field name; the
 # rulesets share most names)
@@ -114,8 +112,7 @@ def state_lines(model: Model, down: bool) -> list[str]:
     state = model.state
     if isinstance(model, Unit):
         hp = max(1, int(model.characteristics.get("hp", 1)))
-        lost_hp = int(state.get("hp_lost", 0) or 0)
-        alive = alive_models(model.models, hp, lost_hp)
+        alive = model.models_left
         lost = model.models - alive
         if alive == 0 or down:
             out.append("destroyed")
@@ -152,16 +149,14 @@ def side_name(scenario: Scenario | None, side_id: str) -> str:
     return (side.name or side.id) if side is not None else side_id
 
 
-def model_tooltip(model: Model, scenario: Scenario | None) -> str:
+def model_tooltip(model: Model, scenario: Scenario) -> str:
     """The hover text of a model (rich text: Qt shows it wrapped, the name in bold)."""
-    ruleset = scenario.ruleset if scenario is not None else ""
+    ruleset = scenario.ruleset
     kind = (f"{model.models} models in {model.files} files" if isinstance(model, Unit)
             else "")
     head = f"<b>{escape(model.name)}</b> ({escape(model.id)})"
     lines = [head, escape(side_name(scenario, model.side)) + (f" \u00b7 {kind}" if kind else "")]
-    state = state_lines(model, scenario.taken_down(model) if scenario is not None
-                        else is_taken_down(model) if isinstance(model, Fighter)
-                        else model.taken_down)
+    state = state_lines(model, scenario.taken_down(model))
     if state:
         lines.append("<i>" + escape("; ".join(state)) + "</i>")
     chars = characteristics_line(model, ruleset)

@@ -158,12 +158,12 @@ class BattlefieldScene(QGraphicsScene):
         self.setSceneRect(board_rect(bf.width, bf.depth).adjusted(-m, -m, m, m))
 
     def _add(self, item: EntityItem) -> None:
-        item.names = self.labels.names
+        item.use_names(self.labels.names)
         self.addItem(item)
 
     def _drop(self, item: EntityItem) -> None:
         self.labels.names.forget(item)
-        item.names = None
+        item.use_names(None)
         if item.scene() is self:
             self.removeItem(item)
 
@@ -227,9 +227,7 @@ class BattlefieldScene(QGraphicsScene):
             if not isinstance(item, ModelItem):
                 if item is not None:
                     self._drop(item)
-                item = ModelItem(e.id)
-                item.label_mode = self.labels.mode
-                item.on_layout = self._on_model_layout
+                item = ModelItem(e.id, self.labels.mode, self._on_model_layout)
                 self._items[e.id] = item
                 self._add(item)
             item.set_model(e, self._color(scenario, e.side), scenario.taken_down(e))

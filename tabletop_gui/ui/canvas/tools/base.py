@@ -42,6 +42,10 @@ class Tool(QObject):
     def scenario(self) -> Scenario:
         return self.document.scenario
 
+    def set_snapping(self, on: bool) -> None:
+        """Snap the points this tool places (Edit ▸ Snap), or not."""
+        self.snapping = on
+
     def activate(self) -> None:
         return None
 
