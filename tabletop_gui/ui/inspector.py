@@ -5,8 +5,8 @@ The panel reads the document and never writes to it: each change becomes an edit
 on the undo stack (successive changes of one field merge). It follows the document:
 values are reloaded in place after each change; the form is rebuilt only when its shape
 changes (another kind of entity selected, another number of weapons...). A selection
-that needs another form gets it on the next turn of the event loop: the click on the
-board is answered first (``form`` and ``note`` are brought up to date when read)."""
+that needs another form gets it ``FOLLOW_MS`` later: the click on the board is answered
+and painted first (``form`` and ``note`` are brought up to date when read)."""
 
 from __future__ import annotations
 
@@ -29,6 +29,7 @@ from tabletop_gui.ui.inspector_forms import (
 )
 
 MERGE_BASE = 4000
+FOLLOW_MS = 30  # a selection's new form waits this long: the board answers the click first
 
 
 class InspectorPanel(QScrollArea):
@@ -43,9 +44,9 @@ class InspectorPanel(QScrollArea):
         self.message.setWordWrap(True)
         self.message.setStyleSheet("color: #b03a2e")
         self._key: tuple[Any, ...] | None = None
-        self._later = QTimer(self)  # the form of a new selection, on the next turn
+        self._later = QTimer(self)  # the form of a new selection, once the board answered
         self._later.setSingleShot(True)
-        self._later.setInterval(0)
+        self._later.setInterval(FOLLOW_MS)
         self._later.timeout.connect(self.rebuild)
         document.selection_changed.connect(self._on_selection)
         document.changed.connect(self._on_changed)

@@ -230,10 +230,10 @@ def test_selecting_another_model_of_the_same_kind_keeps_the_form(make_window):
     assert ins.binding("name").widget.text() == "Ogre"
 
 
-def test_a_selection_needing_another_form_gets_it_on_the_next_turn(make_window, qtbot):
-    """Issue 17: the click on the board is answered first (canvas, attack); the form of
-    another kind of entity is built on the next turn of the event loop, and reading the
-    inspector's form brings it up to date at once."""
+def test_a_selection_needing_another_form_gets_it_a_moment_later(make_window, qtbot):
+    """Issue 17: the click on the board is answered and painted first (canvas, attack);
+    the form of another kind of entity is built a moment later (the inspector's
+    FOLLOW_MS), and reading the inspector's form brings it up to date at once."""
     w = make_window(skirmish())
     ins = w.inspector
     page = ins.widget()  # the battlefield's form
