@@ -499,6 +499,7 @@ class AttackOverlay:
                               qpath(poly.buffer(RING_GAP_IN * 2.5, quad_segs=24)),
                               _cosmetic(VALID if status.valid else INVALID, 1.0),
                               tooltip="the target", parent=self.layer)
+            sel.setZValue(mark_sprites.Z_MARKS + 1.0)  # over its mark's white halo
             self._add(sel)
 
     def _mark_shape(self, enemy: Model, valid: bool) -> tuple[object, QPainterPath]:

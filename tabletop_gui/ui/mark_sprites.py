@@ -33,6 +33,7 @@ from PySide6.QtGui import (
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 SPRITES = 64  # pictures kept (mark shapes x zooms)
+Z_MARKS = 1.0  # above the other overlays of the layer the marks hang on (zones, lines)
 DIRTY_RECTS = 64  # more marks changed than this before a paint: one rectangle around all
 HALO_PX = 3.0  # the white halo is this much wider than the mark's pen
 _cache: OrderedDict[tuple[object, ...], tuple[QPixmap, QPointF]] = OrderedDict()
@@ -119,7 +120,7 @@ class MarksLayer(QGraphicsItem):
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemUsesExtendedStyleOption, True)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
-        self.setZValue(1.0)  # above the other overlays of its parent layer
+        self.setZValue(Z_MARKS)
         self._bounds = QRectF()
         self._marks: dict[int, Any] = {}  # id -> mark (a Mark), in the order added
         self._dirty = 0  # areas to redraw asked for since the last paint

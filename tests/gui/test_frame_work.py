@@ -189,3 +189,19 @@ def test_placing_1000_labels_in_slices_repaints_the_view_once(qtbot, tmp_path, m
     window.view.viewport().repaint()
     assert len(slices) > 2  # the placement took several turns of the event loop
     assert len(paints) <= 2, (len(paints), len(slices))
+
+
+def test_the_selected_targets_ring_is_drawn_over_its_mark(qtbot, tmp_path):
+    """The thin ring around the chosen target stays visible over the white halo of the
+    target's mark: it is stacked above the marks layer (which is above the zones and
+    sight lines), as it was above its mark when each mark was an item."""
+    window, flow = make_window(qtbot, crowd_scenario(200), tmp_path)
+    select_attacker(qtbot, flow, "m90")
+    window.document.set_selection(["m110"])  # an enemy: the target
+    qtbot.waitUntil(lambda: flow.idle, timeout=20000)
+    ring = next(i for i in flow.overlay.of_kind("selected_target") if i.key == "m110")
+    mark = flow.overlay.marker("m110")
+    assert mark is not None and mark.parentItem() is flow.overlay.marks
+    assert ring.parentItem() is flow.overlay.marks.parentItem()
+    assert ring.zValue() > flow.overlay.marks.zValue()
+    assert ring.isVisible() and mark.isVisible()
