@@ -22,12 +22,16 @@ from tests.gui.attack_support import make_window, select_attacker
 PYTHON_CALLS = 30  # a repaint of the whole view, whatever the number of models
 
 
-def _python_calls_of(work) -> Counter:  # noqa: ANN001
+def _calls_of(work, event: str = "call") -> Counter:  # noqa: ANN001
+    """What ``work`` called: Python functions (``call``: file:name) or functions of C
+    extensions, Qt's methods among them (``c_call``: their qualified names)."""
     calls: Counter = Counter()
 
-    def seen(frame, event, arg):  # noqa: ANN001, ANN202, ARG001
-        if event == "call":
+    def seen(frame, kind, arg):  # noqa: ANN001, ANN202
+        if kind == event == "call":
             calls[f"{frame.f_code.co_filename.rsplit('/', 1)[-1]}:{frame.f_code.co_name}"] += 1
+        elif kind == event:
+            calls[getattr(arg, "__qualname__", str(arg))] += 1
 
     sys.setprofile(seen)
     try:
@@ -44,7 +48,7 @@ def test_a_repaint_of_400_models_and_300_marks_calls_python_a_few_times(qtbot, t
     window.view.fit_to_window()
     vp = window.view.viewport()
     vp.repaint()  # the caches filled
-    calls = _python_calls_of(vp.repaint)
+    calls = _calls_of(vp.repaint)
     assert sum(calls.values()) <= PYTHON_CALLS, calls.most_common(8)
     # nothing changed since the last repaint: every item is a blit from its cache
     assert [name for name in calls if name.endswith(":paint")] == []
@@ -124,34 +128,9 @@ def test_redrawing_a_few_labels_asks_qt_nothing_per_label_elsewhere(qtbot, tmp_p
     vp.repaint()
     item = window.scene.item_for("m0")
     assert labels.names.label_shown(item)
-    qt_calls: Counter = Counter()
-
-    def seen(frame, event, arg):  # noqa: ANN001, ANN202, ARG001
-        if event == "c_call":
-            qt_calls[getattr(arg, "__qualname__", str(arg))] += 1
-
     labels.names.update(item.label_rect())
-    sys.setprofile(seen)
-    try:
-        vp.repaint()
-    finally:
-        sys.setprofile(None)
+    qt_calls = _calls_of(vp.repaint, "c_call")
     assert sum(qt_calls.values()) <= 60, qt_calls.most_common(8)
-
-
-def _qt_calls_of(work) -> Counter:  # noqa: ANN001
-    calls: Counter = Counter()
-
-    def seen(frame, event, arg):  # noqa: ANN001, ANN202, ARG001
-        if event == "c_call":
-            calls[getattr(arg, "__qualname__", str(arg))] += 1
-
-    sys.setprofile(seen)
-    try:
-        work()
-    finally:
-        sys.setprofile(None)
-    return calls
 
 
 def test_selecting_a_model_among_1000_touches_the_items_whose_selection_changes(
@@ -160,7 +139,7 @@ def test_selecting_a_model_among_1000_touches_the_items_whose_selection_changes(
     qtbot.waitUntil(lambda: not window.scene.building, timeout=20000)
     document, scene = window.document, window.scene
     document.set_selection(["m1"])
-    calls = _qt_calls_of(lambda: document.set_selection(["m2"]))
+    calls = _calls_of(lambda: document.set_selection(["m2"]), "c_call")
     assert scene.item_for("m2").isSelected() and not scene.item_for("m1").isSelected()
     assert [i.entity_id for i in scene.selectedItems()] == ["m2"]
     asked = sum(n for name, n in calls.items() if name.endswith(".isSelected"))
