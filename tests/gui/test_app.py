@@ -29,6 +29,53 @@ def test_the_app_paints_then_exits_and_writes_nothing(tmp_path):
     assert not any(p.is_file() for p in tmp_path.rglob("*"))  # no settings, no recovery
 
 
+# The start in a fresh interpreter, each first import recorded in order, up to the first
+# paint; then the modules loaded and that order, as one JSON line.
+_FIRST_PAINT = """
+import json, sys
+order = []
+
+class Watch:
+    def find_spec(self, name, path=None, target=None):
+        order.append(name)
+        return None
+
+sys.meta_path.insert(0, Watch())
+from tabletop_gui.cli import main
+code = main([])
+print(json.dumps({"code": code, "order": order, "loaded": sorted(sys.modules)}))
+"""
+# what the first painted window does not show loads later: the importers (File > Import,
+# a drop), the package metadata, the attack flow and the sight geometry (installed after
+# the first paint), the file writer (autosave, Save), the weapon and vertex tables
+NOT_BEFORE_THE_FIRST_PAINT = (
+    "tabletop_gui.importers", "importlib.metadata", "tabletop_gui.ui.attack_flow",
+    "tabletop_gui.geometry.board_geometry", "tabletop_gui.scenario.save",
+    "tabletop_gui.ui.inspector_tables")
+
+
+def test_the_first_paint_loads_only_what_it_shows(tmp_path):
+    env = dict(os.environ, TABLETOP_GUI_EXIT_AFTER_PAINT="1", QT_QPA_PLATFORM="offscreen",
+               HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"),
+               XDG_DATA_HOME=str(tmp_path / "data"))
+    out = subprocess.run([sys.executable, "-c", _FIRST_PAINT], env=env, capture_output=True,
+                         text=True, timeout=60, check=False)
+    assert out.returncode == 0, out.stderr
+    assert PAINT_MARKER in out.stdout
+    start = json.loads(out.stdout.splitlines()[-1])
+    assert start["code"] == 0
+    early = [m for m in start["loaded"]
+             if any(m == n or m.startswith(n + ".") for n in NOT_BEFORE_THE_FIRST_PAINT)]
+    assert early == []
+    # the Qt-free scenario reader comes before PySide6 (its bindings, shiboken6), whose
+    # import hook would otherwise read the source of each of its modules (numpy's and
+    # shapely's among them)
+    order = start["order"]
+    assert "shiboken6" in order
+    for first in ("tabletop_gui.scenario.load", "numpy", "shapely"):
+        assert order.index(first) < order.index("shiboken6"), first
+
+
 def test_run_app_refuses_an_unknown_ruleset_before_qt_starts():
     with pytest.raises(RulesError, match="chess"):
         run_app(None, "chess")
