@@ -141,3 +141,46 @@ def test_a_measured_start_installs_nothing_after_the_paint(qtbot):
     w.show()
     qtbot.waitUntil(lambda: bool(later))
     assert w.attack_flow is None and not w.recovery.enabled
+
+_DARK_START = """
+import json
+from PySide6.QtGui import QColor, QPalette
+from tabletop_gui.ui import icons
+from tabletop_gui.ui.theme import is_dark
+
+drawn = []
+plain = icons.icon
+
+def counted(name, color="#202020"):
+    drawn.append([name, QColor(color).name()])
+    return plain(name, color)
+
+icons.icon = counted
+from tabletop_gui.app import build_window
+from tabletop_gui.ui.application import ensure_application
+
+app = ensure_application()
+window = build_window(None, "warcry", complete=False)
+window.leave_settings_alone()
+window.show()
+app.processEvents()
+ink = window.palette().color(QPalette.ColorRole.WindowText).name()
+print(json.dumps({"drawn": drawn, "dark": is_dark(window.palette()), "ink": ink}))
+"""
+
+
+def test_a_dark_start_draws_each_toolbar_icon_once(tmp_path):
+    """The window follows a dark scheme before it is made: the toolbar's icons are drawn
+    once, in the light ink, not first in the dark one and then again."""
+    env = dict(os.environ, TABLETOP_GUI_THEME="dark", QT_QPA_PLATFORM="offscreen",
+               HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"),
+               XDG_DATA_HOME=str(tmp_path / "data"))
+    out = subprocess.run([sys.executable, "-c", _DARK_START], env=env, capture_output=True,
+                         text=True, timeout=60, check=False)
+    assert out.returncode == 0, out.stderr
+    start = json.loads(out.stdout.splitlines()[-1])
+    assert start["dark"]
+    names = [name for name, _ in start["drawn"]]
+    assert "table_view" in names and "select" in names
+    assert len(names) == len(set(names)), names
+    assert {ink for _, ink in start["drawn"]} == {start["ink"]}
