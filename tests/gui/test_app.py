@@ -17,14 +17,21 @@ from tabletop_gui.scenario.resources import demo_path, load_demo
 from tests.gui.factories import skirmish
 
 
-def test_the_app_paints_then_exits_and_writes_nothing(tmp_path):
-    env = dict(os.environ, TABLETOP_GUI_EXIT_AFTER_PAINT="1", QT_QPA_PLATFORM="offscreen",
-               HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"),
-               XDG_DATA_HOME=str(tmp_path / "data"))
-    out = subprocess.run([sys.executable, "-m", "tabletop_gui", "--ruleset",
-                          "circle-of-realms"], env=env, capture_output=True, text=True,
+def _child(tmp_path, args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
+    """A fresh interpreter offscreen with ``args``, its settings and data under
+    ``tmp_path``; it must succeed."""
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", HOME=str(tmp_path),
+               XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_DATA_HOME=str(tmp_path / "data"),
+               **env)
+    out = subprocess.run([sys.executable, *args], env=env, capture_output=True, text=True,
                          timeout=60, check=False)
     assert out.returncode == 0, out.stderr
+    return out
+
+
+def test_the_app_paints_then_exits_and_writes_nothing(tmp_path):
+    out = _child(tmp_path, ["-m", "tabletop_gui", "--ruleset", "circle-of-realms"],
+                 TABLETOP_GUI_EXIT_AFTER_PAINT="1")
     assert PAINT_MARKER in out.stdout
     assert not any(p.is_file() for p in tmp_path.rglob("*"))  # no settings, no recovery
 
@@ -55,12 +62,7 @@ NOT_BEFORE_THE_FIRST_PAINT = (
 
 
 def test_the_first_paint_loads_only_what_it_shows(tmp_path):
-    env = dict(os.environ, TABLETOP_GUI_EXIT_AFTER_PAINT="1", QT_QPA_PLATFORM="offscreen",
-               HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"),
-               XDG_DATA_HOME=str(tmp_path / "data"))
-    out = subprocess.run([sys.executable, "-c", _FIRST_PAINT], env=env, capture_output=True,
-                         text=True, timeout=60, check=False)
-    assert out.returncode == 0, out.stderr
+    out = _child(tmp_path, ["-c", _FIRST_PAINT], TABLETOP_GUI_EXIT_AFTER_PAINT="1")
     assert PAINT_MARKER in out.stdout
     start = json.loads(out.stdout.splitlines()[-1])
     assert start["code"] == 0
@@ -172,12 +174,7 @@ print(json.dumps({"drawn": drawn, "dark": is_dark(window.palette()), "ink": ink}
 def test_a_dark_start_draws_each_toolbar_icon_once(tmp_path):
     """The window follows a dark scheme before it is made: the toolbar's icons are drawn
     once, in the light ink, not first in the dark one and then again."""
-    env = dict(os.environ, TABLETOP_GUI_THEME="dark", QT_QPA_PLATFORM="offscreen",
-               HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"),
-               XDG_DATA_HOME=str(tmp_path / "data"))
-    out = subprocess.run([sys.executable, "-c", _DARK_START], env=env, capture_output=True,
-                         text=True, timeout=60, check=False)
-    assert out.returncode == 0, out.stderr
+    out = _child(tmp_path, ["-c", _DARK_START], TABLETOP_GUI_THEME="dark")
     start = json.loads(out.stdout.splitlines()[-1])
     assert start["dark"]
     names = [name for name, _ in start["drawn"]]
