@@ -16,7 +16,7 @@ from tabletop_gui.bench.battlefields import ninth_age_scenario
 from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import AttackRequest, RulesError
 from tabletop_gui.rules.ninth_age import engine
-from tabletop_gui.rules.ninth_age.build import Plan, build_plan
+from tabletop_gui.rules.ninth_age.build import Plan, build_plan, plan_against, valid_against
 from tabletop_gui.rules.ninth_age.engine import _plan_of, armed_for, check_size, unit_view
 from tabletop_gui.rules.ninth_age.units import HAND_WEAPON, Situation, UnitView, WeaponView
 from tabletop_gui.scenario.load import loads_scenario
@@ -199,3 +199,33 @@ def test_a_pair_asked_again_is_answered_once_and_a_second_pair_scans() -> None:
     fresh = Snapshot.of(scenario).battle
     assert engine.situation_of(fresh, a, u, "more_than_half") == other
     assert kept.situations[(a, t)] == first
+
+
+def test_valid_against_is_the_plans_validity() -> None:
+    """``valid_against`` (asked of the weapons after the first) says what the plan's
+    checks say, for close combat and shooting, whatever makes a check fail."""
+    rng = np.random.default_rng(11)
+    attackers = [
+        unit("a", weapons=(cc("Sword"), bow("Bow"))),
+        unit("b", traits=("harnessed",), weapons=(cc("Hooves"),)),
+        unit("c", state={"hp_lost": 10}, weapons=(cc("Axe"),)),
+        unit("d", weapons=(cc("Axe", "Two-Handed"), cc("Mace"))),  # Hand Weapon: no WM
+        unit("e", weapons=(cc("Club", "Crush Attack"), bow("Sling", "Move or Fire"))),
+    ]
+    targets = [unit("t", side="blue"), unit("u", side="red"),
+               unit("v", side="blue", state={"taken_down": True})]
+    seen = set()
+    for _ in range(40):
+        engaged = bool(rng.random() < 0.5)
+        s = Situation(distance=0.0 if engaged else float(rng.uniform(0.5, 40.0)),
+                      engaged=engaged, engaged_facing="front" if engaged else None,
+                      contact_models=3 if engaged else 0, visible=bool(rng.random() < 0.7))
+        situ = dict(SITUATIONS[int(rng.integers(0, len(SITUATIONS)))])
+        for a in attackers:
+            for weapon in [None, HAND_WEAPON, *(w.name for w in a.weapons)]:
+                for w in armed_for(a, weapon, situ):
+                    for t in targets:
+                        want = plan_against(w, t, s).valid
+                        assert valid_against(w, t, s) is want, (a.id, w.label, t.id, s, situ)
+                        seen.add((w.shooting, want))
+    assert seen == {(False, False), (False, True), (True, False), (True, True)}

@@ -167,6 +167,19 @@ def _save_modifiers(attrs: Attributes, target: UnitView, h: HitProfile,
     return out
 
 
+# the checks that read no number, made once (checks are frozen values): [False], [True]
+_ENEMY = (Check("enemy", False, "the target is on the same side"),
+          Check("enemy", True, "the target is an enemy"))
+_ALIVE = (Check("alive", False, "the target is destroyed"),
+          Check("alive", True, "the target stands"))
+_IN_CONTACT = (Check("engaged", False, "not in base contact with the target"),
+               Check("engaged", True, "in base contact"))
+_VISIBLE = (Check("visible", False, "the target is not in line of sight"),
+            Check("visible", True, "visible"))
+_SHOOTING_IN_CONTACT = Check("engaged", False, "a unit in base contact with the target "
+                             "cannot shoot at it")
+
+
 @dataclass(frozen=True)
 class Armed:
     """What an attack takes from the attacker, its weapon and the situational values
@@ -282,13 +295,8 @@ def plan_against(armed: Armed, target: UnitView, situation: Situation) -> Plan:
     attacker, attrs, shooting = armed.attacker, armed.attrs, armed.shooting
     strength, ap = armed.strength, armed.ap
     checks: list[Check] = [
-        Check("enemy", attacker.side != target.side,
-              "the target is on the same side" if attacker.side == target.side
-              else "the target is an enemy"),
-        *armed.destroyed,
-        Check("alive", not target.destroyed,
-              "the target is destroyed" if target.destroyed else "the target stands"),
-        *armed.checks]
+        _ENEMY[attacker.side != target.side], *armed.destroyed,
+        _ALIVE[not target.destroyed], *armed.checks]
     mods: list[Modifier] = list(armed.modifiers)
     situ = dict(armed.situational)
     if shooting:
@@ -336,12 +344,22 @@ def plan_against(armed: Armed, target: UnitView, situation: Situation) -> Plan:
                 target.hp, target.hp_lost, target.remaining_hp)
 
 
+def valid_against(armed: Armed, target: UnitView, situation: Situation) -> bool:
+    """``plan_against(armed, target, situation).valid``, without making the plan when its
+    checks read nothing but the sides, the units' state and base contact (close combat:
+    the checks of ``plan_against`` and ``_close_combat``)."""
+    if armed.shooting:
+        return plan_against(armed, target, situation).valid
+    return (armed.attacker.side != target.side and not armed.destroyed
+            and not target.destroyed and all(c.ok for c in armed.checks)
+            and situation.engaged)
+
+
 def _close_combat(attacker: UnitView, target: UnitView, attrs: Attributes, off: int, att: int,
                   crush: bool, situation: Situation, situational: dict[str, Any],
                   checks: list[Check], mods: list[Modifier], unable: bool) -> tuple[ToHit, int]:
     engaged = situation.engaged
-    checks.append(Check("engaged", engaged, "in base contact" if engaged
-                        else "not in base contact with the target"))
+    checks.append(_IN_CONTACT[engaged])
     contact = situation.contact_models if engaged else min(attacker.files, attacker.alive)
     cc = counts.close_combat_count(
         contact=contact, alive=attacker.alive, files=attacker.files, att=att,
@@ -382,14 +400,12 @@ def _shooting(attacker: UnitView, target: UnitView, weapon: WeaponView, attrs: A
     if attrs.reload and sas:
         checks.append(Check("reload", False, "Reload!: not with a Stand and Shoot reaction"))
     if situation.engaged:
-        checks.append(Check("engaged", False, "a unit in base contact with the target "
-                            "cannot shoot at it"))
+        checks.append(_SHOOTING_IN_CONTACT)
     d = situation.distance
     checks.append(Check("range", d <= rng + 1e-9, f'in range: {d:.2f}" <= {rng:g}"'
                         if d <= rng + 1e-9 else f'out of range: {d:.2f}" > {rng:g}"',
                         d, rng, rng - d))
-    checks.append(Check("visible", situation.visible, "visible" if situation.visible
-                        else "the target is not in line of sight"))
+    checks.append(_VISIBLE[situation.visible])
     ranks = NORMAL_SHOOTING_RANKS + attrs.shoot_in_extra_rank
     if (attrs.volley_fire and not sas and not moved and not marched
             and counts.line_formation(attacker.alive, attacker.files)):

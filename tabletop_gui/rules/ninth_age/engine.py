@@ -34,7 +34,7 @@ from tabletop_gui.rules.base import (
     Terms,
 )
 from tabletop_gui.rules.dist import Dist
-from tabletop_gui.rules.ninth_age.build import Armed, Plan, arm, plan_against
+from tabletop_gui.rules.ninth_age.build import Armed, Plan, arm, plan_against, valid_against
 from tabletop_gui.rules.ninth_age.info import INFO, MAX_HITS, MAX_HP
 from tabletop_gui.rules.ninth_age.odds import Measure, Odds, capped
 from tabletop_gui.rules.ninth_age.sequence import Run, Runner, conditioned, dice_waiting
@@ -229,18 +229,13 @@ def armed_for(a: UnitView, weapon: str | None, situ: dict[str, Any]) -> list[Arm
 def _plan_of(armed: Sequence[Armed], t: UnitView, s: Situation) -> Plan:
     """The plan of an attack on ``t``: the first valid weapon's (the first weapon's when
     none is valid), refused (RulesError) when it is too large to compute. Planning
-    against a target is never refused, so the weapons after the first valid one are not
-    planned."""
-    first: Plan | None = None
-    plan: Plan | None = None
-    for w in armed:
-        plan = plan_against(w, t, s)
-        if plan.valid:
-            break
-        first = plan if first is None else first
-    else:
-        plan = first
-    assert plan is not None
+    against a target is never refused, so the weapons after the first are only asked
+    whether they are valid (``valid_against``) until one is, and only that one planned."""
+    plan = plan_against(armed[0], t, s)
+    if not plan.valid:
+        valid = next((w for w in armed[1:] if valid_against(w, t, s)), None)
+        if valid is not None:
+            plan = plan_against(valid, t, s)
     check_size(plan, armed[0].attacker.id)
     return plan
 
