@@ -67,43 +67,51 @@ def situation_of(battle: Battle, attacker: str, target: str, threshold: str) -> 
     """The geometric facts of one pair, from the geometry library."""
     g = battle.geometry
     cover = g.facing_cover(attacker, target, threshold=_threshold(threshold))
-    return _situation(battle, g, attacker, target, g.measure(attacker, target).horizontal,
-                      cover.kind, cover.by, g.arc_of(target, attacker),
-                      g.sight(attacker, target).visible)
+    return _Reading(battle, g).situation(
+        attacker, target, g.measure(attacker, target).horizontal, cover.kind, cover.by,
+        g.arc_of(target, attacker), g.sight(attacker, target).visible)
 
 
 def _threshold(threshold: str) -> Literal["more_than_half", "half_or_more"]:
     return "half_or_more" if threshold == "half_or_more" else "more_than_half"
 
 
-def _situation(battle: Battle, g: BoardGeometry, attacker: str, target: str,
-               horizontal: float, kind: str, by: tuple[str, ...], arc: str, visible: bool
-               ) -> Situation:
-    """The Situation of a pair from its horizontal gap, facing cover (kind and what gives
-    it), arc and sight."""
-    engaged = g.touching(horizontal)
-    facing = g.engaged_facing(target, attacker) if engaged else None
-    shooter_h = g.body(attacker).height
-    index = g.bodies.index
-    low = bool(by) and all(i in index and g.body(i).height <= shooter_h + 1e-9 for i in by)
-    # what gives the cover: nothing without cover; hard cover comes from hard terrain
-    given_by: tuple[str, ...] = ()
-    if kind == "soft":
-        given_by = by
-    elif kind == "hard":
-        hard = battle.kept(_Scans, _Scans).hard
-        given_by = tuple(i for i in by if i in hard)
-    return Situation(
-        distance=horizontal,
-        engaged=engaged,
-        engaged_facing=facing,
-        arc=arc,
-        contact_models=g.contact_models(attacker, target) if engaged else 0,
-        visible=visible,
-        cover=kind,
-        cover_by=given_by,
-        cover_only_low_units=low,
-    )
+class _Reading:
+    """What the situations of a battle read besides each pair's own facts (the units'
+    heights, the hard-cover terrain), read once for every pair of a scan."""
+
+    def __init__(self, battle: Battle, g: BoardGeometry) -> None:
+        self.g = g
+        self.height = {b.id: b.height for b in g.bodies.bodies}
+        self.hard = battle.kept(_Scans, _Scans).hard
+
+    def situation(self, attacker: str, target: str, horizontal: float, kind: str,
+                  by: tuple[str, ...], arc: str, visible: bool) -> Situation:
+        """The Situation of a pair from its horizontal gap, facing cover (kind and what
+        gives it), arc and sight."""
+        g = self.g
+        engaged = g.touching(horizontal)
+        facing = g.engaged_facing(target, attacker) if engaged else None
+        height = self.height
+        shooter_h = height[attacker]
+        low = bool(by) and all(i in height and height[i] <= shooter_h + 1e-9 for i in by)
+        # what gives the cover: nothing without cover; hard cover comes from hard terrain
+        given_by: tuple[str, ...] = ()
+        if kind == "soft":
+            given_by = by
+        elif kind == "hard":
+            given_by = tuple(i for i in by if i in self.hard)
+        return Situation(
+            distance=horizontal,
+            engaged=engaged,
+            engaged_facing=facing,
+            arc=arc,
+            contact_models=g.contact_models(attacker, target) if engaged else 0,
+            visible=visible,
+            cover=kind,
+            cover_by=given_by,
+            cover_only_low_units=low,
+        )
 
 
 SCAN_AFTER = 1  # pairs asked of one battle before every pair's situation is computed at once
@@ -157,11 +165,12 @@ def scan_situations(battle: Battle, threshold: str) -> dict[tuple[str, str], Sit
     pairs, kinds, _, _, by = g.facing_choices(_threshold(threshold))
     visible = g.sight_matrix().tolist()
     gaps = g.horizontal_gaps()
+    reading = _Reading(battle, g)
     out = {}
     for n, (i, j) in enumerate(pairs):
         a, t = ids[i], ids[j]
-        out[(a, t)] = _situation(battle, g, a, t, gaps[i][j], kinds[n], by[n], g.arc_of(t, a),
-                                 visible[i][j])
+        out[(a, t)] = reading.situation(a, t, gaps[i][j], kinds[n], by[n], g.arc_of(t, a),
+                                        visible[i][j])
     return out
 
 
