@@ -6,6 +6,7 @@ each pair one by one."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -229,3 +230,23 @@ def test_valid_against_is_the_plans_validity() -> None:
                         assert valid_against(w, t, s) is want, (a.id, w.label, t.id, s, situ)
                         seen.add((w.shooting, want))
     assert seen == {(False, False), (False, True), (True, False), (True, True)}
+
+
+def test_a_units_view_is_read_once_per_battle_and_again_after_an_edit() -> None:
+    """The views of the units are kept with the battle (one document revision): every pair
+    reads the same view; the battle of an edited document reads the edited unit."""
+    scenario = loads_scenario(json.dumps(ninth_age_scenario(6, 2)))
+    battle = Snapshot.of(scenario).battle
+    uid = scenario.models[1].id
+    view = unit_view(battle, uid)
+    assert unit_view(battle, uid) is view and not view.destroyed
+    unit = scenario.model(uid)
+    assert unit is not None
+    lost = dataclasses.replace(unit, state={"hp_lost": view.remaining_hp})
+    edited = Snapshot.of(scenario.with_entity(lost)).battle
+    assert unit_view(edited, uid).destroyed
+    verdicts = registry.get("ninth-age").target_validity(edited, scenario.models[0].id, [uid])
+    assert verdicts[uid][0] is False and "the target is destroyed" in verdicts[uid][1]
+    assert unit_view(battle, uid) is view  # the first revision's battle is unchanged
+    with pytest.raises(RulesError, match="nobody"):
+        unit_view(battle, "nobody")

@@ -45,8 +45,25 @@ if TYPE_CHECKING:
     from tabletop_gui.geometry.board_geometry import BoardGeometry
 
 
+class _Views(dict[str, UnitView]):
+    """The units of one battle as the rules read them, each read once (kept with the
+    battle: ``Battle.kept``; a battle is one revision of the document)."""
+
+    def __init__(self, battle: Battle) -> None:
+        super().__init__()
+
+
 def unit_view(battle: Battle, uid: str) -> UnitView:
-    """A unit as the rules read it: the combatant plus its formation from the Board."""
+    """A unit as the rules read it: the combatant plus its formation from the Board (read
+    once per battle: every pair of a scan reads the same views)."""
+    views = battle.kept(_Views, _Views)
+    view = views.get(uid)
+    if view is None:
+        view = views[uid] = _read_unit(battle, uid)
+    return view
+
+
+def _read_unit(battle: Battle, uid: str) -> UnitView:
     c = battle.combatant(uid)
     try:
         body = battle.board.body(uid)
