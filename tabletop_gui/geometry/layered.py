@@ -34,9 +34,11 @@ class Layered:
 
     def __init__(self, base: NDArray[Any], layers: tuple[Line, ...] = ()) -> None:
         """``base`` becomes read-only (it is shared with every value derived from this one);
-        so do the rows and columns of ``layers``."""
+        so do the rows and columns of ``layers`` (``with_line`` freezes each as it adds it:
+        the older ones are already)."""
         _freeze(base)
-        for _, row, col in layers:
+        if layers:
+            _, row, col = layers[-1]
             _freeze(row)
             _freeze(col)
         self._base = base
