@@ -40,12 +40,6 @@ def test_successive_replacements_and_compaction_give_the_same_rows() -> None:
     assert sorted(a.terrain_of(a0, t0)) == sorted(r[2] for r in expected if r[:2] == (a0, t0))
 
 
-def test_empty() -> None:
-    e = Triples.build(np.zeros((0, 3), dtype=int))
-    assert len(e) == 0 and e.terrain_of(1, 2) == []
-    assert len(e.replace_body(1, np.zeros((0, 3), dtype=int))) == 0
-
-
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2**31 - 1), st.integers(1, 30), st.integers(1, 4))
 def test_random_replacements_read_as_sets_of_rows(seed: int, steps: int,
@@ -85,3 +79,10 @@ def test_random_replacements_read_as_sets_of_rows(seed: int, steps: int,
         for a, t, terrain in expected:
             want[(a, t)].append(terrain)
         assert lookups(x) == {key: sorted(v) for key, v in want.items()}
+
+
+def test_empty() -> None:
+    e = Triples.build(np.zeros((0, 3), dtype=int))
+    assert len(e) == 0 and e.terrain_of(1, 2) == []
+    assert len(e.replace_body(1, np.zeros((0, 3), dtype=int))) == 0
+
