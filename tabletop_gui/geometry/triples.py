@@ -22,7 +22,6 @@ IntArray = NDArray[np.intp]
 BoolArray = NDArray[np.bool_]
 
 _EMPTY = np.zeros((0, 3), dtype=np.intp)
-MAX_BATCHES = 64
 
 
 def _stable_order(col: IntArray) -> IntArray:
@@ -32,6 +31,9 @@ def _stable_order(col: IntArray) -> IntArray:
     if len(col) and 0 <= int(col.min()) and int(col.max()) < 1 << 16:
         return np.argsort(col.astype(np.uint16), kind="stable").astype(np.intp)
     return np.argsort(col, kind="stable").astype(np.intp)
+
+
+MAX_BATCHES = 64
 
 
 @dataclass(frozen=True, eq=False)
