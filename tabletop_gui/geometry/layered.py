@@ -86,28 +86,24 @@ class Layered:
 
     def row(self, a: int) -> NDArray[Any]:
         """Row a, m[a, :], as a new array."""
-        full = self._full
-        if full is not None:
-            return np.array(full[a])
-        out = np.array(self._base[a])
-        for k, row, col in self._layers:
-            if k == a:
-                out[:] = row
-            else:
-                out[k] = col[a]
-        return out
+        return self._line(a, across=False)
 
     def col(self, t: int) -> NDArray[Any]:
         """Column t, m[:, t], as a new array."""
+        return self._line(t, across=True)
+
+    def _line(self, a: int, across: bool) -> NDArray[Any]:
+        """Row a (column a when ``across``): the base's, then each layer's, oldest first."""
         full = self._full
         if full is not None:
-            return np.array(full[:, t])
-        out = np.array(self._base[:, t])
+            return np.array(full[:, a] if across else full[a])
+        out = np.array(self._base[:, a] if across else self._base[a])
         for k, row, col in self._layers:
-            if k == t:
-                out[:] = col
+            mine, other = (col, row) if across else (row, col)
+            if k == a:
+                out[:] = mine
             else:
-                out[k] = row[t]
+                out[k] = other[a]
         return out
 
     def item(self, a: int, t: int) -> Any:
