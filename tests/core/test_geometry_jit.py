@@ -1,0 +1,193 @@
+"""The compiled loops (``geometry.jit_kernels``, numba) give the numpy paths' answers.
+
+Each fast path is compared with the numpy computation it replaces on random boards with
+obstacles and platforms (bodies standing on them), pieces that are not convex or have many
+vertices (the pairs meeting them go through numpy), and edge cases: sight lines grazing a
+corner or running along an edge, bases exactly 1" apart, bodies on top of each other.
+Without numba these tests are skipped; the numpy paths are the ones every other test runs.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tabletop_gui.bench.battlefields import synthetic_board
+from tabletop_gui.geometry import jit
+from tabletop_gui.geometry.board import Board, Terrain
+from tabletop_gui.geometry.bodies import BodyArrays
+from tabletop_gui.geometry.corridor import corridor_candidates
+from tabletop_gui.geometry.cover import CoverRule
+from tabletop_gui.geometry.pairs import PairTable, opposing_pairs
+from tabletop_gui.geometry.sight import sight_pairs
+from tabletop_gui.geometry.terrain import TerrainSet
+from tests.core.geometry_helpers import assert_same_tables, box, disc, oval, rect
+from tests.core.test_geometry_fast_paths import crowded_board
+
+pytest.importorskip("numba")
+
+RULE = CoverRule(True, 3.0)
+
+
+@pytest.fixture(autouse=True)
+def _jit_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(jit, "ENABLED", True)
+    assert jit.kernels() is not None
+
+
+def arrays(b: Board) -> tuple[BodyArrays, TerrainSet, np.ndarray, np.ndarray]:
+    ts = TerrainSet.build(b.terrains)
+    ba = BodyArrays.build(b.bodies, ts)
+    i, j = opposing_pairs(ba)
+    return ba, ts, i, j
+
+
+def numpy_only(fn, *args, **kw):  # type: ignore[no-untyped-def]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(jit, "ENABLED", False)
+        return fn(*args, **kw)
+
+
+def with_odd_pieces(b: Board) -> Board:
+    """The board with an L-shaped wall (not convex) and a round pillar of 80 vertices
+    (more than ``terrain.LARGE``) in its middle."""
+    cx, cy = b.width / 2, b.depth / 2
+    ell = Terrain("ell", "obstacle", ((cx - 3, cy - 3), (cx + 1, cy - 3), (cx + 1, cy - 2),
+                                      (cx - 2, cy - 2), (cx - 2, cy + 1), (cx - 3, cy + 1)),
+                  2.5, "L wall")
+    pillar = Terrain("pillar", "obstacle", tuple(
+        (cx + 4 + 1.5 * math.cos(a), cy + 2 + 1.5 * math.sin(a))
+        for a in np.linspace(0, 2 * math.pi, 80, endpoint=False)), 3.0, "Pillar")
+    return Board(b.width, b.depth, b.bodies, (*b.terrains, ell, pillar))
+
+
+def assert_same_candidates(b: Board) -> None:
+    ba, ts, i, j = arrays(b)
+    fast = corridor_candidates(ba, ts, i, j)
+    slow = corridor_candidates(ba, ts, i, j, angular=False)
+    assert np.array_equal(fast[0], slow[0]) and np.array_equal(fast[1], slow[1])
+
+
+def assert_same_sight(b: Board) -> int:
+    """Returns how many pairs are hidden (so that a test can show it is not empty)."""
+    ba, ts, i, j = arrays(b)
+    fast = sight_pairs(ba, ts, i, j)
+    slow = numpy_only(sight_pairs, ba, ts, i, j)
+    assert np.array_equal(fast.visible, slow.visible)
+    order = np.lexsort((slow.blocker_terrain, slow.blocker_pair))
+    assert np.array_equal(fast.blocker_pair, slow.blocker_pair[order])
+    assert np.array_equal(fast.blocker_terrain, slow.blocker_terrain[order])
+    return int((~slow.visible).sum())
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 60), st.integers(1, 40),
+       st.sampled_from([3.0, 12.0, 60.0]))
+def test_compiled_corridor_equals_all_against_all(seed: int, n: int, pieces: int,
+                                                  spread: float) -> None:
+    assert_same_candidates(crowded_board(seed, n, pieces, spread))
+
+
+@pytest.mark.parametrize("n", [40, 200])
+def test_compiled_corridor_on_the_benchmark_boards(n: int) -> None:
+    assert_same_candidates(synthetic_board(n, seed=3))
+
+
+def test_compiled_corridor_at_huge_and_tiny_scales() -> None:
+    b = crowded_board(7, 30, 20, 20.0)
+    for scale in (1e-3, 1e4):
+        grown = Board(b.width * scale, b.depth * scale, tuple(
+            disc(x.id, x.side, x.footprint.x * scale, x.footprint.y * scale,
+                 x.footprint.length * scale) for x in b.bodies),
+            tuple(Terrain(t.id, t.kind, tuple((px * scale, py * scale) for px, py in t.polygon),
+                          t.height, t.label) for t in b.terrains))
+        assert_same_candidates(grown)
+        assert_same_sight(grown)
+
+
+def test_compiled_corridor_of_one_piece_and_of_pieces_in_a_line() -> None:
+    """Degenerate grids: one piece (a cell of its own size), pieces along one line."""
+    bodies = (disc("a", "x", 0.0, 0.0), disc("b", "y", 10.0, 0.0), disc("c", "y", 5.0, 4.0))
+    assert_same_candidates(Board(20.0, 20.0, bodies, (box("w", 4, -1, 5, 1, 2.0),)))
+    line = tuple(box(f"w{k}", 2.0 * k, 3.0, 2.0 * k + 1, 3.0, 2.0) for k in range(6))
+    assert_same_candidates(Board(20.0, 20.0, bodies, line))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 50), st.integers(1, 30),
+       st.sampled_from([3.0, 12.0, 40.0]), st.booleans())
+def test_compiled_sight_equals_numpy(seed: int, n: int, pieces: int, spread: float,
+                                     odd: bool) -> None:
+    b = crowded_board(seed, n, pieces, spread)
+    assert_same_sight(with_odd_pieces(b) if odd else b)
+
+
+@pytest.mark.parametrize("n", [40, 200])
+def test_compiled_sight_on_the_benchmark_boards(n: int) -> None:
+    assert assert_same_sight(synthetic_board(n, seed=3)) > 0
+    assert assert_same_sight(with_odd_pieces(synthetic_board(n, seed=4))) > 0
+
+
+def test_compiled_sight_at_the_edges() -> None:
+    """Lines grazing a corner, running along an edge, skimming a top; bases exactly 1"
+    apart across a wall's end; a body on a platform seeing over a low wall; bodies with the
+    same centre; ovals and rectangles (their outline samples)."""
+    walls = (box("sq", 4.0, 4.0, 6.0, 6.0, 1.25),  # top at the bodies' tops
+             box("low", 10.0, 0.0, 10.5, 3.0, 0.5),
+             box("tall", 14.0, 8.0, 14.5, 12.0, 6.0),
+             box("plat", 16.0, 0.0, 22.0, 6.0, 2.0, kind="platform"))
+    bodies = (disc("a", "x", 0.0, 8.0), disc("b", "y", 8.0, 0.0),  # centre line grazes (4, 4)
+              disc("c", "x", 2.0, 4.0), disc("d", "y", 9.0, 4.0),  # along the square's edge
+              disc("e", "x", 9.25, 1.5, d=1.0), disc("f", "y", 11.25, 1.5, d=1.0),  # 1" apart
+              disc("g", "x", 18.0, 3.0, elevation=2.0), disc("h", "y", 8.0, 2.0),
+              disc("i", "x", 12.0, 10.0), disc("j", "y", 16.0, 10.0),
+              disc("k", "y", 12.0, 10.0),  # the same centre as "i"
+              oval("o", "x", 3.0, 12.0, 2.4, 1.4, facing=30.0),
+              rect("r", "y", 20.0, 12.0, 2.0, 1.0, facing=0.0))
+    b = Board(24.0, 16.0, bodies, walls)
+    assert assert_same_sight(b) > 0
+    assert_same_candidates(b)
+    ba, ts, _, _ = arrays(b)
+    fast = PairTable.build(ba, ts, RULE)
+    assert_same_tables(fast, numpy_only(PairTable.build, ba, ts, RULE))
+    e, f = ba.index["e"], ba.index["f"]
+    assert fast.distance[e, f] == pytest.approx(1.0, abs=1e-9) and fast.within(1.0)[e, f]
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(0, 10_000), st.booleans())
+def test_pair_tables_with_and_without_the_kernels_are_equal(seed: int, odd: bool) -> None:
+    b = crowded_board(seed, 40, 25, 30.0)
+    b = with_odd_pieces(b) if odd else b
+    ba, ts, _, _ = arrays(b)
+    fast = PairTable.build(ba, ts, RULE)
+    slow = numpy_only(PairTable.build, ba, ts, RULE)
+    assert_same_tables(fast, slow)
+    assert not slow.visible.all()
+
+
+def test_without_numba_the_numpy_paths_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failed import of the kernels (numba missing) leaves ``kernels()`` None, and the
+    pair table is built by numpy."""
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_numba(name: str, *args, **kw):  # type: ignore[no-untyped-def]
+        if name == "numba" or name.endswith("jit_kernels") or (
+                args and args[2] and "jit_kernels" in args[2]):
+            raise ImportError("no numba here")
+        return real_import(name, *args, **kw)
+
+    monkeypatch.setattr(jit, "_loaded", [])
+    monkeypatch.setattr(builtins, "__import__", no_numba)
+    assert jit.kernels() is None
+    ba, ts, _, _ = arrays(synthetic_board(40, seed=5))
+    table = PairTable.build(ba, ts, RULE)
+    monkeypatch.setattr(builtins, "__import__", real_import)
+    monkeypatch.setattr(jit, "_loaded", [])
+    assert_same_tables(table, PairTable.build(ba, ts, RULE))
