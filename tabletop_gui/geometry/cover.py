@@ -158,6 +158,10 @@ def cover_both_ways(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
         lo, hi = convex_interior(pa[q], d[q], tk[c_idx], ts)
         a = np.maximum(lo, 0.0)
         b = np.minimum(hi, 1.0)
+        # a line with no part inside gives no cover either way (each way counts a part of
+        # [a, b]): only the others go on
+        live = (b > a) & ((b - a) * lq > EPS_LENGTH)
+        c_idx, q, lq, a, b = c_idx[live], q[live], lq[live], a[live], b[live]
         ex = exempt[q]
         for attacker, out, forward in ((i[q], hit_ij, True), (j[q], hit_ji, False)):
             circ = ba.circle[attacker] | ~ex

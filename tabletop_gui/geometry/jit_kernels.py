@@ -83,6 +83,44 @@ def segment_blocked(px: float, py: float, pz: float, qx: float, qy: float, qz: f
 
 
 @njit(cache=True, nogil=True)
+def clip(p: FloatArray, d: FloatArray, tid: IntArray, enx: FloatArray, eny: FloatArray,
+         ec: FloatArray, ecount: IntArray) -> tuple[FloatArray, FloatArray]:
+    """``segments._clip``: the t-range where p + t d is strictly inside convex polygon
+    ``tid`` (lo = inf when the line runs outside along an edge)."""
+    n = len(tid)
+    lo = np.empty(n)
+    hi = np.empty(n)
+    for k in range(n):
+        px = p[k, 0]
+        py = p[k, 1]
+        dx = d[k, 0]
+        dy = d[k, 1]
+        t = tid[k]
+        tol = 1e-12 * math.hypot(dx, dy)
+        ilo = -np.inf
+        ihi = np.inf
+        outside = False
+        for v in range(ecount[t]):
+            nx = enx[v, t]
+            ny = eny[v, t]
+            num = nx * px + ny * py - ec[v, t]
+            den = nx * dx + ny * dy
+            if den > tol:
+                tt = -num / den
+                if tt > ilo:
+                    ilo = tt
+            elif den < -tol:
+                tt = -num / den
+                if tt < ihi:
+                    ihi = tt
+            elif num <= _EPS_SIDE:
+                outside = True
+        lo[k] = np.inf if outside else ilo
+        hi[k] = ihi
+    return lo, hi
+
+
+@njit(cache=True, nogil=True)
 def sight_centre(i: IntArray, j: IntArray, starts: IntArray, terr: IntArray,
                  x: FloatArray, y: FloatArray, body_top: FloatArray, base: FloatArray,
                  top: FloatArray, enx: FloatArray, eny: FloatArray, ec: FloatArray,

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabletop_gui.bench.battlefields import synthetic_board
-from tabletop_gui.geometry import jit
+from tabletop_gui.geometry import jit, segments
 from tabletop_gui.geometry.board import Board, Terrain
 from tabletop_gui.geometry.bodies import BodyArrays
 from tabletop_gui.geometry.corridor import corridor_candidates
@@ -191,3 +191,26 @@ def test_without_numba_the_numpy_paths_answer(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(builtins, "__import__", real_import)
     monkeypatch.setattr(jit, "_loaded", [])
     assert_same_tables(table, PairTable.build(ba, ts, RULE))
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 10_000))
+def test_compiled_clip_equals_numpy(seed: int) -> None:
+    """``segments.convex_interior``: the same (lo, hi) for random segments, segments along
+    an edge (outside and inside the line), through a corner, and of no length."""
+    b = crowded_board(seed, 4, 20, 12.0)
+    ts = TerrainSet.build(b.terrains)
+    rng = np.random.default_rng(seed)
+    convex = np.flatnonzero(ts.convex & ~ts.large)
+    tid = rng.choice(convex, 400).astype(np.intp)
+    p = rng.uniform(-3, 15, (400, 2))
+    d = rng.uniform(-10, 10, (400, 2))
+    verts = ts.vertices[tid]
+    p[:100] = verts[:100, 0]  # from a vertex along its edge, and beyond
+    d[:100] = (verts[:100, 1] - verts[:100, 0]) * rng.uniform(0.5, 2.0, (100, 1))
+    p[100:150] = verts[100:150, 0] - d[100:150] * 0.5  # through a corner
+    d[150:170] = 0.0
+    fast = segments.convex_interior(p, d, tid, ts)
+    slow = numpy_only(segments.convex_interior, p, d, tid, ts)
+    assert np.array_equal(fast[0], slow[0]) and np.array_equal(fast[1], slow[1])
+    assert np.isinf(slow[0][:100]).sum() > 0  # some lines do run along an edge
