@@ -20,9 +20,6 @@ with the pieces near each line rather than with all of them.
 
 from __future__ import annotations
 
-import weakref
-from dataclasses import dataclass
-
 import numpy as np
 from numpy.typing import NDArray
 
@@ -49,13 +46,16 @@ def corridor_candidates(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray
         return np.zeros(0, np.intp), np.zeros(0, np.intp)
     kernels = jit.kernels() if angular is None else None
     if kernels is not None:
-        g = piece_grid(ts)
+        ii = np.ascontiguousarray(i, dtype=np.intp)
+        jj = np.ascontiguousarray(j, dtype=np.intp)
+        seen = np.bincount(np.concatenate([ii, jj]), minlength=len(ba))
+        apex = np.where(seen[ii] >= seen[jj], ii, jj)  # the end found in more pairs
+        order = (np.arange(len(ii), dtype=np.intp) if (apex[1:] >= apex[:-1]).all()
+                 else np.argsort(apex, kind="stable"))
+        scale = 1.0 + float(np.max(np.abs(ts.bounds), initial=0.0))
         found: tuple[IntArray, IntArray] = kernels.corridor(
-            np.ascontiguousarray(i, dtype=np.intp), np.ascontiguousarray(j, dtype=np.intp),
-            ba.x, ba.y, ba.circumradius, ts.bounds, ts.vertex_x, ts.vertex_y, g.origin_x,
-            g.origin_y, g.cell, g.cols, g.rows, g.cell_start, g.cell_items,
-            g.margin + 1e-7 * float(np.max(np.abs(ba.x), initial=0.0)
-                                    + np.max(np.abs(ba.y), initial=0.0)))
+            ii, jj, apex, order, ba.x, ba.y, ba.circumradius, ts.bounds, ts.vertex_x,
+            ts.vertex_y, BINS, _MARGIN * scale)
         return found
     r = np.maximum(ba.circumradius[i], ba.circumradius[j])
     x0, y0, x1, y1 = ba.x[i], ba.y[i], ba.x[j], ba.y[j]
@@ -92,61 +92,6 @@ def corridor_candidates(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray
                                              tk[s:s + _CHUNK])
                            for s in range(0, len(pk), _CHUNK)])
     return _merge(pk[keep], tk[keep], int(first[keep].sum()), len(ts))
-
-
-@dataclass(frozen=True, eq=False)
-class PieceGrid:
-    """A uniform grid over the pieces' bounding-box circles (the circle of
-    ``_circle_hit``): the pieces whose circle's box meets each cell, row-major, as CSR
-    (``cell_start``, ``cell_items``); for the compiled corridor walk."""
-
-    origin_x: float
-    origin_y: float
-    cell: float
-    cols: int
-    rows: int
-    cell_start: IntArray
-    cell_items: IntArray
-    margin: float  # added around the circles and the corridors (far above rounding)
-
-
-_grids: weakref.WeakKeyDictionary[TerrainSet, PieceGrid] = weakref.WeakKeyDictionary()
-
-
-def piece_grid(ts: TerrainSet) -> PieceGrid:
-    """The ``PieceGrid`` of a terrain set (built once per set): about four cells a piece."""
-    known = _grids.get(ts)
-    if known is not None:
-        return known
-    bd = ts.bounds
-    cx = 0.5 * (bd[:, 0] + bd[:, 2])
-    cy = 0.5 * (bd[:, 1] + bd[:, 3])
-    rad = 0.5 * np.hypot(bd[:, 2] - bd[:, 0], bd[:, 3] - bd[:, 1])
-    scale = 1.0 + float(np.max(np.abs(bd), initial=0.0))
-    margin = 1e-9 * scale
-    x0, y0 = cx - rad - margin, cy - rad - margin
-    x1, y1 = cx + rad + margin, cy + rad + margin
-    ox, oy = float(x0.min()), float(y0.min())
-    w, h = float(x1.max()) - ox, float(y1.max()) - oy
-    k = len(ts)
-    cell = max(np.sqrt(w * h / (4.0 * k)), max(w, h) / (4.0 * k), 1e-6 * scale)
-    cols = int(w // cell) + 1
-    rows = int(h // cell) + 1
-    c0 = np.clip(np.floor((x0 - ox) / cell).astype(np.intp), 0, cols - 1)
-    c1 = np.clip(np.floor((x1 - ox) / cell).astype(np.intp), 0, cols - 1)
-    r0 = np.clip(np.floor((y0 - oy) / cell).astype(np.intp), 0, rows - 1)
-    r1 = np.clip(np.floor((y1 - oy) / cell).astype(np.intp), 0, rows - 1)
-    nc, nr = c1 - c0 + 1, r1 - r0 + 1
-    per = nc * nr
-    piece = np.repeat(np.arange(k, dtype=np.intp), per)
-    within = np.arange(int(per.sum()), dtype=np.intp) - np.repeat(np.cumsum(per) - per, per)
-    cells = (r0[piece] + within // nc[piece]) * cols + c0[piece] + within % nc[piece]
-    order = np.argsort(cells, kind="stable")
-    start = np.zeros(cols * rows + 1, dtype=np.intp)
-    np.cumsum(np.bincount(cells, minlength=cols * rows), out=start[1:])
-    grid = PieceGrid(ox, oy, float(cell), cols, rows, start, piece[order], margin)
-    _grids[ts] = grid
-    return grid
 
 
 def _circle_hit(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray, r: FloatArray,

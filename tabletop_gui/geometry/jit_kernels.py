@@ -269,128 +269,168 @@ def sight_samples(i: IntArray, j: IntArray, rows: IntArray, starts: IntArray,
 
 
 @njit(cache=True, nogil=True)
-def corridor(i: IntArray, j: IntArray, x: FloatArray, y: FloatArray, circ: FloatArray,
-             bounds: FloatArray, vx_t: FloatArray, vy_t: FloatArray, origin_x: float,
-             origin_y: float, cell: float, cols: int, rows: int, cell_start: IntArray,
-             cell_items: IntArray, margin: float) -> tuple[IntArray, IntArray]:
+def _in_corridor(t: int, x0: float, y0: float, dx: float, dy: float, r: float,
+                 bounds: FloatArray, vx_t: FloatArray, vy_t: FloatArray) -> bool:
+    """The box, circle and separating-axis tests of ``corridor.corridor_candidates`` for
+    piece t and the pair whose first centre is (x0, y0), the other (x0 + dx, y0 + dy)."""
+    x1 = x0 + dx
+    y1 = y0 + dy
+    if not (min(x0, x1) - r <= bounds[t, 2] and max(x0, x1) + r >= bounds[t, 0]
+            and min(y0, y1) - r <= bounds[t, 3] and max(y0, y1) + r >= bounds[t, 1]):
+        return False
+    cx = 0.5 * (bounds[t, 0] + bounds[t, 2])  # corridor._circle_hit
+    cy = 0.5 * (bounds[t, 1] + bounds[t, 3])
+    rad = 0.5 * math.hypot(bounds[t, 2] - bounds[t, 0], bounds[t, 3] - bounds[t, 1])
+    dd = dx * dx + dy * dy
+    u = ((cx - x0) * dx + (cy - y0) * dy) / (dd if dd > 0 else 1.0)
+    u = min(max(u, 0.0), 1.0)
+    if not math.hypot(x0 + u * dx - cx, y0 + u * dy - cy) <= r + rad + 1e-9:
+        return False
+    length = math.hypot(dx, dy)  # corridor._across_and_along
+    if length > 0:
+        ux = dx / length
+        uy = dy / length
+    else:
+        ux = 1.0
+        uy = 0.0
+    ax = -uy
+    ay = ux
+    a_min = np.inf
+    a_max = -np.inf
+    b_min = np.inf
+    b_max = -np.inf
+    for v in range(vx_t.shape[0]):
+        vx = vx_t[v, t] - x0
+        vy = vy_t[v, t] - y0
+        across = vx * ax + vy * ay
+        along = vx * ux + vy * uy
+        a_min = min(a_min, across)
+        a_max = max(a_max, across)
+        b_min = min(b_min, along)
+        b_max = max(b_max, along)
+    return not (a_min > r or a_max < -r or b_max < -r or b_min > length + r)
+
+
+@njit(cache=True, nogil=True)
+def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: FloatArray,
+             y: FloatArray, circ: FloatArray, bounds: FloatArray, vx_t: FloatArray,
+             vy_t: FloatArray, bins: int, margin: float) -> tuple[IntArray, IntArray]:
     """``corridor.corridor_candidates``: (pair, piece) of every piece passing the box, the
     circle and the two separating-axis tests of its pair, ordered by pair then piece.
 
-    The pieces are looked up in a uniform grid (``cell_start``/``cell_items``: the pieces
-    whose bounding-box circle meets each cell, row-major): for each pair, the cells that
-    points within ``r + margin`` of its centre segment lie in, row by row. A piece passing
-    the circle test has a point of its circle in one of them.
+    The pairs are taken by apex (``apex[k]``: i[k] or j[k]; ``order`` groups the pairs of
+    each apex): around each apex the pieces are binned by the angle their circle, grown by
+    the largest circumradius and ``margin``, subtends (every bin for a piece whose grown
+    circle holds the apex), and a pair tests the pieces of its direction's bin that are
+    not beyond its other end (``corridor._angular``, one apex at a time).
     """
+    m = len(i)
     k_all = bounds.shape[0]
-    stamp = np.full(k_all, -1, dtype=np.intp)
+    rmax = 0.0
+    for k in range(m):
+        rmax = max(rmax, circ[i[k]], circ[j[k]])
+    cx = np.empty(k_all)
+    cy = np.empty(k_all)
+    reach = np.empty(k_all)
+    for t in range(k_all):
+        cx[t] = 0.5 * (bounds[t, 0] + bounds[t, 2])
+        cy[t] = 0.5 * (bounds[t, 1] + bounds[t, 3])
+        reach[t] = (0.5 * math.hypot(bounds[t, 2] - bounds[t, 0], bounds[t, 3] - bounds[t, 1])
+                    + rmax + margin)
+    width = 2.0 * math.pi / bins
+    far = np.empty(k_all)
+    lo_bin = np.empty(k_all, dtype=np.intp)
+    n_bin = np.empty(k_all, dtype=np.intp)
+    bin_start = np.empty(bins + 1, dtype=np.intp)
+    bin_fill = np.empty(bins, dtype=np.intp)
+    bin_items = np.empty(k_all * bins, dtype=np.intp)
+    near = np.empty(k_all, dtype=np.intp)
     found = np.empty(k_all, dtype=np.intp)
-    cap = max(16, 4 * len(i))
-    out_p = np.empty(cap, dtype=np.intp)
-    out_t = np.empty(cap, dtype=np.intp)
-    n_out = 0
-    n_vert = vx_t.shape[0]
-    for p in range(len(i)):
-        a = i[p]
-        b = j[p]
-        r = max(circ[a], circ[b])
-        x0 = x[a]
-        y0 = y[a]
-        x1 = x[b]
-        y1 = y[b]
-        lox = min(x0, x1) - r
-        hix = max(x0, x1) + r
-        loy = min(y0, y1) - r
-        hiy = max(y0, y1) + r
-        dx = x1 - x0
-        dy = y1 - y0
-        dd = dx * dx + dy * dy
-        length = math.hypot(dx, dy)
-        if length > 0:
-            ux = dx / length
-            uy = dy / length
-        else:
-            ux = 1.0
-            uy = 0.0
-        ax = -uy
-        ay = ux
-        reach = r + margin
-        n_found = 0
-        row0 = max(0, int(math.floor((min(y0, y1) - reach - origin_y) / cell)))
-        row1 = min(rows - 1, int(math.floor((max(y0, y1) + reach - origin_y) / cell)))
-        for row in range(row0, row1 + 1):
-            band0 = origin_y + row * cell - reach
-            band1 = origin_y + (row + 1) * cell + reach
-            if dy == 0.0:
-                xa = min(x0, x1)
-                xb = max(x0, x1)
-            else:
-                ta = (band0 - y0) / dy
-                tb = (band1 - y0) / dy
-                if ta > tb:
-                    ta, tb = tb, ta
-                ta = max(ta, 0.0)
-                tb = min(tb, 1.0)
-                if ta > tb:
-                    continue
-                xa = x0 + ta * dx
-                xb = x0 + tb * dx
-                if xa > xb:
-                    xa, xb = xb, xa
-            col0 = max(0, int(math.floor((xa - reach - origin_x) / cell)))
-            col1 = min(cols - 1, int(math.floor((xb + reach - origin_x) / cell)))
-            for col in range(col0, col1 + 1):
-                c = row * cols + col
-                for e in range(cell_start[c], cell_start[c + 1]):
-                    t = cell_items[e]
-                    if stamp[t] == p:
-                        continue
-                    stamp[t] = p
-                    # the box test
-                    if not (lox <= bounds[t, 2] and hix >= bounds[t, 0]
-                            and loy <= bounds[t, 3] and hiy >= bounds[t, 1]):
-                        continue
-                    # the circle test (corridor._circle_hit)
-                    cx = 0.5 * (bounds[t, 0] + bounds[t, 2])
-                    cy = 0.5 * (bounds[t, 1] + bounds[t, 3])
-                    rad = 0.5 * math.hypot(bounds[t, 2] - bounds[t, 0],
-                                           bounds[t, 3] - bounds[t, 1])
-                    u = ((cx - x0) * dx + (cy - y0) * dy) / (dd if dd > 0 else 1.0)
-                    u = min(max(u, 0.0), 1.0)
-                    if not math.hypot(x0 + u * dx - cx, y0 + u * dy - cy) <= r + rad + 1e-9:
-                        continue
-                    # the separating axes (corridor._across_and_along)
-                    a_min = np.inf
-                    a_max = -np.inf
-                    b_min = np.inf
-                    b_max = -np.inf
-                    for v in range(n_vert):
-                        vx = vx_t[v, t] - x0
-                        vy = vy_t[v, t] - y0
-                        across = vx * ax + vy * ay
-                        along = vx * ux + vy * uy
-                        a_min = min(a_min, across)
-                        a_max = max(a_max, across)
-                        b_min = min(b_min, along)
-                        b_max = max(b_max, along)
-                    if a_min > r or a_max < -r or b_max < -r or b_min > length + r:
-                        continue
+    cap = max(16, 4 * m)
+    tmp = np.empty(cap, dtype=np.intp)
+    off = np.zeros(m, dtype=np.intp)
+    cnt = np.zeros(m, dtype=np.intp)
+    n_tmp = 0
+    g = 0
+    while g < m:
+        a = apex[order[g]]
+        g_end = g
+        while g_end < m and apex[order[g_end]] == a:
+            g_end += 1
+        # the bins around apex a
+        n_near = 0
+        bin_start[:] = 0
+        for t in range(k_all):
+            vx = cx[t] - x[a]
+            vy = cy[t] - y[a]
+            far[t] = math.hypot(vx, vy)
+            if far[t] <= reach[t]:
+                near[n_near] = t
+                n_near += 1
+                n_bin[t] = 0
+                continue
+            half = math.asin(min(1.0, reach[t] / far[t])) + margin
+            phi = math.atan2(vy, vx)
+            lo = int(math.floor((phi - half + math.pi) / width))
+            hi = int(math.floor((phi + half + math.pi) / width))
+            lo_bin[t] = lo
+            n_bin[t] = min(hi - lo + 1, bins)
+            for c in range(n_bin[t]):
+                bin_start[(lo + c) % bins + 1] += 1
+        for c in range(bins):
+            bin_start[c + 1] += bin_start[c]
+        bin_fill[:] = bin_start[:bins]
+        for t in range(k_all):  # pieces ascend within each bin
+            for c in range(n_bin[t]):
+                e = (lo_bin[t] + c) % bins
+                bin_items[bin_fill[e]] = t
+                bin_fill[e] += 1
+        for h in range(g, g_end):
+            p = order[h]
+            b = j[p] if i[p] == a else i[p]
+            ddx = x[b] - x[a]
+            ddy = y[b] - y[a]
+            length = math.hypot(ddx, ddy)
+            e = int(math.floor((math.atan2(ddy, ddx) + math.pi) / width)) % bins
+            x0 = x[i[p]]
+            y0 = y[i[p]]
+            dx = x[j[p]] - x0
+            dy = y[j[p]] - y0
+            r = max(circ[i[p]], circ[j[p]])
+            n_found = 0
+            for q in range(bin_start[e], bin_start[e + 1]):
+                t = bin_items[q]
+                if far[t] <= length + reach[t] and _in_corridor(t, x0, y0, dx, dy, r,
+                                                                bounds, vx_t, vy_t):
                     found[n_found] = t
                     n_found += 1
-        if n_out + n_found > cap:
-            cap = max(2 * cap, n_out + n_found)
-            grown_p = np.empty(cap, dtype=np.intp)
-            grown_t = np.empty(cap, dtype=np.intp)
-            grown_p[:n_out] = out_p[:n_out]
-            grown_t[:n_out] = out_t[:n_out]
-            out_p = grown_p
-            out_t = grown_t
-        for e in range(n_found):  # insertion sort: a handful of pieces
-            t = found[e]
-            f = n_out + e
-            while f > n_out and out_t[f - 1] > t:
-                out_t[f] = out_t[f - 1]
-                f -= 1
-            out_t[f] = t
-            out_p[n_out + e] = p
-        n_out += n_found
-    return out_p[:n_out].copy(), out_t[:n_out].copy()
+            for q in range(n_near):
+                t = near[q]
+                if _in_corridor(t, x0, y0, dx, dy, r, bounds, vx_t, vy_t):
+                    found[n_found] = t
+                    n_found += 1
+            if n_tmp + n_found > cap:
+                cap = max(2 * cap, n_tmp + n_found)
+                grown = np.empty(cap, dtype=np.intp)
+                grown[:n_tmp] = tmp[:n_tmp]
+                tmp = grown
+            for q in range(n_found):  # insertion sort: a handful of pieces
+                t = found[q]
+                f = n_tmp + q
+                while f > n_tmp and tmp[f - 1] > t:
+                    tmp[f] = tmp[f - 1]
+                    f -= 1
+                tmp[f] = t
+            off[p] = n_tmp
+            cnt[p] = n_found
+            n_tmp += n_found
+        g = g_end
+    out_p = np.empty(n_tmp, dtype=np.intp)
+    out_t = np.empty(n_tmp, dtype=np.intp)
+    n_out = 0
+    for p in range(m):
+        for q in range(cnt[p]):
+            out_p[n_out] = p
+            out_t[n_out] = tmp[off[p] + q]
+            n_out += 1
+    return out_p, out_t

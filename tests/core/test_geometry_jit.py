@@ -66,10 +66,17 @@ def with_odd_pieces(b: Board) -> Board:
 
 
 def assert_same_candidates(b: Board) -> None:
+    """On every opposing pair, and on one body's row as a drag step takes it (pairs in
+    board order: the body first in some, second in others; shuffled too)."""
     ba, ts, i, j = arrays(b)
-    fast = corridor_candidates(ba, ts, i, j)
-    slow = corridor_candidates(ba, ts, i, j, angular=False)
-    assert np.array_equal(fast[0], slow[0]) and np.array_equal(fast[1], slow[1])
+    k = len(ba) // 2
+    others = np.flatnonzero(ba.side != ba.side[k]).astype(np.intp)
+    shuffled = np.random.default_rng(k).permutation(len(i))
+    for ii, jj in ((i, j), (np.minimum(others, k), np.maximum(others, k)),
+                   (i[shuffled], j[shuffled])):
+        fast = corridor_candidates(ba, ts, ii, jj)
+        slow = corridor_candidates(ba, ts, ii, jj, angular=False)
+        assert np.array_equal(fast[0], slow[0]) and np.array_equal(fast[1], slow[1])
 
 
 def assert_same_sight(b: Board) -> int:
