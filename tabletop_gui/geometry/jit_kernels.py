@@ -33,16 +33,19 @@ _HEIGHTS = np.array([1.0, 0.5, 0.0])  # sight.HEIGHTS
 _RECT = 2  # outline.RECT
 
 
-@njit(cache=True, nogil=True)
-def segment_blocked(px: float, py: float, pz: float, qx: float, qy: float, qz: float,
-                    t: int, base: FloatArray, top: FloatArray, enx: FloatArray,
-                    eny: FloatArray, ec: FloatArray, ecount: IntArray) -> bool:
-    """``segments.blocked`` (use_z, no t_from) of one segment against one convex polygon
-    of the padded edge arrays."""
-    dx = qx - px
-    dy = qy - py
-    dz = qz - pz
-    length3 = math.sqrt(dx * dx + dy * dy + dz * dz)
+@njit(cache=True, nogil=True, inline="always")
+def _blocked(px: float, py: float, pz: float, qx: float, qy: float, dx: float, dy: float,
+             dz: float, length3: float, tol: float, t: int, base: FloatArray,
+             top: FloatArray, bounds: FloatArray, enx: FloatArray, eny: FloatArray,
+             ec: FloatArray, ecount: IntArray) -> bool:
+    """``segments.blocked`` (use_z, no t_from) of the segment p -> q = p + d against one
+    convex polygon of the padded edge arrays; ``length3`` is the segment's length in 3D and
+    ``tol`` 1e-12 times its length in plan (computed once per segment, as numpy does)."""
+    # a segment whose box lies wholly beyond a side of the polygon's box has no part
+    # inside it (along an edge, the clipping below says so too: this only skips work)
+    if (max(px, qx) < bounds[t, 0] or min(px, qx) > bounds[t, 2]
+            or max(py, qy) < bounds[t, 1] or min(py, qy) > bounds[t, 3]):
+        return False
     if abs(dz) <= 1e-12:  # segments._z_interval
         if pz >= base[t] - _EPS_Z and pz < top[t] - _EPS_Z:
             zlo, zhi = -np.inf, np.inf
@@ -56,8 +59,7 @@ def segment_blocked(px: float, py: float, pz: float, qx: float, qy: float, qz: f
     hi = min(1.0, zhi)
     if not hi > lo:
         return False
-    tol = 1e-12 * math.hypot(dx, dy)  # segments._clip
-    ilo = -np.inf
+    ilo = -np.inf  # segments._clip
     ihi = np.inf
     for v in range(ecount[t]):
         nx = enx[v, t]
@@ -123,32 +125,51 @@ def clip(p: FloatArray, d: FloatArray, tid: IntArray, enx: FloatArray, eny: Floa
 @njit(cache=True, nogil=True)
 def sight_centre(i: IntArray, j: IntArray, starts: IntArray, terr: IntArray,
                  x: FloatArray, y: FloatArray, body_top: FloatArray, base: FloatArray,
-                 top: FloatArray, enx: FloatArray, eny: FloatArray, ec: FloatArray,
-                 ecount: IntArray) -> BoolArray:
+                 top: FloatArray, bounds: FloatArray, enx: FloatArray, eny: FloatArray,
+                 ec: FloatArray, ecount: IntArray) -> BoolArray:
     """Stage 1 of ``sight.sight_pairs``: does each candidate (CSR ``starts``/``terr`` by
     pair) block the top-centre to top-centre line of its pair?"""
     hit = np.zeros(len(terr), dtype=np.bool_)
     for k in range(len(i)):
+        if starts[k] == starts[k + 1]:
+            continue
         a = i[k]
         b = j[k]
+        dx = x[b] - x[a]
+        dy = y[b] - y[a]
+        dz = body_top[b] - body_top[a]
+        length3 = math.sqrt(dx * dx + dy * dy + dz * dz)
+        tol = 1e-12 * math.hypot(dx, dy)
         for e in range(starts[k], starts[k + 1]):
-            hit[e] = segment_blocked(x[a], y[a], body_top[a], x[b], y[b], body_top[b],
-                                     terr[e], base, top, enx, eny, ec, ecount)
+            hit[e] = _blocked(x[a], y[a], body_top[a], x[b], y[b], dx, dy, dz, length3, tol,
+                              terr[e], base, top, bounds, enx, eny, ec, ecount)
     return hit
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _line_clear(sa: FloatArray, sb: FloatArray, za: float, zb: float, pa: int, pb: int,
                 lo: int, hi: int, terr: IntArray, base: FloatArray, top: FloatArray,
-                enx: FloatArray, eny: FloatArray, ec: FloatArray, ecount: IntArray) -> bool:
+                bounds: FloatArray, enx: FloatArray, eny: FloatArray, ec: FloatArray,
+                ecount: IntArray) -> bool:
+    """Is the line from sample pa of ``sa`` at height za to sample pb of ``sb`` at zb
+    blocked by none of ``terr[lo:hi]``?"""
+    px = sa[pa, 0]
+    py = sa[pa, 1]
+    qx = sb[pb, 0]
+    qy = sb[pb, 1]
+    dx = qx - px
+    dy = qy - py
+    dz = zb - za
+    length3 = math.sqrt(dx * dx + dy * dy + dz * dz)
+    tol = 1e-12 * math.hypot(dx, dy)
     for e in range(lo, hi):
-        if segment_blocked(sa[pa, 0], sa[pa, 1], za, sb[pb, 0], sb[pb, 1], zb, terr[e],
-                           base, top, enx, eny, ec, ecount):
+        if _blocked(px, py, za, qx, qy, dx, dy, dz, length3, tol, terr[e], base, top, bounds,
+                    enx, eny, ec, ecount):
             return False
     return True
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def plan_samples(a: int, b: int, x: FloatArray, y: FloatArray, shape: IntArray,
                  half_length: FloatArray, half_width: FloatArray, forward: FloatArray,
                  out: FloatArray) -> None:
@@ -200,8 +221,8 @@ def sight_samples(i: IntArray, j: IntArray, rows: IntArray, starts: IntArray,
                   terr: IntArray, hit: BoolArray, x: FloatArray, y: FloatArray,
                   shape: IntArray, half_length: FloatArray, half_width: FloatArray,
                   forward: FloatArray, elevation: FloatArray, body_top: FloatArray,
-                  base: FloatArray, top: FloatArray, enx: FloatArray, eny: FloatArray,
-                  ec: FloatArray, ecount: IntArray) -> BoolArray:
+                  base: FloatArray, top: FloatArray, bounds: FloatArray, enx: FloatArray,
+                  eny: FloatArray, ec: FloatArray, ecount: IntArray) -> BoolArray:
     """Stages 2 and 3 of ``sight.sight_pairs`` for the pairs ``rows`` (their top-centre
     line blocked): is some sample line clear?
 
@@ -234,6 +255,15 @@ def sight_samples(i: IntArray, j: IntArray, rows: IntArray, starts: IntArray,
             pb = _PATH_B[w]
             blocked_w = False
             ground_w = False
+            px = sa[pa, 0]
+            py = sa[pa, 1]
+            qx = sb[pb, 0]
+            qy = sb[pb, 1]
+            dx = qx - px
+            dy = qy - py
+            dz = zb[0] - za[0]
+            length3 = math.sqrt(dx * dx + dy * dy + dz * dz)
+            tol = 1e-12 * math.hypot(dx, dy)
             for rnd in range(2):  # the centre line's blockers first, then the rest
                 if blocked_w:
                     break
@@ -242,8 +272,8 @@ def sight_samples(i: IntArray, j: IntArray, rows: IntArray, starts: IntArray,
                     if hit[e] != first:
                         continue
                     t = terr[e]
-                    if segment_blocked(sa[pa, 0], sa[pa, 1], za[0], sb[pb, 0], sb[pb, 1],
-                                       zb[0], t, base, top, enx, eny, ec, ecount):
+                    if _blocked(px, py, za[0], qx, qy, dx, dy, dz, length3, tol, t, base,
+                                top, bounds, enx, eny, ec, ecount):
                         blocked_w = True
                         if base[t] <= low + 1e-9:
                             ground_w = True
@@ -258,8 +288,8 @@ def sight_samples(i: IntArray, j: IntArray, rows: IntArray, starts: IntArray,
                     continue
                 for h in range(8):
                     if _line_clear(sa, sb, za[_LOWER_A[h]], zb[_LOWER_B[h]], _PATH_A[w],
-                                   _PATH_B[w], s0, s1, terr, base, top, enx, eny, ec,
-                                   ecount):
+                                   _PATH_B[w], s0, s1, terr, base, top, bounds, enx, eny,
+                                   ec, ecount):
                         clear = True
                         break
                 if clear:
@@ -268,7 +298,7 @@ def sight_samples(i: IntArray, j: IntArray, rows: IntArray, starts: IntArray,
     return out
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _in_corridor(t: int, x0: float, y0: float, dx: float, dy: float, r: float,
                  bounds: FloatArray, vx_t: FloatArray, vy_t: FloatArray) -> bool:
     """The box, circle and separating-axis tests of ``corridor.corridor_candidates`` for

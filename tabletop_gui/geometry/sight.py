@@ -248,7 +248,8 @@ def _sight_compiled(kernels: ModuleType, ba: BodyArrays, ts: TerrainSet, i: IntA
     m = len(i)
     starts = np.zeros(m + 1, dtype=np.intp)
     np.cumsum(np.bincount(pk, minlength=m), out=starts[1:])
-    edges = (ts.base, ts.top, ts.edge_nx_t, ts.edge_ny_t, ts.edge_c_t, ts.edge_count)
+    edges = (ts.base, ts.top, ts.bounds, ts.edge_nx_t, ts.edge_ny_t, ts.edge_c_t,
+             ts.edge_count)
     tk = np.ascontiguousarray(tk, dtype=np.intp)
     ii = np.ascontiguousarray(i, dtype=np.intp)
     jj = np.ascontiguousarray(j, dtype=np.intp)
