@@ -123,6 +123,68 @@ def clip(p: FloatArray, d: FloatArray, tid: IntArray, enx: FloatArray, eny: Floa
 
 
 @njit(cache=True, nogil=True)
+def cover_spans(pk: IntArray, tk: IntArray, pa: FloatArray, d: FloatArray,
+                length: FloatArray, padded: BoolArray, bounds: FloatArray, enx: FloatArray,
+                eny: FloatArray, ec: FloatArray, ecount: IntArray
+                ) -> tuple[IntArray, FloatArray, FloatArray]:
+    """The clipping of ``cover.cover_both_ways``: for each candidate e whose polygon is in
+    the padded edge arrays (``padded``) and whose line pa -> pa + d (of pair pk[e]) has a
+    length, the part [a, b] of the line inside the polygon, kept only when it is longer than
+    ``EPS_LENGTH`` (no cover either way otherwise). Returns (e, a, b) of those kept."""
+    n = len(pk)
+    keep = np.empty(n, dtype=np.intp)
+    out_a = np.empty(n)
+    out_b = np.empty(n)
+    n_keep = 0
+    for e in range(n):
+        t = tk[e]
+        q = pk[e]
+        lq = length[q]
+        if not padded[t] or not lq > 0:
+            continue
+        px = pa[q, 0]
+        py = pa[q, 1]
+        dx = d[q, 0]
+        dy = d[q, 1]
+        qx = px + dx
+        qy = py + dy
+        # the line's box wholly beyond a side of the polygon's: no part inside
+        if (max(px, qx) < bounds[t, 0] or min(px, qx) > bounds[t, 2]
+                or max(py, qy) < bounds[t, 1] or min(py, qy) > bounds[t, 3]):
+            continue
+        tol = 1e-12 * math.hypot(dx, dy)  # segments._clip
+        ilo = -np.inf
+        ihi = np.inf
+        outside = False
+        for v in range(ecount[t]):
+            nx = enx[v, t]
+            ny = eny[v, t]
+            num = nx * px + ny * py - ec[v, t]
+            den = nx * dx + ny * dy
+            if den > tol:
+                tt = -num / den
+                if tt > ilo:
+                    ilo = tt
+            elif den < -tol:
+                tt = -num / den
+                if tt < ihi:
+                    ihi = tt
+            elif num <= _EPS_SIDE:
+                outside = True
+                break
+        if outside:
+            continue
+        a = max(ilo, 0.0)
+        b = min(ihi, 1.0)
+        if b > a and (b - a) * lq > _EPS_LENGTH:
+            keep[n_keep] = e
+            out_a[n_keep] = a
+            out_b[n_keep] = b
+            n_keep += 1
+    return keep[:n_keep].copy(), out_a[:n_keep].copy(), out_b[:n_keep].copy()
+
+
+@njit(cache=True, nogil=True)
 def sight_centre(i: IntArray, j: IntArray, starts: IntArray, terr: IntArray,
                  x: FloatArray, y: FloatArray, body_top: FloatArray, base: FloatArray,
                  top: FloatArray, bounds: FloatArray, enx: FloatArray, eny: FloatArray,
