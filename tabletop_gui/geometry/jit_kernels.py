@@ -361,31 +361,24 @@ def sight_samples(i: IntArray, j: IntArray, rows: IntArray, starts: IntArray,
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _in_corridor(t: int, x0: float, y0: float, dx: float, dy: float, r: float,
-                 bounds: FloatArray, vx_t: FloatArray, vy_t: FloatArray) -> bool:
+def _in_corridor(t: int, x0: float, y0: float, dx: float, dy: float, dd: float,
+                 length: float, ux: float, uy: float, r: float, bounds: FloatArray,
+                 cx: FloatArray, cy: FloatArray, rad: FloatArray, vx_t: FloatArray,
+                 vy_t: FloatArray) -> bool:
     """The box, circle and separating-axis tests of ``corridor.corridor_candidates`` for
-    piece t and the pair whose first centre is (x0, y0), the other (x0 + dx, y0 + dy)."""
+    piece t (its box's centre and half diagonal cx, cy, rad) and the pair whose first centre
+    is (x0, y0), the other (x0 + dx, y0 + dy): dd = dx^2 + dy^2, its length and unit
+    direction (ux, uy) as the numpy tests compute them."""
     x1 = x0 + dx
     y1 = y0 + dy
     if not (min(x0, x1) - r <= bounds[t, 2] and max(x0, x1) + r >= bounds[t, 0]
             and min(y0, y1) - r <= bounds[t, 3] and max(y0, y1) + r >= bounds[t, 1]):
         return False
-    cx = 0.5 * (bounds[t, 0] + bounds[t, 2])  # corridor._circle_hit
-    cy = 0.5 * (bounds[t, 1] + bounds[t, 3])
-    rad = 0.5 * math.hypot(bounds[t, 2] - bounds[t, 0], bounds[t, 3] - bounds[t, 1])
-    dd = dx * dx + dy * dy
-    u = ((cx - x0) * dx + (cy - y0) * dy) / (dd if dd > 0 else 1.0)
+    u = ((cx[t] - x0) * dx + (cy[t] - y0) * dy) / (dd if dd > 0 else 1.0)  # _circle_hit
     u = min(max(u, 0.0), 1.0)
-    if not math.hypot(x0 + u * dx - cx, y0 + u * dy - cy) <= r + rad + 1e-9:
+    if not math.hypot(x0 + u * dx - cx[t], y0 + u * dy - cy[t]) <= r + rad[t] + 1e-9:
         return False
-    length = math.hypot(dx, dy)  # corridor._across_and_along
-    if length > 0:
-        ux = dx / length
-        uy = dy / length
-    else:
-        ux = 1.0
-        uy = 0.0
-    ax = -uy
+    ax = -uy  # corridor._across_and_along
     ay = ux
     a_min = np.inf
     a_max = -np.inf
@@ -423,12 +416,13 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
         rmax = max(rmax, circ[i[k]], circ[j[k]])
     cx = np.empty(k_all)
     cy = np.empty(k_all)
+    rad = np.empty(k_all)
     reach = np.empty(k_all)
     for t in range(k_all):
         cx[t] = 0.5 * (bounds[t, 0] + bounds[t, 2])
         cy[t] = 0.5 * (bounds[t, 1] + bounds[t, 3])
-        reach[t] = (0.5 * math.hypot(bounds[t, 2] - bounds[t, 0], bounds[t, 3] - bounds[t, 1])
-                    + rmax + margin)
+        rad[t] = 0.5 * math.hypot(bounds[t, 2] - bounds[t, 0], bounds[t, 3] - bounds[t, 1])
+        reach[t] = rad[t] + rmax + margin
     width = 2.0 * math.pi / bins
     far = np.empty(k_all)
     lo_bin = np.empty(k_all, dtype=np.intp)
@@ -484,21 +478,31 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
             ddy = y[b] - y[a]
             length = math.hypot(ddx, ddy)
             e = int(math.floor((math.atan2(ddy, ddx) + math.pi) / width)) % bins
-            x0 = x[i[p]]
+            x0 = x[i[p]]  # the pair as given (the tests' arithmetic)
             y0 = y[i[p]]
             dx = x[j[p]] - x0
             dy = y[j[p]] - y0
+            dd = dx * dx + dy * dy
+            span = math.hypot(dx, dy)
+            if span > 0:
+                ux = dx / span
+                uy = dy / span
+            else:
+                ux = 1.0
+                uy = 0.0
             r = max(circ[i[p]], circ[j[p]])
             n_found = 0
             for q in range(bin_start[e], bin_start[e + 1]):
                 t = bin_items[q]
-                if far[t] <= length + reach[t] and _in_corridor(t, x0, y0, dx, dy, r,
-                                                                bounds, vx_t, vy_t):
+                if far[t] <= length + reach[t] and _in_corridor(
+                        t, x0, y0, dx, dy, dd, span, ux, uy, r, bounds, cx, cy, rad, vx_t,
+                        vy_t):
                     found[n_found] = t
                     n_found += 1
             for q in range(n_near):
                 t = near[q]
-                if _in_corridor(t, x0, y0, dx, dy, r, bounds, vx_t, vy_t):
+                if _in_corridor(t, x0, y0, dx, dy, dd, span, ux, uy, r, bounds, cx, cy, rad,
+                                vx_t, vy_t):
                     found[n_found] = t
                     n_found += 1
             if n_tmp + n_found > cap:
