@@ -15,7 +15,9 @@ the largest circumradius) subtends, and the piece is not beyond the other body. 
 angles are binned (``BINS`` bins around each first body), so a pair looks only at the
 pieces of its direction's bin (and at the pieces around its first body), then applies
 the same tests as above: the candidates are exactly the same, found in a time that grows
-with the pieces near each line rather than with all of them.
+with the pieces near each line rather than with all of them. Where numba is installed
+(``jit``) the same bins are walked by a compiled loop, one apex at a time
+(``jit_kernels.corridor``), with the same answer.
 """
 
 from __future__ import annotations

@@ -23,6 +23,11 @@ only the other paths are tried at the 8 other height pairs.
 
 ``blocked_by`` names the terrain that blocks the top-centre to top-centre line (never
 empty when the models cannot see each other).
+
+Where numba is installed (``jit``), the pairs whose candidates are all convex polygons of
+the padded edge arrays are answered by compiled loops that follow the same order pair by
+pair and stop at a pair's first clear path (``jit_kernels.sight_centre`` and
+``sight_samples``): the same answers, without arrays of every candidate line.
 """
 
 from __future__ import annotations
