@@ -46,7 +46,7 @@ def corridor_candidates(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray
     when numba is there); the answer is the same either way."""
     if len(ts) == 0 or len(i) == 0:
         return np.zeros(0, np.intp), np.zeros(0, np.intp)
-    kernels = jit.kernels() if angular is None else None
+    kernels = jit.kernels(len(i)) if angular is None else None
     if kernels is not None:
         ii = np.ascontiguousarray(i, dtype=np.intp)
         jj = np.ascontiguousarray(j, dtype=np.intp)

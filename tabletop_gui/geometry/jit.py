@@ -2,8 +2,9 @@
 
 numba is optional: without it (or with ``TABLETOP_GUI_NO_JIT`` set, or ``ENABLED``
 False) every bulk computation runs its numpy path, with the same answers. The kernels are
-imported on the first bulk computation (not when the program starts) and compiled once
-per machine (numba's cache beside the module).
+imported on the first computation of at least ``JIT_FROM`` pairs or lines (not when the
+program starts, nor for the few pairs of a small board, which numpy answers as fast), then
+used for every size; they are compiled once per machine (numba's cache beside the module).
 """
 
 from __future__ import annotations
@@ -12,14 +13,18 @@ import os
 from types import ModuleType
 
 ENABLED = not os.environ.get("TABLETOP_GUI_NO_JIT")
+JIT_FROM = 4_000  # pairs or lines of a computation that loads the kernels
 _loaded: list[ModuleType | None] = []
 
 
-def kernels() -> ModuleType | None:
-    """The ``jit_kernels`` module, or None when numba is missing or the kernels are off."""
+def kernels(size: int = JIT_FROM) -> ModuleType | None:
+    """The ``jit_kernels`` module for a computation of ``size`` pairs or lines, or None:
+    numba missing, the kernels off, or not loaded yet and ``size`` under ``JIT_FROM``."""
     if not ENABLED:
         return None
     if not _loaded:
+        if size < JIT_FROM:
+            return None
         try:
             from tabletop_gui.geometry import jit_kernels
         except ImportError:

@@ -141,7 +141,7 @@ def sight_pairs(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
     pk, tk = sight_candidates(ba, ts, i, j, *candidates)
     if len(pk) == 0:
         return SightResult(visible, np.zeros(0, np.intp), np.zeros(0, np.intp))
-    kernels = None if exact_shapely else jit.kernels()
+    kernels = None if exact_shapely else jit.kernels(m)
     if kernels is not None:
         return _compiled_or_split(kernels, ba, ts, i, j, pk, tk)
     return _sight_numpy(ba, ts, i, j, pk, tk, exact_shapely)

@@ -36,7 +36,8 @@ RULE = CoverRule(True, 3.0)
 @pytest.fixture(autouse=True)
 def _jit_on(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(jit, "ENABLED", True)
-    assert jit.kernels() is not None
+    monkeypatch.setattr(jit, "JIT_FROM", 0)  # the kernels for the small boards here too
+    assert jit.kernels(1) is not None
 
 
 def arrays(b: Board) -> tuple[BodyArrays, TerrainSet, np.ndarray, np.ndarray]:
@@ -192,7 +193,7 @@ def test_without_numba_the_numpy_paths_answer(monkeypatch: pytest.MonkeyPatch) -
 
     monkeypatch.setattr(jit, "_loaded", [])
     monkeypatch.setattr(builtins, "__import__", no_numba)
-    assert jit.kernels() is None
+    assert jit.kernels(10**6) is None
     ba, ts, _, _ = arrays(synthetic_board(40, seed=5))
     table = PairTable.build(ba, ts, RULE)
     monkeypatch.setattr(builtins, "__import__", real_import)
@@ -221,3 +222,13 @@ def test_compiled_clip_equals_numpy(seed: int) -> None:
     slow = numpy_only(segments.convex_interior, p, d, tid, ts)
     assert np.array_equal(fast[0], slow[0]) and np.array_equal(fast[1], slow[1])
     assert np.isinf(slow[0][:100]).sum() > 0  # some lines do run along an edge
+
+
+def test_small_computations_do_not_load_the_kernels(monkeypatch: pytest.MonkeyPatch) -> None:
+    """numba is imported by the first computation of ``JIT_FROM`` pairs or more, not by the
+    few pairs of a small board; once loaded, the kernels answer every size."""
+    monkeypatch.setattr(jit, "_loaded", [])
+    monkeypatch.setattr(jit, "JIT_FROM", 4_000)
+    assert jit.kernels(3_999) is None and not jit._loaded
+    assert jit.kernels(4_000) is not None
+    assert jit.kernels(1) is not None
