@@ -34,6 +34,35 @@ _RECT = 2  # outline.RECT
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _clip_one(px: float, py: float, dx: float, dy: float, tol: float, t: int,
+              enx: FloatArray, eny: FloatArray, ec: FloatArray, ecount: IntArray
+              ) -> tuple[float, float]:
+    """``segments._clip`` of one line p + t d against convex polygon t of the padded edge
+    arrays (``tol``: 1e-12 times the plan length of d): the t-range strictly inside, lo
+    the largest entering t (inf when the line runs outside along an edge), hi the smallest
+    leaving t."""
+    ilo = -np.inf
+    ihi = np.inf
+    outside = False
+    for v in range(ecount[t]):
+        nx = enx[v, t]
+        ny = eny[v, t]
+        num = nx * px + ny * py - ec[v, t]
+        den = nx * dx + ny * dy
+        if den > tol:
+            tt = -num / den
+            if tt > ilo:
+                ilo = tt
+        elif den < -tol:
+            tt = -num / den
+            if tt < ihi:
+                ihi = tt
+        elif num <= _EPS_SIDE:
+            outside = True
+    return (np.inf if outside else ilo), ihi
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _blocked(px: float, py: float, pz: float, qx: float, qy: float, dx: float, dy: float,
              dz: float, length3: float, tol: float, t: int, base: FloatArray,
              top: FloatArray, bounds: FloatArray, enx: FloatArray, eny: FloatArray,
@@ -59,23 +88,7 @@ def _blocked(px: float, py: float, pz: float, qx: float, qy: float, dx: float, d
     hi = min(1.0, zhi)
     if not hi > lo:
         return False
-    ilo = -np.inf  # segments._clip
-    ihi = np.inf
-    for v in range(ecount[t]):
-        nx = enx[v, t]
-        ny = eny[v, t]
-        num = nx * px + ny * py - ec[v, t]
-        den = nx * dx + ny * dy
-        if den > tol:
-            tt = -num / den
-            if tt > ilo:
-                ilo = tt
-        elif den < -tol:
-            tt = -num / den
-            if tt < ihi:
-                ihi = tt
-        elif num <= _EPS_SIDE:
-            return False  # outside along an edge: the interval is empty
+    ilo, ihi = _clip_one(px, py, dx, dy, tol, t, enx, eny, ec, ecount)
     a = max(lo, ilo)
     b = min(hi, ihi)
     if not b > a:
@@ -98,27 +111,8 @@ def clip(p: FloatArray, d: FloatArray, tid: IntArray, enx: FloatArray, eny: Floa
         dx = d[k, 0]
         dy = d[k, 1]
         t = tid[k]
-        tol = 1e-12 * math.hypot(dx, dy)
-        ilo = -np.inf
-        ihi = np.inf
-        outside = False
-        for v in range(ecount[t]):
-            nx = enx[v, t]
-            ny = eny[v, t]
-            num = nx * px + ny * py - ec[v, t]
-            den = nx * dx + ny * dy
-            if den > tol:
-                tt = -num / den
-                if tt > ilo:
-                    ilo = tt
-            elif den < -tol:
-                tt = -num / den
-                if tt < ihi:
-                    ihi = tt
-            elif num <= _EPS_SIDE:
-                outside = True
-        lo[k] = np.inf if outside else ilo
-        hi[k] = ihi
+        lo[k], hi[k] = _clip_one(px, py, dx, dy, 1e-12 * math.hypot(dx, dy), t, enx, eny, ec,
+                                 ecount)
     return lo, hi
 
 
@@ -152,28 +146,8 @@ def cover_spans(pk: IntArray, tk: IntArray, pa: FloatArray, d: FloatArray,
         if (max(px, qx) < bounds[t, 0] or min(px, qx) > bounds[t, 2]
                 or max(py, qy) < bounds[t, 1] or min(py, qy) > bounds[t, 3]):
             continue
-        tol = 1e-12 * math.hypot(dx, dy)  # segments._clip
-        ilo = -np.inf
-        ihi = np.inf
-        outside = False
-        for v in range(ecount[t]):
-            nx = enx[v, t]
-            ny = eny[v, t]
-            num = nx * px + ny * py - ec[v, t]
-            den = nx * dx + ny * dy
-            if den > tol:
-                tt = -num / den
-                if tt > ilo:
-                    ilo = tt
-            elif den < -tol:
-                tt = -num / den
-                if tt < ihi:
-                    ihi = tt
-            elif num <= _EPS_SIDE:
-                outside = True
-                break
-        if outside:
-            continue
+        ilo, ihi = _clip_one(px, py, dx, dy, 1e-12 * math.hypot(dx, dy), t, enx, eny, ec,
+                             ecount)
         a = max(ilo, 0.0)
         b = min(ihi, 1.0)
         if b > a and (b - a) * lq > _EPS_LENGTH:
