@@ -21,6 +21,15 @@ BoolArray = NDArray[np.bool_]
 _EMPTY = np.zeros((0, 3), dtype=np.intp)
 
 
+def _stable_order(col: IntArray) -> IntArray:
+    """``np.argsort(col, kind="stable")``: the same order, through 16-bit keys (numpy's
+    radix sort, several times faster than a merge sort of the full integers) when every
+    body index fits in them."""
+    if len(col) and 0 <= int(col.min()) and int(col.max()) < 1 << 16:
+        return np.argsort(col.astype(np.uint16), kind="stable").astype(np.intp)
+    return np.argsort(col, kind="stable").astype(np.intp)
+
+
 @dataclass(frozen=True, eq=False)
 class Triples:
     base: IntArray  # (n, 3)
@@ -34,8 +43,8 @@ class Triples:
     @staticmethod
     def build(rows: IntArray) -> Triples:
         rows = np.asarray(rows, dtype=np.intp).reshape(-1, 3)
-        by_a = np.argsort(rows[:, 0], kind="stable")
-        by_t = np.argsort(rows[:, 1], kind="stable")
+        by_a = _stable_order(rows[:, 0])
+        by_t = _stable_order(rows[:, 1])
         return Triples(rows, np.ones(len(rows), dtype=bool), by_a, rows[by_a, 0], by_t,
                        rows[by_t, 1])
 
