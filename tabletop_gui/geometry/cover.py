@@ -191,7 +191,7 @@ def _convex_spans(ts: TerrainSet, pk: IntArray, tk: IntArray, pa: FloatArray, d:
     """The candidates (indices into pk/tk) whose line pa -> pa + d of pair pk has a part
     longer than ``EPS_LENGTH`` inside convex obstacle tk, with that part [a, b]: a line with
     no such part gives no cover either way (each way counts a part of [a, b])."""
-    kernels = jit.kernels(len(pk))
+    kernels = jit.loaded()
     if kernels is None:
         c_idx = np.flatnonzero(ts.convex[tk] & (length[pk] > 0))
     else:  # polygons in the padded arrays by the compiled loop, large ones below

@@ -131,7 +131,7 @@ def convex_interior(p: FloatArray, d: FloatArray, tid: IntArray, ts: TerrainSet
 def _padded_interior(p: FloatArray, d: FloatArray, tid: IntArray, ts: TerrainSet
                      ) -> tuple[FloatArray, FloatArray]:
     """``convex_interior`` for polygons in the padded edge arrays."""
-    kernels = jit.kernels(len(tid))
+    kernels = jit.loaded()
     if kernels is not None and len(tid):
         lo: FloatArray
         hi: FloatArray

@@ -226,9 +226,10 @@ def test_compiled_clip_equals_numpy(seed: int) -> None:
 
 def test_small_computations_do_not_load_the_kernels(monkeypatch: pytest.MonkeyPatch) -> None:
     """numba is imported by the first computation of ``JIT_FROM`` pairs or more, not by the
-    few pairs of a small board; once loaded, the kernels answer every size."""
+    pairs of a small board nor by a step inside a computation (``loaded``); once loaded,
+    the kernels answer every size."""
     monkeypatch.setattr(jit, "_loaded", [])
-    monkeypatch.setattr(jit, "JIT_FROM", 4_000)
-    assert jit.kernels(3_999) is None and not jit._loaded
-    assert jit.kernels(4_000) is not None
-    assert jit.kernels(1) is not None
+    monkeypatch.setattr(jit, "JIT_FROM", 100_000)
+    assert jit.kernels(99_999) is None and jit.loaded() is None and not jit._loaded
+    assert jit.kernels(100_000) is not None
+    assert jit.kernels(1) is not None and jit.loaded() is not None
