@@ -233,3 +233,17 @@ def test_small_computations_do_not_load_the_kernels(monkeypatch: pytest.MonkeyPa
     assert jit.kernels(99_999) is None and jit.loaded() is None and not jit._loaded
     assert jit.kernels(100_000) is not None
     assert jit.kernels(1) is not None and jit.loaded() is not None
+
+
+def test_a_big_table_loads_the_kernels_for_its_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``PairTable.build`` computes in blocks smaller than ``JIT_FROM``: the whole table's
+    size decides, so a big battlefield is computed by the kernels."""
+    from tabletop_gui.geometry import pairs
+
+    b = synthetic_board(40, seed=2)
+    ba, ts, i, _ = arrays(b)
+    monkeypatch.setattr(jit, "_loaded", [])
+    monkeypatch.setattr(jit, "JIT_FROM", len(i))
+    monkeypatch.setattr(pairs, "PAIR_CHUNK", len(i) // 4)
+    PairTable.build(ba, ts, RULE)
+    assert jit.loaded() is not None
