@@ -30,6 +30,7 @@ from typing import Any, Protocol
 import numpy as np
 from numpy.typing import NDArray
 
+from tabletop_gui.geometry import jit
 from tabletop_gui.geometry.bodies import BodyArrays
 from tabletop_gui.geometry.corridor import corridor_candidates
 from tabletop_gui.geometry.cover import CoverRule, cover_both_ways
@@ -111,6 +112,7 @@ class PairTable:
     def build(ba: BodyArrays, ts: TerrainSet, rule: CoverRule | None) -> PairTable:
         n = len(ba)
         i, j = opposing_pairs(ba)
+        jit.kernels(len(i))  # a big table loads the compiled loops for its blocks (``jit``)
         h = np.full((n, n), np.nan)
         v = np.full((n, n), np.nan)
         vis = np.zeros((n, n), dtype=bool)

@@ -86,3 +86,14 @@ def test_empty() -> None:
     assert len(e) == 0 and e.terrain_of(1, 2) == []
     assert len(e.replace_body(1, np.zeros((0, 3), dtype=int))) == 0
 
+
+def test_build_orders_rows_as_a_stable_sort_of_the_full_integers() -> None:
+    """The 16-bit keys (body indices under 65,536) and the full integers (larger indices)
+    give the order of ``np.argsort(kind="stable")`` on each column, ties in row order."""
+    rng = np.random.default_rng(3)
+    for high in (50, 2_000, 70_000):
+        rows = rng.integers(0, high, (5_000, 3)).astype(np.intp)
+        t = Triples.build(rows)
+        assert np.array_equal(t.by_a, np.argsort(rows[:, 0], kind="stable"))
+        assert np.array_equal(t.by_t, np.argsort(rows[:, 1], kind="stable"))
+        assert np.array_equal(t.a_sorted, np.sort(rows[:, 0]))
