@@ -33,6 +33,9 @@ def run_app(file: str | None, ruleset: str | None) -> int:
 
     The arguments and the machine were checked by the command line (``cli``) before Qt
     was loaded; a ruleset that is not known is a fault of the caller here."""
+    # lazy: the Qt-free scenario reader (with numpy and shapely) loads before PySide6, whose
+    # import hook reads the source of every module imported after it (PYSIDE-2029)
+    import tabletop_gui.scenario.resources  # noqa: F401
     from tabletop_gui.rules.registry import DEFAULT_RULESET, info
 
     ruleset_id = info(ruleset or DEFAULT_RULESET).id  # RulesError for an unknown one

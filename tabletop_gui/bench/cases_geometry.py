@@ -126,11 +126,12 @@ def drag_geometry(n: int) -> BoardGeometry:
 
 
 def valid_targets(g: BoardGeometry, table: PairTable, a: int) -> list[str]:
-    """Visible active enemies within RANGE; only those within 1" when there are any."""
-    d = table.distance[a]
+    """Visible active enemies within RANGE; only those within 1" when there are any (read
+    from the attacker's rows: no whole matrix)."""
+    d = table.distance_layers.row(a)
     with np.errstate(invalid="ignore"):
         near = d <= 1.0 + 1e-9
-        ok = table.visible[a] & (d <= RANGE + 1e-9)
+        ok = table.visible_layers.row(a) & (d <= RANGE + 1e-9)
     if near.any():
         ok &= near
     return [g.bodies.bodies[k].id for k in np.flatnonzero(ok)]

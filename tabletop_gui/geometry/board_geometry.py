@@ -190,7 +190,7 @@ class BoardGeometry:
         i, j = self.index(a_id), self.index(b_id)
         table = self._busy_table(None, i, j)
         if table is not None:
-            if table.visible[i, j]:
+            if table.visible_layers.item(i, j):
                 return Sight(True)
             return Sight(False, tuple(self.terrain.terrains[k].id
                                       for k in table.blockers(i, j)))
@@ -245,10 +245,12 @@ class BoardGeometry:
         a, t = self.index(attacker), self.index(target)
         ba = self.bodies
         table = self._busy_table(None, a, t)
-        if table is not None:
-            with np.errstate(invalid="ignore"):
-                near = table.distance <= ENGAGE + 1e-9
-            lone = near[:, t] & (near.sum(axis=1) == 1) & (ba.side == ba.side[a])
+        if table is not None:  # from the pairs within 1" (no whole matrix read)
+            f, g = table.near
+            count = np.bincount(f, minlength=len(ba))
+            lone = np.zeros(len(ba), dtype=bool)
+            lone[f[g == t]] = True
+            lone &= (count == 1) & (ba.side == ba.side[a])
             lone[a] = False
             free_ids = tuple(ba.bodies[k].id for k in np.flatnonzero(lone))
             return Flank(bool(free_ids), free_ids)
@@ -389,9 +391,12 @@ class BoardGeometry:
         if not same_rest:
             return BoardGeometry(board, self.terrain if same_terrain else None)
         bodies = self.bodies.with_body(k, board.bodies[k], self.terrain)
-        return BoardGeometry(board, self.terrain, bodies=bodies,
-                             tables={rule: t.moved(bodies, self.terrain, k)
-                                     for rule, t in self._tables.items()})
+        tables: dict[CoverRule | None, PairTable] = {}
+        for rule, t in self._tables.items():  # distances and sight once for tables sharing them
+            like = next((tables[r] for r, o in self._tables.items()
+                         if r in tables and o.shares_sight(t)), None)
+            tables[rule] = t.moved(bodies, self.terrain, k, like)
+        return BoardGeometry(board, self.terrain, bodies=bodies, tables=tables)
 
     def _busy_table(self, rule: CoverRule | None, i: int, j: int) -> PairTable | None:
         """The pair table to answer a single-pair question from, if it pays to use one.

@@ -15,7 +15,9 @@ the largest circumradius) subtends, and the piece is not beyond the other body. 
 angles are binned (``BINS`` bins around each first body), so a pair looks only at the
 pieces of its direction's bin (and at the pieces around its first body), then applies
 the same tests as above: the candidates are exactly the same, found in a time that grows
-with the pieces near each line rather than with all of them.
+with the pieces near each line rather than with all of them. Where numba is installed
+(``jit``) the same bins are walked by a compiled loop, one apex at a time
+(``jit_kernels.corridor``), with the same answer.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numpy.typing import NDArray
 
+from tabletop_gui.geometry import jit
 from tabletop_gui.geometry.bodies import BodyArrays
 from tabletop_gui.geometry.terrain import TerrainSet
 
@@ -39,9 +42,23 @@ def corridor_candidates(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray
                         angular: bool | None = None) -> tuple[IntArray, IntArray]:
     """(pair index, terrain index) of every terrain that may touch pair k's corridor,
     ordered by pair then terrain. ``angular``: use the angular bins (default: from
-    ``ANGULAR_AFTER`` pairs x pieces on); the answer is the same either way."""
+    ``ANGULAR_AFTER`` pairs x pieces on, or the compiled grid walk, ``jit_kernels``,
+    when numba is there); the answer is the same either way."""
     if len(ts) == 0 or len(i) == 0:
         return np.zeros(0, np.intp), np.zeros(0, np.intp)
+    kernels = jit.kernels(len(i)) if angular is None else None
+    if kernels is not None:
+        ii = np.ascontiguousarray(i, dtype=np.intp)
+        jj = np.ascontiguousarray(j, dtype=np.intp)
+        seen = np.bincount(np.concatenate([ii, jj]), minlength=len(ba))
+        apex = np.where(seen[ii] >= seen[jj], ii, jj)  # the end found in more pairs
+        order = (np.arange(len(ii), dtype=np.intp) if (apex[1:] >= apex[:-1]).all()
+                 else np.argsort(apex, kind="stable"))
+        scale = 1.0 + float(np.max(np.abs(ts.bounds), initial=0.0))
+        found: tuple[IntArray, IntArray] = kernels.corridor(
+            ii, jj, apex, order, ba.x, ba.y, ba.circumradius, ts.bounds, ts.vertex_x,
+            ts.vertex_y, BINS, _MARGIN * scale)
+        return found
     r = np.maximum(ba.circumradius[i], ba.circumradius[j])
     x0, y0, x1, y1 = ba.x[i], ba.y[i], ba.x[j], ba.y[j]
     lox, hix = np.minimum(x0, x1) - r, np.maximum(x0, x1) + r

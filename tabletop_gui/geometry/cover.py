@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from tabletop_gui.geometry import jit
 from tabletop_gui.geometry.bodies import BodyArrays
 from tabletop_gui.geometry.outline_distance import point_distance
 from tabletop_gui.geometry.segments import EPS_LENGTH, blocked, convex_interior
@@ -151,13 +152,10 @@ def cover_both_ways(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
     length = np.hypot(d[:, 0], d[:, 1])
     hit_ij = np.zeros(len(pk), dtype=bool)
     hit_ji = np.zeros(len(pk), dtype=bool)
-    c_idx = np.flatnonzero(ts.convex[tk] & (length[pk] > 0))
+    c_idx, a, b = _convex_spans(ts, pk, tk, pa, d, length)
     if len(c_idx):
         q = pk[c_idx]
         lq = length[q]
-        lo, hi = convex_interior(pa[q], d[q], tk[c_idx], ts)
-        a = np.maximum(lo, 0.0)
-        b = np.minimum(hi, 1.0)
         ex = exempt[q]
         for attacker, out, forward in ((i[q], hit_ij, True), (j[q], hit_ji, False)):
             circ = ba.circle[attacker] | ~ex
@@ -186,6 +184,34 @@ def cover_both_ways(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
             out[n_idx] = [(int(x), int(y)) in found for x, y in zip(*sub, strict=True)]
     return (_result(ba, i, j, pk[hit_ij], tk[hit_ij], rule, m),
             _result(ba, j, i, pk[hit_ji], tk[hit_ji], rule, m))
+
+
+def _convex_spans(ts: TerrainSet, pk: IntArray, tk: IntArray, pa: FloatArray, d: FloatArray,
+                  length: FloatArray) -> tuple[IntArray, FloatArray, FloatArray]:
+    """The candidates (indices into pk/tk) whose line pa -> pa + d of pair pk has a part
+    longer than ``EPS_LENGTH`` inside convex obstacle tk, with that part [a, b]: a line with
+    no such part gives no cover either way (each way counts a part of [a, b])."""
+    kernels = jit.loaded()
+    if kernels is None:
+        c_idx = np.flatnonzero(ts.convex[tk] & (length[pk] > 0))
+    else:  # polygons in the padded arrays by the compiled loop, large ones below
+        c_idx = np.flatnonzero(ts.convex[tk] & ts.large[tk] & (length[pk] > 0))
+    q = pk[c_idx]
+    lo, hi = convex_interior(pa[q], d[q], tk[c_idx], ts)
+    a = np.maximum(lo, 0.0)
+    b = np.minimum(hi, 1.0)
+    live = (b > a) & ((b - a) * length[q] > EPS_LENGTH)
+    c_idx, a, b = c_idx[live], a[live], b[live]
+    if kernels is not None:
+        k_idx, ka, kb = kernels.cover_spans(
+            np.ascontiguousarray(pk, dtype=np.intp), np.ascontiguousarray(tk, dtype=np.intp),
+            np.ascontiguousarray(pa, dtype=float), np.ascontiguousarray(d, dtype=float),
+            length, ts.convex & ~ts.large, ts.bounds, ts.edge_nx_t, ts.edge_ny_t,
+            ts.edge_c_t, ts.edge_count)
+        c_idx = np.concatenate([k_idx, c_idx])
+        a = np.concatenate([ka, a])
+        b = np.concatenate([kb, b])
+    return c_idx, a, b
 
 
 def _result(ba: BodyArrays, i: IntArray, j: IntArray, pk: IntArray, tk: IntArray,

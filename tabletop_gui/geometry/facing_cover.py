@@ -280,13 +280,17 @@ def hidden_many(obs: Obstructions, pairs: list[tuple[int, int]]) -> Hidden:
     es_p = np.repeat(pe, SHOOTER_SAMPLES)
     es_s = np.tile(np.arange(SHOOTER_SAMPLES), n_e)
     es_o = np.repeat(oe, SHOOTER_SAMPLES)
-    # samples hidden for certain from each (pair, shooter point), by anything and by hard
+    # samples hidden for certain from each (pair, shooter point), by anything and by hard:
+    # the candidates of a pair are consecutive rows, or-ed together
     ps = es_p * SHOOTER_SAMPLES + es_s
-    total = np.zeros(n_p * SHOOTER_SAMPLES, dtype=np.uint64)
-    hard = np.zeros_like(total)
-    np.bitwise_or.at(total, ps, cert_f)
+    by_pair = np.zeros((2, n_p, SHOOTER_SAMPLES), dtype=np.uint64)
+    if n_e:
+        first = np.flatnonzero(np.r_[True, pe[1:] != pe[:-1]])
+        by_pair[0, pe[first]] = np.bitwise_or.reduceat(cert, first, axis=0)
+        by_pair[1, pe[first]] = np.bitwise_or.reduceat(
+            np.where(ts.hard[oe][:, None], cert, np.uint64(0)), first, axis=0)
+    total, hard = by_pair[0].ravel(), by_pair[1].ravel()
     is_hard = ts.hard[es_o]
-    np.bitwise_or.at(hard, ps[is_hard], cert_f[is_hard])
     # the unsure samples are tested line by line, except where nothing can change: the
     # obstruction already certainly hides something from the point, and the sample is
     # already certainly hidden (by something hard, if the obstruction is hard)

@@ -1,7 +1,9 @@
 """Whole-battlefield facts: every opposing pair at once, and a cheap update after a drag.
 
 A ``PairTable`` holds, for the active bodies of a board, N x N matrices over the pairs on
-different sides (other entries are NaN / False):
+different sides (other entries are NaN / False), each a ``layered.Layered`` value (read
+whole as read-only arrays: ``table.distance``; or a row at a time: ``table.distance_layers
+.row(a)``, which a drag step's questions use: no whole matrix is made):
 
 - ``horizontal``, ``vertical``, ``distance`` (3D) -- symmetric;
 - ``visible`` (line of sight, ``sight``) -- symmetric;
@@ -15,21 +17,25 @@ different sides (other entries are NaN / False):
 Everything is computed in numpy over arrays of pairs, in blocks of ``PAIR_CHUNK``
 (``gaps.gaps``, ``corridor``, ``sight.sight_pairs``, ``cover.cover_both_ways``).
 ``PairTable.moved`` recomputes only the row and column of one body (and flanking from the
-few pairs within 1"), which is what a drag needs; ``with_rule`` adds cover under another
-rule to the same distances and sight.
+few pairs within 1"), which is what a drag needs, as new layers over the previous table's
+matrices (O(N) per step, nothing copied; the previous table is never written);
+``with_rule`` adds cover under another rule to the same distances and sight.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
+from typing import Any, Protocol
 
 import numpy as np
 from numpy.typing import NDArray
 
+from tabletop_gui.geometry import jit
 from tabletop_gui.geometry.bodies import BodyArrays
 from tabletop_gui.geometry.corridor import corridor_candidates
 from tabletop_gui.geometry.cover import CoverRule, cover_both_ways
 from tabletop_gui.geometry.gaps import gaps
+from tabletop_gui.geometry.layered import Layered
 from tabletop_gui.geometry.sight import sight_pairs
 from tabletop_gui.geometry.terrain import TerrainSet
 from tabletop_gui.geometry.triples import Triples
@@ -40,20 +46,59 @@ IntArray = NDArray[np.intp]
 
 ENGAGE = 1.0
 PAIR_CHUNK = 40_000  # pairs computed together (bounds the memory of huge battlefields)
+_NO_ROWS = np.zeros((0, 3), dtype=np.intp)
 
 
 @dataclass(frozen=True, eq=False)
 class PairTable:
     rule: CoverRule | None
-    horizontal: FloatArray
+    horizontal_layers: Layered  # the matrices, as values a drag step derives in O(N)
     elevation: FloatArray  # of each body (``vertical`` is read from it)
-    distance: FloatArray
-    visible: BoolArray
-    cover: BoolArray
-    flanked: BoolArray
+    distance_layers: Layered
+    visible_layers: Layered
+    cover_layers: Layered
     blocked_by: Triples  # rows (a < t, terrain): blocks the top-centre sight line
     cover_by: Triples  # rows (attacker, target, terrain): gives cover
     near: tuple[IntArray, IntArray]  # the ordered pairs (f, t) within 1" (3D), both ways
+    side: IntArray  # of each body (side codes) and whether active: what flanking reads
+    active: BoolArray
+    n_sides: int
+    _flank: list[BoolArray] = field(default_factory=list, repr=False)  # ``flanked``, once
+
+    # -- the whole matrices (folded once per table, read-only) --------------------------
+    @property
+    def horizontal(self) -> FloatArray:
+        return self.horizontal_layers.full()
+
+    @property
+    def distance(self) -> FloatArray:
+        return self.distance_layers.full()
+
+    @property
+    def visible(self) -> BoolArray:
+        return self.visible_layers.full()
+
+    @property
+    def cover(self) -> BoolArray:
+        return self.cover_layers.full()
+
+    @property
+    def flanked(self) -> BoolArray:
+        if not self._flank:
+            by_side, lf, lt = _flank_parts(self.side, self.n_sides, self.near)
+            fl = by_side[self.side]
+            fl &= self.active[:, None]
+            fl[lf, lt] = False
+            fl.flags.writeable = False
+            self._flank.append(fl)
+        return self._flank[0]
+
+    def flanked_row(self, a: int) -> BoolArray:
+        """flanked[a, :], computed from the pairs within 1" (no whole matrix)."""
+        by_side, lf, lt = _flank_parts(self.side, self.n_sides, self.near)
+        row = by_side[self.side[a]] & self.active[a]
+        row[lt[lf == a]] = False
+        return np.asarray(row, dtype=bool)
 
     @property
     def vertical(self) -> FloatArray:
@@ -67,6 +112,7 @@ class PairTable:
     def build(ba: BodyArrays, ts: TerrainSet, rule: CoverRule | None) -> PairTable:
         n = len(ba)
         i, j = opposing_pairs(ba)
+        jit.kernels(len(i))  # a big table loads the compiled loops for its blocks (``jit``)
         h = np.full((n, n), np.nan)
         v = np.full((n, n), np.nan)
         vis = np.zeros((n, n), dtype=bool)
@@ -77,15 +123,15 @@ class PairTable:
         blocked = np.concatenate([b for b, _ in parts] or [empty])
         covers = np.concatenate([c for _, c in parts] or [empty])
         d = np.hypot(h, v)
-        near = _near(d)
-        return PairTable(rule, h, ba.elevation, d, vis, cov, _flanked(ba, near),
-                         Triples.build(blocked), Triples.build(covers), near)
+        return PairTable(rule, Layered(h), ba.elevation, Layered(d), Layered(vis), Layered(cov),
+                         Triples.build(blocked), Triples.build(covers), _near(d), ba.side,
+                         ba.active, len(ba.sides))
 
     def with_rule(self, ba: BodyArrays, ts: TerrainSet, rule: CoverRule) -> PairTable:
         """The same facts with cover under another rule (distances and sight shared, not
         recomputed; the new table's other matrices are this table's, never written)."""
         i, j = opposing_pairs(ba)
-        cov = np.zeros_like(self.cover)
+        cov = np.zeros(self.cover_layers.shape, dtype=bool)
         parts = []
         for s in range(0, len(i), PAIR_CHUNK):
             ii, jj = i[s:s + PAIR_CHUNK], j[s:s + PAIR_CHUNK]
@@ -93,43 +139,58 @@ class PairTable:
             parts.append(_cover_facts(ba, ts, rule, ii, jj, pa, pb, self.distance[ii, jj],
                                       corridor_candidates(ba, ts, ii, jj), cov))
         covers = np.concatenate(parts or [np.zeros((0, 3), dtype=np.intp)])
-        return PairTable(rule, self.horizontal, self.elevation, self.distance, self.visible, cov,
-                         self.flanked, self.blocked_by, Triples.build(covers), self.near)
+        return replace(self, rule=rule, cover_layers=Layered(cov), cover_by=Triples.build(covers),
+                       _flank=self._flank)
 
-    def moved(self, ba: BodyArrays, ts: TerrainSet, k: int) -> PairTable:
+    def shares_sight(self, other: PairTable) -> bool:
+        """Do the two tables hold the very same distances and sight (``with_rule``)?"""
+        return (self.visible_layers is other.visible_layers
+                and self.distance_layers is other.distance_layers)
+
+    def moved(self, ba: BodyArrays, ts: TerrainSet, k: int,
+              like: PairTable | None = None) -> PairTable:
         """This table after body ``k`` moved (``ba`` are the new arrays, same bodies order),
         as a new table: only k's row and column are computed again (and flanking, from the
-        distances), into copies of the matrices; this table is never written.
+        pairs within 1"), as new layers of the matrices (``layered``); this table is never
+        written. ``like``: a table of this same step derived from a table sharing this
+        one's distances and sight (another rule's): those are taken from it, and only
+        cover is computed.
         """
-        others = np.flatnonzero(ba.active & (ba.side != ba.side[k]))
+        n = len(ba)
+        others = np.flatnonzero(ba.active & (ba.side != ba.side[k])).astype(np.intp)
         if not ba.active[k]:
             others = others[:0]
-        h, d = self.horizontal.copy(), self.distance.copy()
-        vis, cov = self.visible.copy(), self.cover.copy()
-        for a in (h, d):
-            a[k, :] = np.nan
-            a[:, k] = np.nan
-        for b in (vis, cov):
-            b[k, :] = False
-            b[:, k] = False
         # pairs in board order, as in ``build``: the same arithmetic gives the same answers
-        others = others.astype(np.intp)
         i = np.minimum(others, k).astype(np.intp)
         j = np.maximum(others, k).astype(np.intp)
+        cov = _Line(n, k, False)
+        if like is not None:  # cover only (none without a rule), the rest as ``like``'s
+            covers = _NO_ROWS
+            if self.rule is not None and len(i):
+                _, pa, pb = gaps(ba, i, j)
+                dist = like.distance_layers.row(k)[others]
+                covers = _cover_facts(ba, ts, self.rule, i, j, pa, pb, dist,
+                                      corridor_candidates(ba, ts, i, j), cov)
+            return replace(like, rule=self.rule,
+                           cover_layers=self.cover_layers.with_line(k, cov.row, cov.col),
+                           cover_by=self.cover_by.replace_body(k, covers))
+        h, vis = _Line(n, k, np.nan), _Line(n, k, False)
         blocked, covers = _pair_facts(ba, ts, self.rule, i, j, h, None, vis, cov)
-        d[k, others] = np.hypot(h[k, others], np.abs(ba.elevation[k] - ba.elevation[others]))
-        d[others, k] = d[k, others]
+        d = np.full(n, np.nan)
+        d[others] = np.hypot(h.row[others], np.abs(ba.elevation[k] - ba.elevation[others]))
         # the pairs within 1": the others' as they were, k's from its new row
         f0, t0 = self.near
         keep = (f0 != k) & (t0 != k)
         with np.errstate(invalid="ignore"):
-            close = others[d[k, others] <= ENGAGE + 1e-9]
+            close = others[d[others] <= ENGAGE + 1e-9]
         kk = np.full(len(close), k, dtype=np.intp)
         near = (np.concatenate([f0[keep], kk, close]), np.concatenate([t0[keep], close, kk]))
         return PairTable(
-            self.rule, h, ba.elevation, d, vis, cov, _flanked(ba, near),
-            self.blocked_by.replace_body(k, blocked),
-            self.cover_by.replace_body(k, covers), near,
+            self.rule, self.horizontal_layers.with_line(k, h.row), ba.elevation,
+            self.distance_layers.with_line(k, d), self.visible_layers.with_line(k, vis.row),
+            self.cover_layers.with_line(k, cov.row, cov.col),
+            self.blocked_by.replace_body(k, blocked), self.cover_by.replace_body(k, covers),
+            near, ba.side, ba.active, len(ba.sides),
         )
 
     # -- reading ----------------------------------------------------------------------
@@ -147,6 +208,30 @@ class PairTable:
             return np.asarray(self.distance <= limit + 1e-9, dtype=bool)
 
 
+class _Sink(Protocol):
+    """Where ``_pair_facts`` writes the facts of pairs (a, t): a matrix, or a ``_Line``."""
+
+    def __setitem__(self, key: tuple[IntArray, IntArray], value: Any, /) -> None: ...
+
+
+class _Line:
+    """Row and column k of a matrix, written as the matrix would be (``m[a, t] = v`` for
+    pairs that all hold k): what ``PairTable.moved`` computes of each matrix."""
+
+    def __init__(self, n: int, k: int, fill: float | bool) -> None:
+        dtype = bool if isinstance(fill, bool) else float
+        self.k = k
+        self.row = np.full(n, fill, dtype=dtype)
+        self.col = np.full(n, fill, dtype=dtype)
+
+    def __setitem__(self, key: tuple[IntArray, IntArray], value: Any, /) -> None:
+        a, t = key
+        v = np.broadcast_to(np.asarray(value), a.shape)
+        of_row, of_col = a == self.k, t == self.k
+        self.row[t[of_row]] = v[of_row]
+        self.col[a[of_col]] = v[of_col]
+
+
 def opposing_pairs(ba: BodyArrays) -> tuple[IntArray, IntArray]:
     """Unordered pairs (i < j) of active bodies on different sides."""
     act = ba.active
@@ -156,8 +241,8 @@ def opposing_pairs(ba: BodyArrays) -> tuple[IntArray, IntArray]:
 
 
 def _pair_facts(ba: BodyArrays, ts: TerrainSet, rule: CoverRule | None, i: IntArray,
-                j: IntArray, h: FloatArray, v: FloatArray | None, vis: BoolArray,
-                cov: BoolArray) -> tuple[IntArray, IntArray]:
+                j: IntArray, h: _Sink, v: _Sink | None, vis: _Sink,
+                cov: _Sink) -> tuple[IntArray, IntArray]:
     """Fill the matrices for pairs (i, j) both ways (``v`` when given); return blocker and
     cover triples."""
     gap, pa, pb = gaps(ba, i, j)
@@ -179,7 +264,7 @@ def _pair_facts(ba: BodyArrays, ts: TerrainSet, rule: CoverRule | None, i: IntAr
 
 def _cover_facts(ba: BodyArrays, ts: TerrainSet, rule: CoverRule, i: IntArray, j: IntArray,
                  pa: FloatArray, pb: FloatArray, dist: FloatArray,
-                 corridor: tuple[IntArray, IntArray], cov: BoolArray) -> IntArray:
+                 corridor: tuple[IntArray, IntArray], cov: _Sink) -> IntArray:
     """Fill ``cov`` for pairs (i, j) both ways; return the (attacker, target, terrain) triples."""
     fwd, back = cover_both_ways(ba, ts, i, j, pa, pb, dist, rule, candidates=corridor)
     rows = []
@@ -199,28 +284,25 @@ def _near(d: FloatArray) -> tuple[IntArray, IntArray]:
     return f.astype(np.intp), t.astype(np.intp)
 
 
-def _flanked(ba: BodyArrays, near: tuple[IntArray, IntArray]) -> BoolArray:
-    """flanked[a, t] from the opposing pairs within 1" (``near``, in any order).
+def _flank_parts(side: IntArray, n_sides: int, near: tuple[IntArray, IntArray]
+                 ) -> tuple[BoolArray, IntArray, IntArray]:
+    """Flanking from the opposing pairs within 1" (``near``, in any order): (by_side, f, t)
+    such that flanked[a, t] is ``by_side[side[a], t]`` for an active a, except at the
+    pairs (f, t) (False there).
 
     f is *lone* at t when t is the only enemy within 1" of f; a is flanking-supported at t
-    when a lone friend of a (not a) stands at t.
+    when a lone friend of a (not a) stands at t. The matrix is read row by row from the
+    sides' rows (``PairTable.flanked``; writing the columns of every target with a lone
+    friend cost a drag step of 2,000 fighters several milliseconds), or one row at a time.
     """
-    n = len(ba)
+    n = len(side)
     f, t = near
     count = np.bincount(f, minlength=n)
     lone = count[f] == 1
     lf, lt = f[lone], t[lone]  # lone friend lf next to target lt
-    if len(lf) == 0:
-        return np.zeros((n, n), dtype=bool)
-    per_side = np.zeros((len(ba.sides), n), dtype=np.int64)
-    np.add.at(per_side, (ba.side[lf], lt), 1)
-    # a side's bodies are supported at t when it has a lone friend there (t an enemy);
-    # a lone friend does not support its own attack: not where it is the only one. Built
-    # row by row from the sides' rows (writing the columns of every target with a lone
-    # friend cost a drag step of 2,000 fighters several milliseconds)
-    by_side = (per_side > 0) & (ba.side[None, :] != np.arange(len(ba.sides))[:, None])
-    fl = by_side[ba.side]
-    fl &= ba.active[:, None]
-    alone = per_side[ba.side[lf], lt] == 1
-    fl[lf[alone], lt[alone]] = False
-    return np.asarray(fl, dtype=bool)
+    per_side = np.zeros((n_sides, n), dtype=np.int64)
+    np.add.at(per_side, (side[lf], lt), 1)
+    by_side = (per_side > 0) & (side[None, :] != np.arange(n_sides)[:, None])
+    # a lone friend does not support its own attack: not where it is the only one
+    alone = per_side[side[lf], lt] == 1
+    return by_side, lf[alone], lt[alone]

@@ -20,6 +20,7 @@ import numpy as np
 import shapely
 from numpy.typing import NDArray
 
+from tabletop_gui.geometry import jit
 from tabletop_gui.geometry.rings import EPS_SIDE, clip_ring, convex_span, interior_meets
 from tabletop_gui.geometry.terrain import TerrainSet
 
@@ -130,6 +131,15 @@ def convex_interior(p: FloatArray, d: FloatArray, tid: IntArray, ts: TerrainSet
 def _padded_interior(p: FloatArray, d: FloatArray, tid: IntArray, ts: TerrainSet
                      ) -> tuple[FloatArray, FloatArray]:
     """``convex_interior`` for polygons in the padded edge arrays."""
+    kernels = jit.loaded()
+    if kernels is not None and len(tid):
+        lo: FloatArray
+        hi: FloatArray
+        lo, hi = kernels.clip(np.ascontiguousarray(p, dtype=float),
+                              np.ascontiguousarray(d, dtype=float),
+                              np.ascontiguousarray(tid, dtype=np.intp), ts.edge_nx_t,
+                              ts.edge_ny_t, ts.edge_c_t, ts.edge_count)
+        return lo, hi
     counts = ts.edge_count[tid]
     few = counts <= _FEW_EDGES
     if few.all() or not few.any():

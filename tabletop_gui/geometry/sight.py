@@ -23,16 +23,22 @@ only the other paths are tried at the 8 other height pairs.
 
 ``blocked_by`` names the terrain that blocks the top-centre to top-centre line (never
 empty when the models cannot see each other).
+
+Where numba is installed (``jit``), the pairs whose candidates are all convex polygons of
+the padded edge arrays are answered by compiled loops that follow the same order pair by
+pair and stop at a pair's first clear path (``jit_kernels.sight_centre`` and
+``sight_samples``): the same answers, without arrays of every candidate line.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import ModuleType
 
 import numpy as np
 from numpy.typing import NDArray
 
-from tabletop_gui.geometry import outline
+from tabletop_gui.geometry import jit, outline
 from tabletop_gui.geometry.bodies import BodyArrays
 from tabletop_gui.geometry.corridor import corridor_candidates
 from tabletop_gui.geometry.segments import blocked
@@ -135,6 +141,17 @@ def sight_pairs(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
     pk, tk = sight_candidates(ba, ts, i, j, *candidates)
     if len(pk) == 0:
         return SightResult(visible, np.zeros(0, np.intp), np.zeros(0, np.intp))
+    kernels = None if exact_shapely else jit.kernels(m)
+    if kernels is not None:
+        return _compiled_or_split(kernels, ba, ts, i, j, pk, tk)
+    return _sight_numpy(ba, ts, i, j, pk, tk, exact_shapely)
+
+
+def _sight_numpy(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray, pk: IntArray,
+                 tk: IntArray, exact_shapely: bool) -> SightResult:
+    """``sight_pairs`` in numpy, from the (pair, terrain) candidates that may block."""
+    m = len(i)
+    visible = np.ones(m, dtype=bool)
     # stage 1: top centre to top centre
     ai, bj = i[pk], j[pk]
     p = np.column_stack([ba.x[ai], ba.y[ai], ba.top[ai]])
@@ -193,6 +210,64 @@ def sight_pairs(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
         rows, paths = np.nonzero(todo)
         visible[rows[_any_clear_lower(rows, paths, sa, sb, za, zb, pk, tk, ts,
                                       exact_shapely)]] = True
+    return SightResult(visible, blocker_pair, blocker_terrain)
+
+
+def _compiled_or_split(kernels: ModuleType, ba: BodyArrays, ts: TerrainSet, i: IntArray,
+                       j: IntArray, pk: IntArray, tk: IntArray) -> SightResult:
+    """``_sight_numpy``'s answers by the compiled loops (``jit_kernels``) for the pairs
+    whose candidates are all convex polygons in the padded edge arrays; the other pairs
+    (a candidate not convex, or with many vertices) through numpy."""
+    if not (pk[1:] >= pk[:-1]).all():  # by pair (as ``corridor`` gives them)
+        order = np.argsort(pk, kind="stable")
+        pk, tk = pk[order], tk[order]
+    odd = ~(ts.convex & ~ts.large)[tk]
+    if not odd.any():
+        return _sight_compiled(kernels, ba, ts, i, j, pk, tk)
+    m = len(i)
+    slow = np.zeros(m, dtype=bool)
+    slow[pk[odd]] = True
+    fast_rows = np.flatnonzero(~slow).astype(np.intp)
+    slow_rows = np.flatnonzero(slow).astype(np.intp)
+    visible = np.ones(m, dtype=bool)
+    bp, bt = [], []
+    for rows, compiled in ((fast_rows, True), (slow_rows, False)):
+        renum = np.full(m, -1, dtype=np.intp)
+        renum[rows] = np.arange(len(rows))
+        sel = renum[pk] >= 0
+        sub_pk, sub_tk = renum[pk[sel]], tk[sel]
+        res = (_sight_compiled(kernels, ba, ts, i[rows], j[rows], sub_pk, sub_tk) if compiled
+               else _sight_numpy(ba, ts, i[rows], j[rows], sub_pk, sub_tk, False))
+        visible[rows] = res.visible
+        bp.append(rows[res.blocker_pair])
+        bt.append(res.blocker_terrain)
+    pairs, terrain = np.concatenate(bp), np.concatenate(bt)
+    by = np.lexsort((terrain, pairs))
+    return SightResult(visible, pairs[by], terrain[by])
+
+
+def _sight_compiled(kernels: ModuleType, ba: BodyArrays, ts: TerrainSet, i: IntArray,
+                    j: IntArray, pk: IntArray, tk: IntArray) -> SightResult:
+    """``_sight_numpy`` by the compiled loops; every candidate convex and not large, the
+    candidates ordered by pair."""
+    m = len(i)
+    starts = np.zeros(m + 1, dtype=np.intp)
+    np.cumsum(np.bincount(pk, minlength=m), out=starts[1:])
+    edges = (ts.base, ts.top, ts.bounds, ts.edge_nx_t, ts.edge_ny_t, ts.edge_c_t,
+             ts.edge_count)
+    tk = np.ascontiguousarray(tk, dtype=np.intp)
+    ii = np.ascontiguousarray(i, dtype=np.intp)
+    jj = np.ascontiguousarray(j, dtype=np.intp)
+    hit = kernels.sight_centre(ii, jj, starts, tk, ba.x, ba.y, ba.top, *edges)
+    blocker_pair, blocker_terrain = pk[hit], tk[hit]
+    visible = np.ones(m, dtype=bool)
+    pending = np.zeros(m, dtype=bool)
+    pending[blocker_pair] = True
+    rows = np.flatnonzero(pending).astype(np.intp)
+    if len(rows):
+        visible[rows] = kernels.sight_samples(
+            ii, jj, rows, starts, tk, hit, ba.x, ba.y, ba.shape, ba.half_length,
+            ba.half_width, ba.forward, ba.elevation, ba.top, *edges)
     return SightResult(visible, blocker_pair, blocker_terrain)
 
 

@@ -1,16 +1,19 @@
 """Rows (a, t, terrain) of a pair table -- which terrain blocks or covers which pair --
-indexed so that one body's rows can be dropped and replaced cheaply during a drag.
+kept so that a drag step replaces one body's rows in a time that grows with that body's
+rows, never with all of them (a table of 2,000 fighters holds millions).
 
-The base rows stay sorted by ``a`` and by ``t`` (two argsort views); dropping a body only
-clears its rows in an ``alive`` mask (found by binary search), and new rows go to an
-appended batch (one array, in the order added). When the batch grows past a quarter of the
-base, everything is compacted into a new base. Looking up a pair is a binary search plus a
-scan of the batch.
+A value is a *base* (rows sorted by ``a`` and by ``t`` through two argsort views, never
+written) and *batches*, oldest first: for a body k, every row of the pairs of k (as a or
+t) as computed when k last moved. The rows of a pair (a, t) are those of the newest batch
+of a or t, else the base's: ``replace_body`` adds a batch (dropping the body's older one)
+and writes nothing, so the older value keeps its rows. When the batches hold more than a
+quarter of the base (or more than ``MAX_BATCHES`` bodies), they are compacted into a new
+base. Looking up a pair is a binary search in the base or a scan of one batch.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 from numpy.typing import NDArray
@@ -21,63 +24,78 @@ BoolArray = NDArray[np.bool_]
 _EMPTY = np.zeros((0, 3), dtype=np.intp)
 
 
+def _stable_order(col: IntArray) -> IntArray:
+    """``np.argsort(col, kind="stable")``: the same order, through 16-bit keys (numpy's
+    radix sort, several times faster than a merge sort of the full integers) when every
+    body index fits in them."""
+    if len(col) and 0 <= int(col.min()) and int(col.max()) < 1 << 16:
+        return np.argsort(col.astype(np.uint16), kind="stable").astype(np.intp)
+    return np.argsort(col, kind="stable").astype(np.intp)
+
+
+MAX_BATCHES = 64
+
+
 @dataclass(frozen=True, eq=False)
 class Triples:
     base: IntArray  # (n, 3)
-    alive: BoolArray  # (n,)
     by_a: IntArray  # argsort of base[:, 0]
     a_sorted: IntArray
     by_t: IntArray
     t_sorted: IntArray
-    extra: tuple[IntArray, ...] = ()
+    batches: tuple[tuple[int, IntArray], ...] = ()  # (body, its pairs' rows), oldest first
+    _where: dict[int, int] = field(default_factory=dict, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._where.update({k: p for p, (k, _) in enumerate(self.batches)})
 
     @staticmethod
     def build(rows: IntArray) -> Triples:
         rows = np.asarray(rows, dtype=np.intp).reshape(-1, 3)
-        by_a = np.argsort(rows[:, 0], kind="stable")
-        by_t = np.argsort(rows[:, 1], kind="stable")
-        return Triples(rows, np.ones(len(rows), dtype=bool), by_a, rows[by_a, 0], by_t,
-                       rows[by_t, 1])
+        by_a = _stable_order(rows[:, 0])
+        by_t = _stable_order(rows[:, 1])
+        return Triples(rows, by_a, rows[by_a, 0], by_t, rows[by_t, 1])
 
     def rows(self) -> IntArray:
-        """Every live row, as one (n, 3) array."""
-        return np.concatenate([self.base[self.alive], *self.extra]) if self.extra else \
-            self.base[self.alive]
+        """Every row in force, as one (n, 3) array (base rows first)."""
+        if not self.batches:
+            return self.base
+        n = int(max(self.base[:, :2].max(initial=-1),
+                    max(int(r[:, :2].max(initial=-1)) for _, r in self.batches), *self._where))
+        newest = np.full(n + 1, -1, dtype=np.intp)  # each body's batch position (-1: none)
+        for k, p in self._where.items():
+            newest[k] = p
+        b = self.base
+        parts = [b[(newest[b[:, 0]] < 0) & (newest[b[:, 1]] < 0)]]
+        for p, (k, r) in enumerate(self.batches):
+            other = np.where(r[:, 0] == k, r[:, 1], r[:, 0])
+            parts.append(r[newest[other] <= p])  # not a pair of a newer batch
+        return np.concatenate(parts)
 
     def __len__(self) -> int:
-        return int(self.alive.sum()) + sum(len(e) for e in self.extra)
+        return len(self.rows())
 
     def replace_body(self, k: int, new_rows: IntArray) -> Triples:
-        """These rows without any row of body k (as a or t), plus ``new_rows`` (a new
-        value: this one is never written)."""
-        alive = self.alive.copy()
-        for sorted_col, order in ((self.a_sorted, self.by_a), (self.t_sorted, self.by_t)):
-            lo, hi = np.searchsorted(sorted_col, [k, k + 1])
-            alive[order[lo:hi]] = False
+        """These rows without any row of body k (as a or t), plus ``new_rows`` (every row
+        of the pairs of k, and only those), as a new value: this one is never written."""
         new_rows = np.asarray(new_rows, dtype=np.intp).reshape(-1, 3)
-        # the batches are kept as one array (in the order added), so one filter drops k
-        if self.extra:
-            e = self.extra[0] if len(self.extra) == 1 else np.concatenate(self.extra)
-            e = e[(e[:, 0] != k) & (e[:, 1] != k)]
-            merged = np.concatenate([e, new_rows]) if len(new_rows) else e
-        else:
-            merged = new_rows
-        extra = (merged,) if len(merged) else ()
-        out = Triples(self.base, alive, self.by_a, self.a_sorted, self.by_t, self.t_sorted,
-                      extra)
-        if len(merged) > max(1024, len(self.base) // 4):
+        batches = tuple(x for x in self.batches if x[0] != k) + ((k, new_rows),)
+        out = Triples(self.base, self.by_a, self.a_sorted, self.by_t, self.t_sorted, batches)
+        if (len(batches) > MAX_BATCHES
+                or sum(len(r) for _, r in batches) > max(1024, len(self.base) // 4)):
             return Triples.build(out.rows())
         return out
 
     def terrain_of(self, a: int, t: int) -> list[int]:
         """Terrain of the rows (a, t), in the order they were added."""
+        p = max(self._where.get(a, -1), self._where.get(t, -1))
+        if p >= 0:
+            r = self.batches[p][1]
+            return [int(x) for x in r[(r[:, 0] == a) & (r[:, 1] == t), 2]]
         lo, hi = np.searchsorted(self.a_sorted, [a, a + 1])
         idx = self.by_a[lo:hi]
-        idx = np.sort(idx[(self.base[idx, 1] == t) & self.alive[idx]])
-        out = [int(x) for x in self.base[idx, 2]]
-        for e in self.extra:
-            out += [int(x) for x in e[(e[:, 0] == a) & (e[:, 1] == t), 2]]
-        return out
+        idx = np.sort(idx[self.base[idx, 1] == t])
+        return [int(x) for x in self.base[idx, 2]]
 
 
 EMPTY = Triples.build(_EMPTY)

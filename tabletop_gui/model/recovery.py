@@ -18,7 +18,6 @@ from PySide6.QtCore import QObject, QStandardPaths, QTimer, Signal
 
 from tabletop_gui.model.document import Document
 from tabletop_gui.rules.registry import RULESET_IDS, info
-from tabletop_gui.scenario import save
 from tabletop_gui.scenario.entities import Scenario
 from tabletop_gui.scenario.load import load_scenario
 
@@ -113,6 +112,8 @@ class Recovery(QObject):
             self.discard()
             return
         self.folder.mkdir(parents=True, exist_ok=True)
+        from tabletop_gui.scenario import save  # lazy: the first autosave, not the start
+
         save.save_scenario(self.document.scenario, self.file)
         path = self.document.path
         note = {"path": str(path) if path else None,

@@ -20,7 +20,6 @@ from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
 from tabletop_gui.model.jobs import Outcome
 from tabletop_gui.model.new_scenario import demo_available, demo_scenario, empty_scenario
 from tabletop_gui.rules.registry import INFOS
-from tabletop_gui.scenario import save
 from tabletop_gui.scenario.entities import Scenario
 from tabletop_gui.scenario.load import ScenarioError, load_scenario
 from tabletop_gui.ui.errors import write_error_text
@@ -197,6 +196,8 @@ class FileActions(QObject):
         return self._write(Path(path))
 
     def _write(self, path: Path) -> bool:
+        from tabletop_gui.scenario import save  # lazy: the first save, not the start
+
         try:
             save.save_scenario(self.document.scenario, path)
         except Exception as e:  # noqa: BLE001 - the disk, or text UTF-8 cannot hold: told

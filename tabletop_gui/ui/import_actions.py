@@ -25,15 +25,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tabletop_gui.importers.combine import ImportResult, import_files
-from tabletop_gui.importers.fighter_data import FighterLibrary, LibraryStore
-from tabletop_gui.importers.sources import ImportRefused
 from tabletop_gui.model import recovery
 from tabletop_gui.model.new_scenario import empty_scenario
 from tabletop_gui.rules.registry import info
 from tabletop_gui.scenario.load import FORMAT
 
 if TYPE_CHECKING:
+    from tabletop_gui.importers.combine import ImportResult
+    from tabletop_gui.importers.fighter_data import FighterLibrary, LibraryStore
+    from tabletop_gui.importers.sources import ImportRefused
     from tabletop_gui.ui.window_host import WindowHost
 
 FILTER = ("Rosters, maps and table positions (*.ros *.rosz *.json *.dd2vtt *.uvtt *.df2vtt)"
@@ -43,12 +43,26 @@ LIBRARY_FOLDER = "fighter-library"
 MAX_SHOWN = 30
 
 
+# The importers (about a tenth of the start-up's imports) load on the first import, drop
+# or kept fighter data, never before the window's first paint.
+
+
+def library_folder() -> Path:
+    """Where loaded fighter data is kept; it exists once some was loaded."""
+    return recovery.default_folder() / LIBRARY_FOLDER
+
+
 def library_store() -> LibraryStore:
-    return LibraryStore(recovery.default_folder() / LIBRARY_FOLDER)
+    from tabletop_gui.importers.fighter_data import LibraryStore  # lazy: see above
+
+    return LibraryStore(library_folder())
 
 
 def load_library() -> tuple[FighterLibrary, str | None]:
     """The kept fighter data, and why it cannot be used (then empty)."""
+    from tabletop_gui.importers.fighter_data import FighterLibrary  # lazy: see above
+    from tabletop_gui.importers.sources import ImportRefused  # lazy: see above
+
     try:
         return library_store().load(), None
     except ImportRefused as e:
@@ -110,6 +124,9 @@ class ImportActions:
 
     def import_paths(self, paths: list[str]) -> bool:
         """Import into the open battlefield as one undoable edit; True when it was."""
+        from tabletop_gui.importers.combine import import_files  # lazy: see above
+        from tabletop_gui.importers.sources import ImportRefused  # lazy: see above
+
         library, problem = load_library()
         if problem is not None:
             self.window.errors.problem("The fighter data library cannot be used, so imports "
@@ -130,6 +147,9 @@ class ImportActions:
     def _refused_or_elsewhere(self, paths: list[str], library: FighterLibrary,
                               refusal: ImportRefused) -> bool:
         """Files another ruleset plays may become a new battlefield, if the player wants."""
+        from tabletop_gui.importers.combine import import_files  # lazy: see above
+        from tabletop_gui.importers.sources import ImportRefused  # lazy: see above
+
         try:
             alone = import_files(paths, library=library)
         except ImportRefused:
@@ -182,6 +202,8 @@ class ImportActions:
                                                     self.window.files.folder(), DATA_FILTER)
             if not paths:
                 return False
+        from tabletop_gui.importers.sources import ImportRefused  # lazy: see above
+
         store = library_store()
         told: list[str] = []
         problems: list[str] = []

@@ -33,7 +33,6 @@ from tabletop_gui.ui.inspector_fields import (
     text_field,
     traits_text,
 )
-from tabletop_gui.ui.inspector_tables import VerticesEditor, WeaponsEditor
 
 NONE = "(none)"
 
@@ -204,6 +203,8 @@ def model_form(scenario: Scenario, model: Fighter | Unit, decl: Declaration, com
     f.add(text_field("traits", lambda e: traits_text(e.traits),
                      lambda e, t: replace(e, traits=parse_traits(t)), commit))
     f.group("Weapons")
+    from tabletop_gui.ui.inspector_tables import WeaponsEditor  # lazy: a model selected
+
     f.add_widget(WeaponsEditor(decl.weapon_fields, table_commit, refuse,
                                decl.weapons_required))
     return f
@@ -293,6 +294,8 @@ def terrain_form(terrain: Obstacle | Platform, commit: Commit,
         f.add(choice_field("cover", [("hard", "hard"), ("soft", "soft")], *_attr("cover"),
                            commit))
     f.group("Vertices")
+    from tabletop_gui.ui.inspector_tables import VerticesEditor  # lazy: terrain selected
+
     f.add_widget(VerticesEditor(table_commit, refuse))
     return f
 

@@ -9,11 +9,10 @@ from collections.abc import Callable
 from PySide6.QtCore import QSortFilterProxyModel, QStringListModel, Qt, QTimer
 from PySide6.QtWidgets import QComboBox, QLabel, QLineEdit, QListView, QVBoxLayout, QWidget
 
-from tabletop_gui.importers.fighter_data import FighterLibrary
 from tabletop_gui.model.document import Change, Document
 from tabletop_gui.model.profiles import fresh, profiles_for
 from tabletop_gui.scenario.entities import Fighter, Model
-from tabletop_gui.ui.import_actions import load_library
+from tabletop_gui.ui.import_actions import library_folder, load_library
 
 PROBLEM_STYLE = "color: #D55E00; font-weight: bold;"  # Okabe-Ito vermillion
 
@@ -86,6 +85,10 @@ class LibraryPanel(QWidget):
     def _fighter_library(ruleset: str) -> tuple[list[Model], list[str]]:
         """The fighters of the loaded fighter data (Warcry only), labelled with their
         warband so that a search finds them by either."""
+        if not library_folder().is_dir():
+            return [], []  # none was ever loaded: the importers need not load to say so
+        from tabletop_gui.importers.fighter_data import FighterLibrary  # lazy: kept data only
+
         if ruleset != FighterLibrary.ruleset:
             return [], []
         library, _ = load_library()  # a damaged library is told when an import uses it

@@ -110,6 +110,11 @@ class MainWindow(WindowHost):
     def __init__(self, document: Document, settings: QSettings | None = None,
                  worker: EngineThread | None = None, recovery: Recovery | None = None,
                  parent: QWidget | None = None) -> None:
+        from tabletop_gui.ui.theme import follow_system_theme
+
+        # before the window is made: it starts in the scheme's palette, and its toolbar's
+        # icons are drawn once, in that ink (a palette change reaches a window later)
+        follow_system_theme()
         super().__init__(parent)
         self.document = document
         self.settings = settings if settings is not None else QSettings()
@@ -138,9 +143,7 @@ class MainWindow(WindowHost):
         self.setAcceptDrops(True)
         self.toolbox = Toolbox(self)
         from tabletop_gui.ui.table_view import TableView
-        from tabletop_gui.ui.theme import follow_system_theme
 
-        follow_system_theme()
         self.table_view = TableView(self)
         self.addAction(self.table_view.action)  # F11 works with the menu bar hidden
         self.toolbox.add_action(self.table_view.action, "table_view")

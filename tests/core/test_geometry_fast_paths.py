@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabletop_gui.bench.battlefields import synthetic_board
-from tabletop_gui.geometry import corridor
+from tabletop_gui.geometry import corridor, jit
 from tabletop_gui.geometry.board import Board, Body, Footprint, Terrain
 from tabletop_gui.geometry.bodies import BodyArrays
 from tabletop_gui.geometry.corridor import corridor_candidates
@@ -102,6 +102,7 @@ def test_the_default_switches_to_the_bins_on_large_problems(monkeypatch) -> None
     i, j = opposing_pairs(ba)
     calls = []
     real = corridor._angular
+    monkeypatch.setattr(jit, "ENABLED", False)  # the numpy paths (not the compiled walk)
     monkeypatch.setattr(corridor, "_angular", lambda *a: calls.append(1) or real(*a))
     monkeypatch.setattr(corridor, "ANGULAR_AFTER", len(i) * len(ts) + 1)
     corridor_candidates(ba, ts, i, j)
@@ -120,6 +121,7 @@ def test_pair_tables_through_either_path_are_equal(seed: int) -> None:
     tables = []
     for after in (10**12, 0):
         with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(jit, "ENABLED", False)  # the two numpy paths
             mp.setattr(corridor, "ANGULAR_AFTER", after)
             tables.append(PairTable.build(ba, ts, RULE))
     slow, fast = tables

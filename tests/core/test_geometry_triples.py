@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from tabletop_gui.geometry import triples
 from tabletop_gui.geometry.triples import Triples
 
 
@@ -36,7 +40,60 @@ def test_successive_replacements_and_compaction_give_the_same_rows() -> None:
     assert sorted(a.terrain_of(a0, t0)) == sorted(r[2] for r in expected if r[:2] == (a0, t0))
 
 
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.integers(1, 30), st.integers(1, 4))
+def test_random_replacements_read_as_sets_of_rows(seed: int, steps: int,
+                                                  max_batches: int) -> None:
+    """Random bodies replaced (their rows as a or t, as a drag step gives them): every
+    pair looks up the rows a set of rows would hold, and every earlier value still looks
+    up its own, batches compacted on the way or not."""
+
+    rng = np.random.default_rng(seed)
+    n = 8
+
+    def rows_of(k: int | None, m: int) -> np.ndarray:
+        a, t = rng.integers(0, n, m), rng.integers(0, n, m)
+        if k is not None:
+            t = np.where(rng.random(m) < 0.5, a, t)
+            a = np.where(t == a, k, a)  # half the rows with k as a, half as t
+            t = np.where(a == k, t, k)
+        return np.column_stack([a, t, rng.integers(0, 9, m)])
+
+    def lookups(x: Triples) -> dict[tuple[int, int], list[int]]:
+        return {(a, t): sorted(x.terrain_of(a, t)) for a in range(n) for t in range(n)}
+
+    start = rows_of(None, 60)
+    values = [Triples.build(start)]
+    lists = [sorted(map(tuple, start.tolist()))]  # rows may repeat: kept as sorted lists
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(triples, "MAX_BATCHES", max_batches)
+        for _ in range(steps):
+            k = int(rng.integers(n))
+            new = rows_of(k, int(rng.integers(0, 6)))
+            values.append(values[-1].replace_body(k, new))
+            lists.append(sorted([r for r in lists[-1] if k not in r[:2]]
+                                + list(map(tuple, new.tolist()))))
+    for x, expected in zip(values, lists, strict=True):
+        assert sorted(map(tuple, x.rows().tolist())) == expected
+        want: dict[tuple[int, int], list[int]] = {(a, t): [] for a in range(n) for t in range(n)}
+        for a, t, terrain in expected:
+            want[(a, t)].append(terrain)
+        assert lookups(x) == {key: sorted(v) for key, v in want.items()}
+
+
 def test_empty() -> None:
     e = Triples.build(np.zeros((0, 3), dtype=int))
     assert len(e) == 0 and e.terrain_of(1, 2) == []
     assert len(e.replace_body(1, np.zeros((0, 3), dtype=int))) == 0
+
+
+def test_build_orders_rows_as_a_stable_sort_of_the_full_integers() -> None:
+    """The 16-bit keys (body indices under 65,536) and the full integers (larger indices)
+    give the order of ``np.argsort(kind="stable")`` on each column, ties in row order."""
+    rng = np.random.default_rng(3)
+    for high in (50, 2_000, 70_000):
+        rows = rng.integers(0, high, (5_000, 3)).astype(np.intp)
+        t = Triples.build(rows)
+        assert np.array_equal(t.by_a, np.argsort(rows[:, 0], kind="stable"))
+        assert np.array_equal(t.by_t, np.argsort(rows[:, 1], kind="stable"))
+        assert np.array_equal(t.a_sorted, np.sort(rows[:, 0]))

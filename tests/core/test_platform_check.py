@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tabletop_gui.platform_check import display_problem, qt_problem
+from tabletop_gui import platform_check
+from tabletop_gui.platform_check import display_problem, installed_pyside, qt_problem
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -69,3 +70,38 @@ def test_no_display_is_reported_as_such() -> None:
     assert done.returncode == 2
     assert done.stderr.startswith("tabletop-gui: no display: DISPLAY is not set")
     assert "xcb" not in done.stderr
+
+
+def _installed_version() -> str:
+    from importlib import metadata
+
+    for dist in ("PySide6-Essentials", "PySide6"):
+        try:
+            return metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            continue
+    raise AssertionError("PySide6 is part of the install")
+
+
+def test_the_installed_pyside_is_read_without_importing_it() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", "import sys; from tabletop_gui.platform_check import "
+         "installed_pyside; print(installed_pyside(), 'PySide6' in sys.modules, "
+         "'importlib.metadata' in sys.modules)"],
+        capture_output=True, text=True, timeout=60, check=False, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == [_installed_version(), "False", "False"]
+
+
+def test_the_installed_pyside_from_the_metadata_or_missing(monkeypatch, tmp_path) -> None:
+    """A package whose ``__init__.py`` does not say its version: the metadata does; no
+    package at all: None."""
+    import importlib.util
+
+    quiet = tmp_path / "__init__.py"
+    quiet.write_text("# no version here\n", encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("PySide6", quiet)
+    monkeypatch.setattr(platform_check.importlib.util, "find_spec", lambda name: spec)
+    assert installed_pyside() == _installed_version()
+    monkeypatch.setattr(platform_check.importlib.util, "find_spec", lambda name: None)
+    assert installed_pyside() is None

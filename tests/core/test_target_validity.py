@@ -85,3 +85,28 @@ def test_a_crowd_after_drag_steps_of_the_attacker() -> None:
             assert fast == one_by_one(ruleset, new, attacker, enemies, weapon)
         assert any(v for v, _ in fast.values())
         assert any(not v for v, _ in fast.values())
+
+
+def test_target_validity_after_drag_steps_reads_no_whole_matrix() -> None:
+    """The targets of a dragged attacker are checked from its rows of the derived pair
+    tables and the table's pairs within 1": no matrix of a drag step's table is folded
+    whole (``geometry.layered``: that would copy N x N values every step)."""
+    from tabletop_gui.bench.cases_gui import crowd_scenario
+
+    scenario = crowd_scenario(200)
+    ruleset = registry.get("warcry")
+    attacker = "m90"
+    enemies = [m.id for m in scenario.models if m.side != "red"]
+    snapshot = Snapshot.of(scenario)
+    ruleset.target_validity(snapshot.battle, attacker, enemies, "Bow")  # builds the tables
+    for step in range(3):
+        m = scenario.model(attacker)
+        assert m is not None
+        scenario = scenario.with_entity(m.moved_to(m.x + 0.7, m.y + 1.3 * (step % 2)))
+        snapshot = snapshot.moved(attacker, scenario)
+        fast = ruleset.target_validity(snapshot.battle, attacker, enemies, "Bow")
+        assert any(v for v, _ in fast.values())
+        tables = list(snapshot.geometry._tables.values())
+        assert tables
+        assert all(t.distance_layers.layers == 1 and t.visible_layers.layers == 1
+                   for t in tables)

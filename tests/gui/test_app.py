@@ -17,16 +17,65 @@ from tabletop_gui.scenario.resources import demo_path, load_demo
 from tests.gui.factories import skirmish
 
 
-def test_the_app_paints_then_exits_and_writes_nothing(tmp_path):
-    env = dict(os.environ, TABLETOP_GUI_EXIT_AFTER_PAINT="1", QT_QPA_PLATFORM="offscreen",
-               HOME=str(tmp_path), XDG_CONFIG_HOME=str(tmp_path / "config"),
-               XDG_DATA_HOME=str(tmp_path / "data"))
-    out = subprocess.run([sys.executable, "-m", "tabletop_gui", "--ruleset",
-                          "circle-of-realms"], env=env, capture_output=True, text=True,
+def _child(tmp_path, args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
+    """A fresh interpreter offscreen with ``args``, its settings and data under
+    ``tmp_path``; it must succeed."""
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", HOME=str(tmp_path),
+               XDG_CONFIG_HOME=str(tmp_path / "config"), XDG_DATA_HOME=str(tmp_path / "data"),
+               **env)
+    out = subprocess.run([sys.executable, *args], env=env, capture_output=True, text=True,
                          timeout=60, check=False)
     assert out.returncode == 0, out.stderr
+    return out
+
+
+def test_the_app_paints_then_exits_and_writes_nothing(tmp_path):
+    out = _child(tmp_path, ["-m", "tabletop_gui", "--ruleset", "circle-of-realms"],
+                 TABLETOP_GUI_EXIT_AFTER_PAINT="1")
     assert PAINT_MARKER in out.stdout
     assert not any(p.is_file() for p in tmp_path.rglob("*"))  # no settings, no recovery
+
+
+# The start in a fresh interpreter, each first import recorded in order, up to the first
+# paint; then the modules loaded and that order, as one JSON line.
+_FIRST_PAINT = """
+import json, sys
+order = []
+
+class Watch:
+    def find_spec(self, name, path=None, target=None):
+        order.append(name)
+        return None
+
+sys.meta_path.insert(0, Watch())
+from tabletop_gui.cli import main
+code = main([])
+print(json.dumps({"code": code, "order": order, "loaded": sorted(sys.modules)}))
+"""
+# what the first painted window does not show loads later: the importers (File > Import,
+# a drop), the package metadata, the attack flow and the sight geometry (installed after
+# the first paint), the file writer (autosave, Save), the weapon and vertex tables
+NOT_BEFORE_THE_FIRST_PAINT = (
+    "tabletop_gui.importers", "importlib.metadata", "tabletop_gui.ui.attack_flow",
+    "tabletop_gui.geometry.board_geometry", "tabletop_gui.scenario.save",
+    "tabletop_gui.ui.inspector_tables")
+
+
+def test_the_first_paint_loads_only_what_it_shows(tmp_path):
+    out = _child(tmp_path, ["-c", _FIRST_PAINT], TABLETOP_GUI_EXIT_AFTER_PAINT="1")
+    assert PAINT_MARKER in out.stdout
+    start = json.loads(out.stdout.splitlines()[-1])
+    assert start["code"] == 0
+    early = [m for m in start["loaded"]
+             if any(m == n or m.startswith(n + ".") for n in NOT_BEFORE_THE_FIRST_PAINT)]
+    assert early == []
+    # the Qt-free scenario reader comes before PySide6 (its bindings, shiboken6), whose
+    # import hook would otherwise read the source of each of its modules (numpy's and
+    # shapely's among them)
+    order = start["order"]
+    assert "shiboken6" in order
+    for first in ("tabletop_gui.scenario.load", "numpy", "shapely"):
+        assert order.index(first) < order.index("shiboken6"), first
 
 
 def test_run_app_refuses_an_unknown_ruleset_before_qt_starts():
@@ -94,3 +143,41 @@ def test_a_measured_start_installs_nothing_after_the_paint(qtbot):
     w.show()
     qtbot.waitUntil(lambda: bool(later))
     assert w.attack_flow is None and not w.recovery.enabled
+
+_DARK_START = """
+import json
+from PySide6.QtGui import QColor, QPalette
+from tabletop_gui.ui import icons
+from tabletop_gui.ui.theme import is_dark
+
+drawn = []
+plain = icons.icon
+
+def counted(name, color="#202020"):
+    drawn.append([name, QColor(color).name()])
+    return plain(name, color)
+
+icons.icon = counted
+from tabletop_gui.app import build_window
+from tabletop_gui.ui.application import ensure_application
+
+app = ensure_application()
+window = build_window(None, "warcry", complete=False)
+window.leave_settings_alone()
+window.show()
+app.processEvents()
+ink = window.palette().color(QPalette.ColorRole.WindowText).name()
+print(json.dumps({"drawn": drawn, "dark": is_dark(window.palette()), "ink": ink}))
+"""
+
+
+def test_a_dark_start_draws_each_toolbar_icon_once(tmp_path):
+    """The window follows a dark scheme before it is made: the toolbar's icons are drawn
+    once, in the light ink, not first in the dark one and then again."""
+    out = _child(tmp_path, ["-c", _DARK_START], TABLETOP_GUI_THEME="dark")
+    start = json.loads(out.stdout.splitlines()[-1])
+    assert start["dark"]
+    names = [name for name, _ in start["drawn"]]
+    assert "table_view" in names and "select" in names
+    assert len(names) == len(set(names)), names
+    assert {ink for _, ink in start["drawn"]} == {start["ink"]}

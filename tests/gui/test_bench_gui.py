@@ -51,3 +51,15 @@ def test_load_case_draws_every_model_of_the_file(qapp):
         assert len(window.document.scenario.models) == cases_gui.LOAD_MODELS
     finally:
         cases_gui.reset_load()
+
+
+def test_startup_times_a_launch_with_its_bytecode_kept(monkeypatch):  # noqa: ANN001
+    """A player's second launch reads compiled modules: the bench's child may write them
+    even where this environment forbids it; the rest of the environment is passed on."""
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")
+    monkeypatch.setenv("TABLETOP_GUI_THEME", "dark")
+    env = cases_gui.startup_env()
+    assert "PYTHONDONTWRITEBYTECODE" not in env
+    assert env["TABLETOP_GUI_EXIT_AFTER_PAINT"] == "1"
+    assert env["QT_QPA_PLATFORM"] == "offscreen"
+    assert env["TABLETOP_GUI_THEME"] == "dark"

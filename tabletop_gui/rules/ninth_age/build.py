@@ -167,9 +167,48 @@ def _save_modifiers(attrs: Attributes, target: UnitView, h: HitProfile,
     return out
 
 
-def build_plan(attacker: UnitView, target: UnitView, weapon_name: str | None,
-               situation: Situation, situational: Mapping[str, Any]) -> Plan:
-    """Checks, modifiers, counts and the per-attack profile of one attack."""
+# the checks that read no number, made once (checks are frozen values): [False], [True]
+_ENEMY = (Check("enemy", False, "the target is on the same side"),
+          Check("enemy", True, "the target is an enemy"))
+_ALIVE = (Check("alive", False, "the target is destroyed"),
+          Check("alive", True, "the target stands"))
+_IN_CONTACT = (Check("engaged", False, "not in base contact with the target"),
+               Check("engaged", True, "in base contact"))
+_VISIBLE = (Check("visible", False, "the target is not in line of sight"),
+            Check("visible", True, "visible"))
+_SHOOTING_IN_CONTACT = Check("engaged", False, "a unit in base contact with the target "
+                             "cannot shoot at it")
+
+
+@dataclass(frozen=True)
+class Armed:
+    """What an attack takes from the attacker, its weapon and the situational values
+    alone, the same against every target (``arm``): the weapon and its attributes, the
+    characteristics it attacks with, and the checks and modifiers that read nothing of the
+    target. ``plan_against`` finishes the plan against one target."""
+
+    attacker: UnitView
+    situational: Mapping[str, Any]
+    crush: bool
+    weapon: WeaponView
+    label: str  # the weapon's name in the plan (Crush Attack when declared)
+    shooting: bool
+    attrs: Attributes
+    off: int
+    strength: int
+    ap: int
+    att: int
+    unable: bool  # Harnessed or Inanimate parts: no attacks with weapons
+    bracketed: Attributes | None  # an Area Attack's bracketed hit: its attributes
+    destroyed: tuple[Check, ...]  # the attacker's own check (between enemy and alive)
+    checks: tuple[Check, ...]  # the attacker's checks after the target's
+    modifiers: tuple[Modifier, ...]
+
+
+def arm(attacker: UnitView, weapon_name: str | None, situational: Mapping[str, Any]) -> Armed:
+    """The part of ``build_plan`` that reads nothing of the target (every refusal of a
+    plan is here: an unknown weapon, attributes that do not parse, a shooting weapon
+    without range, aim and shots)."""
     crush = bool(situational.get("crush_attack", False))
     weapon = choose_weapon(attacker, None if crush and weapon_name is None else weapon_name)
     shooting = weapon.kind == "shooting" and not crush
@@ -201,13 +240,8 @@ def build_plan(attacker: UnitView, target: UnitView, weapon_name: str | None,
             [f"{n:+d} {k}" for dc in attrs.devastating_charge for k, n in dc.changes]
             + gained) or "no change", "charging"))
 
-    checks.append(Check("enemy", attacker.side != target.side,
-                        "the target is on the same side" if attacker.side == target.side
-                        else "the target is an enemy"))
-    if attacker.destroyed:
-        checks.append(Check("attacker", False, "the attacking unit is destroyed"))
-    checks.append(Check("alive", not target.destroyed,
-                        "the target is destroyed" if target.destroyed else "the target stands"))
+    destroyed = ((Check("attacker", False, "the attacking unit is destroyed"),)
+                 if attacker.destroyed else ())
     parts_unable = attacker.has("harnessed") or attacker.has("inanimate") or (
         attrs.harnessed or attrs.inanimate)
     if parts_unable:
@@ -230,14 +264,47 @@ def build_plan(attacker: UnitView, target: UnitView, weapon_name: str | None,
                             f"{attacker.close_combat_weapons()[0].name} (no Weapon Master)"))
         if wm:
             mods.append(Modifier("weapon master", "hand weapon chosen", "Weapon Master"))
-
-    situ = dict(situational)
     if shooting:
-        hit, n_att, shots, models = _shooting(attacker, target, weapon, attrs, situation,
+        _aim_of(weapon)  # refused here, before any target
+    br = attrs.area_attack.bracketed if attrs.area_attack is not None else None
+    b_attrs = _attrs((*attrs.names, *br.attributes)) if br is not None else None
+    return Armed(attacker, situational, crush, weapon, weapon_label, shooting, attrs, off,
+                 strength, ap, att, parts_unable, b_attrs, destroyed, tuple(checks),
+                 tuple(mods))
+
+
+def _aim_of(weapon: WeaponView) -> tuple[RangeSpec, int, DiceSpec]:
+    """A shooting weapon's range, aim and shots (refused when one is missing)."""
+    reach = weapon.parsed.get("range")
+    aim = weapon.parsed.get("aim")
+    shots = weapon.parsed.get("shots", DiceSpec(1, 0))
+    if not (isinstance(reach, RangeSpec) and isinstance(aim, int)
+            and isinstance(shots, DiceSpec)):
+        raise RulesError(f"shooting weapon {weapon.name!r} needs range, aim and shots")
+    return reach, aim, shots
+
+
+def build_plan(attacker: UnitView, target: UnitView, weapon_name: str | None,
+               situation: Situation, situational: Mapping[str, Any]) -> Plan:
+    """Checks, modifiers, counts and the per-attack profile of one attack."""
+    return plan_against(arm(attacker, weapon_name, situational), target, situation)
+
+
+def plan_against(armed: Armed, target: UnitView, situation: Situation) -> Plan:
+    """``build_plan`` of an armed attacker against one target (never refused here)."""
+    attacker, attrs, shooting = armed.attacker, armed.attrs, armed.shooting
+    strength, ap = armed.strength, armed.ap
+    checks: list[Check] = [
+        _ENEMY[attacker.side != target.side], *armed.destroyed,
+        _ALIVE[not target.destroyed], *armed.checks]
+    mods: list[Modifier] = list(armed.modifiers)
+    situ = dict(armed.situational)
+    if shooting:
+        hit, n_att, shots, models = _shooting(attacker, target, armed.weapon, attrs, situation,
                                               situ, checks, mods)
     else:
-        hit, n_att = _close_combat(attacker, target, attrs, off, att, crush, situation,
-                                   situ, checks, mods, parts_unable)
+        hit, n_att = _close_combat(attacker, target, attrs, armed.off, armed.att, armed.crush,
+                                   situation, situ, checks, mods, armed.unable)
         shots, models = None, 0
     mods.extend(hit.modifiers)
     normal = hit_profile(attrs, strength, ap, target, not shooting)
@@ -254,8 +321,8 @@ def build_plan(attacker: UnitView, target: UnitView, weapon_name: str | None,
                              f"{aa.per_rank}x{aa.ranks} on the {kind} {lines} "
                              f"({position.replace('_', ' ')})"))
         br = aa.bracketed
-        if br is not None:
-            b_attrs = _attrs((*attrs.names, *br.attributes))
+        if br is not None and armed.bracketed is not None:
+            b_attrs = armed.bracketed
             b_str = br.strength if br.strength is not None else strength
             b_ap = br.ap if br.ap is not None else ap
             bracketed = hit_profile(b_attrs, b_str, b_ap, target, not shooting)
@@ -272,17 +339,27 @@ def build_plan(attacker: UnitView, target: UnitView, weapon_name: str | None,
         battle_focus=attrs.battle_focus, poison=attrs.poison,
         hits_per_success=per_success, normal=normal, bracketed=bracketed,
     )
-    return Plan("shooting" if shooting else "close_combat", weapon_label, tuple(checks),
+    return Plan("shooting" if shooting else "close_combat", armed.label, tuple(checks),
                 tuple(mods), hit.table_row, profile, n_att, shots, models,
                 target.hp, target.hp_lost, target.remaining_hp)
+
+
+def valid_against(armed: Armed, target: UnitView, situation: Situation) -> bool:
+    """``plan_against(armed, target, situation).valid``, without making the plan when its
+    checks read nothing but the sides, the units' state and base contact (close combat:
+    the checks of ``plan_against`` and ``_close_combat``)."""
+    if armed.shooting:
+        return plan_against(armed, target, situation).valid
+    return (armed.attacker.side != target.side and not armed.destroyed
+            and not target.destroyed and all(c.ok for c in armed.checks)
+            and situation.engaged)
 
 
 def _close_combat(attacker: UnitView, target: UnitView, attrs: Attributes, off: int, att: int,
                   crush: bool, situation: Situation, situational: dict[str, Any],
                   checks: list[Check], mods: list[Modifier], unable: bool) -> tuple[ToHit, int]:
     engaged = situation.engaged
-    checks.append(Check("engaged", engaged, "in base contact" if engaged
-                        else "not in base contact with the target"))
+    checks.append(_IN_CONTACT[engaged])
     contact = situation.contact_models if engaged else min(attacker.files, attacker.alive)
     cc = counts.close_combat_count(
         contact=contact, alive=attacker.alive, files=attacker.files, att=att,
@@ -311,12 +388,7 @@ def _close_combat(attacker: UnitView, target: UnitView, attrs: Attributes, off: 
 def _shooting(attacker: UnitView, target: UnitView, weapon: WeaponView, attrs: Attributes,
               situation: Situation, situational: dict[str, Any], checks: list[Check],
               mods: list[Modifier]) -> tuple[ToHit, int, DiceSpec | None, int]:
-    reach = weapon.parsed.get("range")
-    aim = weapon.parsed.get("aim")
-    shots = weapon.parsed.get("shots", DiceSpec(1, 0))
-    if not (isinstance(reach, RangeSpec) and isinstance(aim, int)
-            and isinstance(shots, DiceSpec)):
-        raise RulesError(f"shooting weapon {weapon.name!r} needs range, aim and shots")
+    reach, aim, shots = _aim_of(weapon)
     rng = reach.maximum
     moved = attacker.flag("moved", situational)
     marched = attacker.flag("marched", situational)
@@ -328,14 +400,12 @@ def _shooting(attacker: UnitView, target: UnitView, weapon: WeaponView, attrs: A
     if attrs.reload and sas:
         checks.append(Check("reload", False, "Reload!: not with a Stand and Shoot reaction"))
     if situation.engaged:
-        checks.append(Check("engaged", False, "a unit in base contact with the target "
-                            "cannot shoot at it"))
+        checks.append(_SHOOTING_IN_CONTACT)
     d = situation.distance
     checks.append(Check("range", d <= rng + 1e-9, f'in range: {d:.2f}" <= {rng:g}"'
                         if d <= rng + 1e-9 else f'out of range: {d:.2f}" > {rng:g}"',
                         d, rng, rng - d))
-    checks.append(Check("visible", situation.visible, "visible" if situation.visible
-                        else "the target is not in line of sight"))
+    checks.append(_VISIBLE[situation.visible])
     ranks = NORMAL_SHOOTING_RANKS + attrs.shoot_in_extra_rank
     if (attrs.volley_fire and not sas and not moved and not marched
             and counts.line_formation(attacker.alive, attacker.files)):

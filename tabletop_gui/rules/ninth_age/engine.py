@@ -34,7 +34,7 @@ from tabletop_gui.rules.base import (
     Terms,
 )
 from tabletop_gui.rules.dist import Dist
-from tabletop_gui.rules.ninth_age.build import Plan, build_plan
+from tabletop_gui.rules.ninth_age.build import Armed, Plan, arm, plan_against, valid_against
 from tabletop_gui.rules.ninth_age.info import INFO, MAX_HITS, MAX_HP
 from tabletop_gui.rules.ninth_age.odds import Measure, Odds, capped
 from tabletop_gui.rules.ninth_age.sequence import Run, Runner, conditioned, dice_waiting
@@ -45,8 +45,25 @@ if TYPE_CHECKING:
     from tabletop_gui.geometry.board_geometry import BoardGeometry
 
 
+class _Views(dict[str, UnitView]):
+    """The units of one battle as the rules read them, each read once (kept with the
+    battle: ``Battle.kept``; a battle is one revision of the document)."""
+
+    def __init__(self, battle: Battle) -> None:
+        super().__init__()
+
+
 def unit_view(battle: Battle, uid: str) -> UnitView:
-    """A unit as the rules read it: the combatant plus its formation from the Board."""
+    """A unit as the rules read it: the combatant plus its formation from the Board (read
+    once per battle: every pair of a scan reads the same views)."""
+    views = battle.kept(_Views, _Views)
+    view = views.get(uid)
+    if view is None:
+        view = views[uid] = _read_unit(battle, uid)
+    return view
+
+
+def _read_unit(battle: Battle, uid: str) -> UnitView:
     c = battle.combatant(uid)
     try:
         body = battle.board.body(uid)
@@ -67,54 +84,63 @@ def situation_of(battle: Battle, attacker: str, target: str, threshold: str) -> 
     """The geometric facts of one pair, from the geometry library."""
     g = battle.geometry
     cover = g.facing_cover(attacker, target, threshold=_threshold(threshold))
-    return _situation(battle, g, attacker, target, g.measure(attacker, target).horizontal,
-                      cover.kind, cover.by, g.arc_of(target, attacker),
-                      g.sight(attacker, target).visible)
+    return _Reading(battle, g).situation(
+        attacker, target, g.measure(attacker, target).horizontal, cover.kind, cover.by,
+        g.arc_of(target, attacker), g.sight(attacker, target).visible)
 
 
 def _threshold(threshold: str) -> Literal["more_than_half", "half_or_more"]:
     return "half_or_more" if threshold == "half_or_more" else "more_than_half"
 
 
-def _situation(battle: Battle, g: BoardGeometry, attacker: str, target: str,
-               horizontal: float, kind: str, by: tuple[str, ...], arc: str, visible: bool
-               ) -> Situation:
-    """The Situation of a pair from its horizontal gap, facing cover (kind and what gives
-    it), arc and sight."""
-    engaged = g.touching(horizontal)
-    facing = g.engaged_facing(target, attacker) if engaged else None
-    shooter_h = g.body(attacker).height
-    index = g.bodies.index
-    low = bool(by) and all(i in index and g.body(i).height <= shooter_h + 1e-9 for i in by)
-    # what gives the cover: nothing without cover; hard cover comes from hard terrain
-    given_by: tuple[str, ...] = ()
-    if kind == "soft":
-        given_by = by
-    elif kind == "hard":
-        hard = battle.kept(_Scans, _Scans).hard
-        given_by = tuple(i for i in by if i in hard)
-    return Situation(
-        distance=horizontal,
-        engaged=engaged,
-        engaged_facing=facing,
-        arc=arc,
-        contact_models=g.contact_models(attacker, target) if engaged else 0,
-        visible=visible,
-        cover=kind,
-        cover_by=given_by,
-        cover_only_low_units=low,
-    )
+class _Reading:
+    """What the situations of a battle read besides each pair's own facts (the units'
+    heights, the hard-cover terrain), read once for every pair of a scan."""
+
+    def __init__(self, battle: Battle, g: BoardGeometry) -> None:
+        self.g = g
+        self.height = {b.id: b.height for b in g.bodies.bodies}
+        self.hard = battle.kept(_Scans, _Scans).hard
+
+    def situation(self, attacker: str, target: str, horizontal: float, kind: str,
+                  by: tuple[str, ...], arc: str, visible: bool) -> Situation:
+        """The Situation of a pair from its horizontal gap, facing cover (kind and what
+        gives it), arc and sight."""
+        g = self.g
+        engaged = g.touching(horizontal)
+        facing = g.engaged_facing(target, attacker) if engaged else None
+        height = self.height
+        shooter_h = height[attacker]
+        low = bool(by) and all(i in height and height[i] <= shooter_h + 1e-9 for i in by)
+        # what gives the cover: nothing without cover; hard cover comes from hard terrain
+        given_by: tuple[str, ...] = ()
+        if kind == "soft":
+            given_by = by
+        elif kind == "hard":
+            given_by = tuple(i for i in by if i in self.hard)
+        return Situation(
+            distance=horizontal,
+            engaged=engaged,
+            engaged_facing=facing,
+            arc=arc,
+            contact_models=g.contact_models(attacker, target) if engaged else 0,
+            visible=visible,
+            cover=kind,
+            cover_by=given_by,
+            cover_only_low_units=low,
+        )
 
 
-SCAN_AFTER = 8  # situations asked of one battle before every pair's is computed at once
+SCAN_AFTER = 1  # pairs asked of one battle before every pair's situation is computed at once
 
 
 class _Scans:
-    """What was asked of one battle's situations (kept with it: ``Battle.kept``): how
-    often, every pair's once scanned (under ``threshold``), the hard-cover terrain."""
+    """What was asked of one battle's situations (kept with it: ``Battle.kept``): the
+    pairs asked one by one and their answers, every pair's once scanned (under
+    ``threshold``), the hard-cover terrain."""
 
     def __init__(self, battle: Battle) -> None:
-        self.asked = 0
+        self.asked: dict[tuple[str, str, str], Situation] = {}
         self.threshold: str | None = None
         self.situations: dict[tuple[str, str], Situation] = {}
         self.hard = frozenset(t.id for t in battle.board.terrains
@@ -123,22 +149,28 @@ class _Scans:
 
 def scanned_situation(battle: Battle, attacker: str, target: str, threshold: str
                       ) -> Situation:
-    """``situation_of``; once ``SCAN_AFTER`` situations have been asked of one battle (a
-    whole-battlefield scan: `inspect`, a target list), every ordered pair of active units
-    on different sides is computed at once (``scan_situations``) and answered from it."""
+    """``situation_of``, each pair computed once per battle; once ``SCAN_AFTER`` pairs
+    have been asked of one battle, a second one means a whole-battlefield question (`inspect`,
+    a target list: a single attack asks of one pair), so every ordered pair of active
+    units on different sides is computed at once (``scan_situations``) and answered
+    from it."""
     scans = battle.kept(_Scans, _Scans)
     if scans.threshold == threshold:
         found = scans.situations.get((attacker, target))
-        return found if found is not None else situation_of(battle, attacker, target,
-                                                            threshold)
-    scans.asked += 1
-    if scans.asked > SCAN_AFTER:
+        if found is not None:
+            return found
+    key = (attacker, target, threshold)
+    found = scans.asked.get(key)
+    if found is not None:
+        return found
+    if scans.threshold != threshold and len(scans.asked) >= SCAN_AFTER:
         situations = scan_situations(battle, threshold)
         scans.situations, scans.threshold = situations, threshold
         found = situations.get((attacker, target))
         if found is not None:
             return found
-    return situation_of(battle, attacker, target, threshold)
+    found = scans.asked[key] = situation_of(battle, attacker, target, threshold)
+    return found
 
 
 def scan_situations(battle: Battle, threshold: str) -> dict[tuple[str, str], Situation]:
@@ -150,11 +182,12 @@ def scan_situations(battle: Battle, threshold: str) -> dict[tuple[str, str], Sit
     pairs, kinds, _, _, by = g.facing_choices(_threshold(threshold))
     visible = g.sight_matrix().tolist()
     gaps = g.horizontal_gaps()
+    reading = _Reading(battle, g)
     out = {}
     for n, (i, j) in enumerate(pairs):
         a, t = ids[i], ids[j]
-        out[(a, t)] = _situation(battle, g, a, t, gaps[i][j], kinds[n], by[n], g.arc_of(t, a),
-                                 visible[i][j])
+        out[(a, t)] = reading.situation(a, t, gaps[i][j], kinds[n], by[n], g.arc_of(t, a),
+                                        visible[i][j])
     return out
 
 
@@ -207,19 +240,29 @@ def plan_distribution(plan: Plan, measure: Measure = "hp") -> Dist:
     return capped(d, plan.remaining) if measure == "hp" else d
 
 
-def _plan_of(a: UnitView, t: UnitView, weapon: str | None, s: Situation,
-             situ: dict[str, Any]) -> Plan:
-    """The plan of an attack of unit ``a`` on ``t`` (the first valid weapon's when none is
-    named), refused (RulesError) when it is too large to compute."""
+def armed_for(a: UnitView, weapon: str | None, situ: dict[str, Any]) -> list[Armed]:
+    """The weapons an attack of unit ``a`` may use, armed (``build.arm``): the named one,
+    else each of its weapons in order and the Hand Weapon every unit can fight with;
+    refused (RulesError) as building the first refused plan would be."""
     if weapon is not None or situ.get("crush_attack"):
-        plan = build_plan(a, t, weapon, s, situ)
-    else:
-        names = [w.name for w in a.weapons]
-        if not a.close_combat_weapons() and a.weapon(HAND_WEAPON) is None:
-            names.append(HAND_WEAPON)  # every unit can fight with its hand weapon
-        plans = [build_plan(a, t, n, s, situ) for n in names]
-        plan = next((p for p in plans if p.valid), plans[0])
-    check_size(plan, a.id)
+        return [arm(a, weapon, situ)]
+    names = [w.name for w in a.weapons]
+    if not a.close_combat_weapons() and a.weapon(HAND_WEAPON) is None:
+        names.append(HAND_WEAPON)  # every unit can fight with its hand weapon
+    return [arm(a, n, situ) for n in names]
+
+
+def _plan_of(armed: Sequence[Armed], t: UnitView, s: Situation) -> Plan:
+    """The plan of an attack on ``t``: the first valid weapon's (the first weapon's when
+    none is valid), refused (RulesError) when it is too large to compute. Planning
+    against a target is never refused, so the weapons after the first are only asked
+    whether they are valid (``valid_against``) until one is, and only that one planned."""
+    plan = plan_against(armed[0], t, s)
+    if not plan.valid:
+        valid = next((w for w in armed[1:] if valid_against(w, t, s)), None)
+        if valid is not None:
+            plan = plan_against(valid, t, s)
+    check_size(plan, armed[0].attacker.id)
     return plan
 
 
@@ -257,7 +300,7 @@ class NinthAgeRuleset(Ruleset):
         t = unit_view(battle, request.target)
         s = situation if situation is not None else self.situation(
             battle, request.attacker, request.target)
-        return _plan_of(a, t, request.weapon, s, situ), s
+        return _plan_of(armed_for(a, request.weapon, situ), t, s), s
 
     def target_validity(self, battle: Battle, attacker: str, targets: Sequence[str],
                         weapon: str | None = None, offhand: str | None = None,
@@ -277,12 +320,22 @@ class NinthAgeRuleset(Ruleset):
             a = unit_view(battle, attacker)
         except RulesError as e:
             return {target: (False, (str(e),)) for target in targets}
+        armed: list[Armed] = []  # the same for every target: armed once
+        refused: str | None = None  # ... or refused for every target
+        try:
+            armed = armed_for(a, weapon, situ)
+        except RulesError as e:
+            refused = str(e)
         for target in targets:
             try:
                 t = unit_view(battle, target)
-                plan = _plan_of(a, t, weapon, self.situation(battle, attacker, target), situ)
+                s = self.situation(battle, attacker, target)
+                plan = None if refused is not None else _plan_of(armed, t, s)
             except RulesError as e:
                 out[target] = (False, (str(e),))
+                continue
+            if plan is None:
+                out[target] = (False, (str(refused),))
                 continue
             reasons = (tuple(c.text for c in plan.checks if not c.ok)
                        if explain or plan.valid else ())

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from tabletop_gui.rules.fields import ModifierSpec
@@ -58,23 +59,25 @@ class UnitView:
     def char(self, key: str, default: int = 0) -> int:
         return int(self.characteristics.get(key, default))
 
-    @property
+    # read once per view (a plan reads them many times): a view is built for one question
+    # and its unit's values do not change while it is asked
+    @cached_property
     def hp(self) -> int:
         return max(1, self.char("hp", 1))
 
-    @property
+    @cached_property
     def hp_lost(self) -> int:
         return int(self.state.get("hp_lost", 0) or 0)
 
-    @property
+    @cached_property
     def remaining_hp(self) -> int:
         return max(0, self.models * self.hp - self.hp_lost)
 
-    @property
+    @cached_property
     def alive(self) -> int:
         return alive_models(self.models, self.hp, self.hp_lost)
 
-    @property
+    @cached_property
     def destroyed(self) -> bool:
         return self.remaining_hp <= 0 or bool(self.state.get("taken_down", False))
 

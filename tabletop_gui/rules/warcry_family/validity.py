@@ -3,10 +3,11 @@
 The same target rules as an engine's ``plan_for`` (enemy, not taken down, visible, range,
 the 1" forced target, friendly fire), written with the same ``Targeting`` checks so the
 sentences are the same, but without the rest of a plan (modifiers, tables, distribution)
-and with the geometry read from the battlefield's pair table: sight from its matrix, and
-the fighters within 1" of every target (friendly fire) from its distance matrix at once
-instead of one distance scan per target. A drag step updates that table incrementally
-(``BoardGeometry.moved``), so re-checking every enemy of the dragged attacker stays cheap.
+and with the geometry read from the battlefield's pair table: sight and distances from
+the attacker's rows, and the fighters within 1" of every target (friendly fire) from its
+list of the pairs within 1", instead of one distance scan per target. A drag step updates
+that table incrementally (``BoardGeometry.moved``), so re-checking every enemy of the
+dragged attacker stays cheap.
 """
 
 from __future__ import annotations
@@ -43,16 +44,20 @@ class _Board:
         self.ai = ai = g.index(attacker.id)
         self.active = ba.active.tolist()
         self.side = ba.side
-        self.visible = self.table.visible[ai].tolist()
-        row = self.table.distance[ai]  # to every active enemy (NaN elsewhere)
+        # the attacker's rows, and the pairs within 1" (the table's list): no whole matrix
+        # is read, so a drag step's derived table is never folded (``geometry.layered``)
+        self.visible = self.table.visible_layers.row(ai).tolist()
+        row = self.table.distance_layers.row(ai)  # to every active enemy (NaN elsewhere)
         self.distance = row.tolist()
         friend = (ba.side == ba.side[ai]) & ba.active
         friend[ai] = False
         with np.errstate(invalid="ignore"):
-            near = (self.table.distance <= ENGAGE + EPS) & friend[None, :]
             edge = bool(np.any(np.abs(row - (ENGAGE + EPS)) < NEAR_EDGE))
-        self.near = near
-        self.has_near = near.any(axis=1).tolist()
+        f, t = self.table.near  # within ENGAGE + 1e-9 (EPS), both ways
+        mine = friend[t]
+        self.near: dict[int, list[int]] = {}  # target -> the attacker's friends within 1"
+        for k, j in zip(f[mine].tolist(), t[mine].tolist(), strict=True):
+            self.near.setdefault(k, []).append(j)
         if ba.active[ai] and not edge:  # enemies within 1" of the attacker, from the row
             with np.errstate(invalid="ignore"):
                 self.engaging = {ba.bodies[j].id for j in np.flatnonzero(row <= ENGAGE + EPS)}
@@ -65,11 +70,11 @@ class _Board:
                     and self.side[k] != self.side[self.ai])
 
     def friends_near(self, k: int) -> list[Near]:
-        if not self.has_near[k]:
+        if k not in self.near:
             return []
         ba = self.tg.g.bodies
-        out = [Near(ba.bodies[j].id, float(self.table.distance[k, j]))
-               for j in np.flatnonzero(self.near[k])]
+        out = [Near(ba.bodies[j].id, float(self.table.distance_layers.item(k, j)))
+               for j in sorted(self.near[k])]
         out.sort(key=lambda n: (n.distance, n.id))
         return out
 

@@ -1,0 +1,506 @@
+"""Compiled (numba) loops of the bulk pair computation: the same arithmetic as the numpy
+paths, one pair at a time, so that each pair stops at its first clear sight line and
+meets only the terrain near it.
+
+Imported only through ``jit.kernels()`` (numba is optional: without it the numpy paths
+answer). Every loop does, operation for operation, what its numpy counterpart does
+(named in each docstring), so the answers are the same; the tests compare them
+(``tests/core/test_geometry_jit.py``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+from numpy.typing import NDArray
+
+FloatArray = NDArray[np.float64]
+BoolArray = NDArray[np.bool_]
+IntArray = NDArray[np.intp]
+
+_EPS_LENGTH = 1e-7  # segments.EPS_LENGTH
+_EPS_SIDE = 1e-9  # segments._EPS_SIDE
+_EPS_Z = 1e-9  # segments._EPS_Z
+# sight.PATH_A / PATH_B, the outer and inner paths, and the lower height pairs
+_PATH_A = np.array([0, 1, 2, 1, 2, 3, 3, 0], dtype=np.intp)
+_PATH_B = np.array([0, 2, 1, 1, 2, 3, 0, 3], dtype=np.intp)
+_ROUNDS = np.array([1, 2, 0, 3, 4, 5, 6, 7], dtype=np.intp)  # outer paths, then inner
+_LOWER_A = np.array([0, 0, 1, 1, 1, 2, 2, 2], dtype=np.intp)
+_LOWER_B = np.array([1, 2, 0, 1, 2, 0, 1, 2], dtype=np.intp)
+_HEIGHTS = np.array([1.0, 0.5, 0.0])  # sight.HEIGHTS
+_RECT = 2  # outline.RECT
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _clip_one(px: float, py: float, dx: float, dy: float, tol: float, t: int,
+              enx: FloatArray, eny: FloatArray, ec: FloatArray, ecount: IntArray
+              ) -> tuple[float, float]:
+    """``segments._clip`` of one line p + t d against convex polygon t of the padded edge
+    arrays (``tol``: 1e-12 times the plan length of d): the t-range strictly inside, lo
+    the largest entering t (inf when the line runs outside along an edge), hi the smallest
+    leaving t."""
+    ilo = -np.inf
+    ihi = np.inf
+    outside = False
+    for v in range(ecount[t]):
+        nx = enx[v, t]
+        ny = eny[v, t]
+        num = nx * px + ny * py - ec[v, t]
+        den = nx * dx + ny * dy
+        if den > tol:
+            tt = -num / den
+            if tt > ilo:
+                ilo = tt
+        elif den < -tol:
+            tt = -num / den
+            if tt < ihi:
+                ihi = tt
+        elif num <= _EPS_SIDE:
+            outside = True
+    return (np.inf if outside else ilo), ihi
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _blocked(px: float, py: float, pz: float, qx: float, qy: float, dx: float, dy: float,
+             dz: float, length3: float, tol: float, t: int, base: FloatArray,
+             top: FloatArray, bounds: FloatArray, enx: FloatArray, eny: FloatArray,
+             ec: FloatArray, ecount: IntArray) -> bool:
+    """``segments.blocked`` (use_z, no t_from) of the segment p -> q = p + d against one
+    convex polygon of the padded edge arrays; ``length3`` is the segment's length in 3D and
+    ``tol`` 1e-12 times its length in plan (computed once per segment, as numpy does)."""
+    # a segment whose box lies wholly beyond a side of the polygon's box has no part
+    # inside it (along an edge, the clipping below says so too: this only skips work)
+    if (max(px, qx) < bounds[t, 0] or min(px, qx) > bounds[t, 2]
+            or max(py, qy) < bounds[t, 1] or min(py, qy) > bounds[t, 3]):
+        return False
+    if abs(dz) <= 1e-12:  # segments._z_interval
+        if pz >= base[t] - _EPS_Z and pz < top[t] - _EPS_Z:
+            zlo, zhi = -np.inf, np.inf
+        else:
+            zlo, zhi = np.inf, -np.inf
+    else:
+        t1 = (base[t] - pz) / dz
+        t2 = (top[t] - pz) / dz
+        zlo, zhi = min(t1, t2), max(t1, t2)
+    lo = max(0.0, zlo)
+    hi = min(1.0, zhi)
+    if not hi > lo:
+        return False
+    ilo, ihi = _clip_one(px, py, dx, dy, tol, t, enx, eny, ec, ecount)
+    a = max(lo, ilo)
+    b = min(hi, ihi)
+    if not b > a:
+        return False
+    span = b - a
+    return span > 0 and span * length3 > _EPS_LENGTH
+
+
+@njit(cache=True, nogil=True)
+def clip(p: FloatArray, d: FloatArray, tid: IntArray, enx: FloatArray, eny: FloatArray,
+         ec: FloatArray, ecount: IntArray) -> tuple[FloatArray, FloatArray]:
+    """``segments._clip``: the t-range where p + t d is strictly inside convex polygon
+    ``tid`` (lo = inf when the line runs outside along an edge)."""
+    n = len(tid)
+    lo = np.empty(n)
+    hi = np.empty(n)
+    for k in range(n):
+        px = p[k, 0]
+        py = p[k, 1]
+        dx = d[k, 0]
+        dy = d[k, 1]
+        t = tid[k]
+        lo[k], hi[k] = _clip_one(px, py, dx, dy, 1e-12 * math.hypot(dx, dy), t, enx, eny, ec,
+                                 ecount)
+    return lo, hi
+
+
+@njit(cache=True, nogil=True)
+def cover_spans(pk: IntArray, tk: IntArray, pa: FloatArray, d: FloatArray,
+                length: FloatArray, padded: BoolArray, bounds: FloatArray, enx: FloatArray,
+                eny: FloatArray, ec: FloatArray, ecount: IntArray
+                ) -> tuple[IntArray, FloatArray, FloatArray]:
+    """The clipping of ``cover.cover_both_ways``: for each candidate e whose polygon is in
+    the padded edge arrays (``padded``) and whose line pa -> pa + d (of pair pk[e]) has a
+    length, the part [a, b] of the line inside the polygon, kept only when it is longer than
+    ``EPS_LENGTH`` (no cover either way otherwise). Returns (e, a, b) of those kept."""
+    n = len(pk)
+    keep = np.empty(n, dtype=np.intp)
+    out_a = np.empty(n)
+    out_b = np.empty(n)
+    n_keep = 0
+    for e in range(n):
+        t = tk[e]
+        q = pk[e]
+        lq = length[q]
+        if not padded[t] or not lq > 0:
+            continue
+        px = pa[q, 0]
+        py = pa[q, 1]
+        dx = d[q, 0]
+        dy = d[q, 1]
+        qx = px + dx
+        qy = py + dy
+        # the line's box wholly beyond a side of the polygon's: no part inside
+        if (max(px, qx) < bounds[t, 0] or min(px, qx) > bounds[t, 2]
+                or max(py, qy) < bounds[t, 1] or min(py, qy) > bounds[t, 3]):
+            continue
+        ilo, ihi = _clip_one(px, py, dx, dy, 1e-12 * math.hypot(dx, dy), t, enx, eny, ec,
+                             ecount)
+        a = max(ilo, 0.0)
+        b = min(ihi, 1.0)
+        if b > a and (b - a) * lq > _EPS_LENGTH:
+            keep[n_keep] = e
+            out_a[n_keep] = a
+            out_b[n_keep] = b
+            n_keep += 1
+    return keep[:n_keep].copy(), out_a[:n_keep].copy(), out_b[:n_keep].copy()
+
+
+@njit(cache=True, nogil=True)
+def sight_centre(i: IntArray, j: IntArray, starts: IntArray, terr: IntArray,
+                 x: FloatArray, y: FloatArray, body_top: FloatArray, base: FloatArray,
+                 top: FloatArray, bounds: FloatArray, enx: FloatArray, eny: FloatArray,
+                 ec: FloatArray, ecount: IntArray) -> BoolArray:
+    """Stage 1 of ``sight.sight_pairs``: does each candidate (CSR ``starts``/``terr`` by
+    pair) block the top-centre to top-centre line of its pair?"""
+    hit = np.zeros(len(terr), dtype=np.bool_)
+    for k in range(len(i)):
+        if starts[k] == starts[k + 1]:
+            continue
+        a = i[k]
+        b = j[k]
+        dx = x[b] - x[a]
+        dy = y[b] - y[a]
+        dz = body_top[b] - body_top[a]
+        length3 = math.sqrt(dx * dx + dy * dy + dz * dz)
+        tol = 1e-12 * math.hypot(dx, dy)
+        for e in range(starts[k], starts[k + 1]):
+            hit[e] = _blocked(x[a], y[a], body_top[a], x[b], y[b], dx, dy, dz, length3, tol,
+                              terr[e], base, top, bounds, enx, eny, ec, ecount)
+    return hit
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _line_clear(sa: FloatArray, sb: FloatArray, za: float, zb: float, pa: int, pb: int,
+                lo: int, hi: int, terr: IntArray, base: FloatArray, top: FloatArray,
+                bounds: FloatArray, enx: FloatArray, eny: FloatArray, ec: FloatArray,
+                ecount: IntArray) -> bool:
+    """Is the line from sample pa of ``sa`` at height za to sample pb of ``sb`` at zb
+    blocked by none of ``terr[lo:hi]``?"""
+    px = sa[pa, 0]
+    py = sa[pa, 1]
+    qx = sb[pb, 0]
+    qy = sb[pb, 1]
+    dx = qx - px
+    dy = qy - py
+    dz = zb - za
+    length3 = math.sqrt(dx * dx + dy * dy + dz * dz)
+    tol = 1e-12 * math.hypot(dx, dy)
+    for e in range(lo, hi):
+        if _blocked(px, py, za, qx, qy, dx, dy, dz, length3, tol, terr[e], base, top, bounds,
+                    enx, eny, ec, ecount):
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True, inline="always")
+def plan_samples(a: int, b: int, x: FloatArray, y: FloatArray, shape: IntArray,
+                 half_length: FloatArray, half_width: FloatArray, forward: FloatArray,
+                 out: FloatArray) -> None:
+    """``sight.plan_samples`` of body a as seen from body b, into ``out`` (4, 2)."""
+    cx = x[a]
+    cy = y[a]
+    dx = x[b] - cx
+    dy = y[b] - cy
+    dist = math.hypot(dx, dy)
+    if dist > 0:
+        ux = dx / dist
+        uy = dy / dist
+    else:
+        ux = 1.0
+        uy = 0.0
+    fx = forward[a, 0]
+    fy = forward[a, 1]
+    rx = fy
+    ry = -fx
+    hl = half_length[a]
+    hw = half_width[a]
+    out[0, 0] = cx
+    out[0, 1] = cy
+    for s in range(3):  # left, right, front
+        if s == 0:
+            ddx, ddy = -uy, ux
+        elif s == 1:
+            ddx, ddy = uy, -ux
+        else:
+            ddx, ddy = ux, uy
+        du = ddx * rx + ddy * ry
+        dv = ddx * fx + ddy * fy
+        norm = math.hypot(hw * du, hl * dv)
+        if not norm > 0:
+            norm = 1.0
+        u = hw * hw * du / norm
+        v = hl * hl * dv / norm
+        if shape[a] == _RECT:
+            su = du if abs(du) > 1e-12 else ux * rx + uy * ry
+            sv = dv if abs(dv) > 1e-12 else ux * fx + uy * fy
+            u = (1.0 if su >= 0 else -1.0) * hw
+            v = (1.0 if sv >= 0 else -1.0) * hl
+        out[s + 1, 0] = cx + u * rx + v * fx
+        out[s + 1, 1] = cy + u * ry + v * fy
+
+
+@njit(cache=True, nogil=True)
+def sight_samples(i: IntArray, j: IntArray, rows: IntArray, starts: IntArray,
+                  terr: IntArray, hit: BoolArray, x: FloatArray, y: FloatArray,
+                  shape: IntArray, half_length: FloatArray, half_width: FloatArray,
+                  forward: FloatArray, elevation: FloatArray, body_top: FloatArray,
+                  base: FloatArray, top: FloatArray, bounds: FloatArray, enx: FloatArray,
+                  eny: FloatArray, ec: FloatArray, ecount: IntArray) -> BoolArray:
+    """Stages 2 and 3 of ``sight.sight_pairs`` for the pairs ``rows`` (their top-centre
+    line blocked): is some sample line clear?
+
+    Stage 2 tries each plan path top to top, the outer ones first, against the terrain
+    that blocked the centre line, then (when none of it blocks) the rest; a path blocked
+    by a terrain at or below both bottoms in the round that blocked it is grounded.
+    Stage 3 tries the lower heights of the paths that are not grounded.
+    """
+    out = np.zeros(len(rows), dtype=np.bool_)
+    grounded = np.zeros(8, dtype=np.bool_)
+    sa = np.empty((4, 2))
+    sb = np.empty((4, 2))
+    za = np.empty(3)
+    zb = np.empty(3)
+    for r in range(len(rows)):
+        k = rows[r]
+        a = i[k]
+        b = j[k]
+        s0 = starts[k]
+        s1 = starts[k + 1]
+        plan_samples(a, b, x, y, shape, half_length, half_width, forward, sa)
+        plan_samples(b, a, x, y, shape, half_length, half_width, forward, sb)
+        for h in range(3):  # sight._heights
+            za[h] = elevation[a] + _HEIGHTS[h] * (body_top[a] - elevation[a])
+            zb[h] = elevation[b] + _HEIGHTS[h] * (body_top[b] - elevation[b])
+        low = min(elevation[a], elevation[b])
+        clear = False
+        for w in _ROUNDS:
+            pa = _PATH_A[w]
+            pb = _PATH_B[w]
+            blocked_w = False
+            ground_w = False
+            px = sa[pa, 0]
+            py = sa[pa, 1]
+            qx = sb[pb, 0]
+            qy = sb[pb, 1]
+            dx = qx - px
+            dy = qy - py
+            dz = zb[0] - za[0]
+            length3 = math.sqrt(dx * dx + dy * dy + dz * dz)
+            tol = 1e-12 * math.hypot(dx, dy)
+            for rnd in range(2):  # the centre line's blockers first, then the rest
+                if blocked_w:
+                    break
+                first = rnd == 0
+                for e in range(s0, s1):
+                    if hit[e] != first:
+                        continue
+                    t = terr[e]
+                    if _blocked(px, py, za[0], qx, qy, dx, dy, dz, length3, tol, t, base,
+                                top, bounds, enx, eny, ec, ecount):
+                        blocked_w = True
+                        if base[t] <= low + 1e-9:
+                            ground_w = True
+                            break
+            grounded[w] = ground_w
+            if not blocked_w:  # a clear path: visible (no other path is needed)
+                clear = True
+                break
+        if not clear:
+            for w in range(8):
+                if grounded[w]:
+                    continue
+                for h in range(8):
+                    if _line_clear(sa, sb, za[_LOWER_A[h]], zb[_LOWER_B[h]], _PATH_A[w],
+                                   _PATH_B[w], s0, s1, terr, base, top, bounds, enx, eny,
+                                   ec, ecount):
+                        clear = True
+                        break
+                if clear:
+                    break
+        out[r] = clear
+    return out
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _in_corridor(t: int, x0: float, y0: float, dx: float, dy: float, dd: float,
+                 length: float, ux: float, uy: float, r: float, bounds: FloatArray,
+                 cx: FloatArray, cy: FloatArray, rad: FloatArray, vx_t: FloatArray,
+                 vy_t: FloatArray) -> bool:
+    """The box, circle and separating-axis tests of ``corridor.corridor_candidates`` for
+    piece t (its box's centre and half diagonal cx, cy, rad) and the pair whose first centre
+    is (x0, y0), the other (x0 + dx, y0 + dy): dd = dx^2 + dy^2, its length and unit
+    direction (ux, uy) as the numpy tests compute them."""
+    x1 = x0 + dx
+    y1 = y0 + dy
+    if not (min(x0, x1) - r <= bounds[t, 2] and max(x0, x1) + r >= bounds[t, 0]
+            and min(y0, y1) - r <= bounds[t, 3] and max(y0, y1) + r >= bounds[t, 1]):
+        return False
+    u = ((cx[t] - x0) * dx + (cy[t] - y0) * dy) / (dd if dd > 0 else 1.0)  # _circle_hit
+    u = min(max(u, 0.0), 1.0)
+    if not math.hypot(x0 + u * dx - cx[t], y0 + u * dy - cy[t]) <= r + rad[t] + 1e-9:
+        return False
+    ax = -uy  # corridor._across_and_along
+    ay = ux
+    a_min = np.inf
+    a_max = -np.inf
+    b_min = np.inf
+    b_max = -np.inf
+    for v in range(vx_t.shape[0]):
+        vx = vx_t[v, t] - x0
+        vy = vy_t[v, t] - y0
+        across = vx * ax + vy * ay
+        along = vx * ux + vy * uy
+        a_min = min(a_min, across)
+        a_max = max(a_max, across)
+        b_min = min(b_min, along)
+        b_max = max(b_max, along)
+    return not (a_min > r or a_max < -r or b_max < -r or b_min > length + r)
+
+
+@njit(cache=True, nogil=True)
+def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: FloatArray,
+             y: FloatArray, circ: FloatArray, bounds: FloatArray, vx_t: FloatArray,
+             vy_t: FloatArray, bins: int, margin: float) -> tuple[IntArray, IntArray]:
+    """``corridor.corridor_candidates``: (pair, piece) of every piece passing the box, the
+    circle and the two separating-axis tests of its pair, ordered by pair then piece.
+
+    The pairs are taken by apex (``apex[k]``: i[k] or j[k]; ``order`` groups the pairs of
+    each apex): around each apex the pieces are binned by the angle their circle, grown by
+    the largest circumradius and ``margin``, subtends (every bin for a piece whose grown
+    circle holds the apex), and a pair tests the pieces of its direction's bin that are
+    not beyond its other end (``corridor._angular``, one apex at a time).
+    """
+    m = len(i)
+    k_all = bounds.shape[0]
+    rmax = 0.0
+    for k in range(m):
+        rmax = max(rmax, circ[i[k]], circ[j[k]])
+    cx = np.empty(k_all)
+    cy = np.empty(k_all)
+    rad = np.empty(k_all)
+    reach = np.empty(k_all)
+    for t in range(k_all):
+        cx[t] = 0.5 * (bounds[t, 0] + bounds[t, 2])
+        cy[t] = 0.5 * (bounds[t, 1] + bounds[t, 3])
+        rad[t] = 0.5 * math.hypot(bounds[t, 2] - bounds[t, 0], bounds[t, 3] - bounds[t, 1])
+        reach[t] = rad[t] + rmax + margin
+    width = 2.0 * math.pi / bins
+    far = np.empty(k_all)
+    lo_bin = np.empty(k_all, dtype=np.intp)
+    n_bin = np.empty(k_all, dtype=np.intp)
+    bin_start = np.empty(bins + 1, dtype=np.intp)
+    bin_fill = np.empty(bins, dtype=np.intp)
+    bin_items = np.empty(k_all * bins, dtype=np.intp)
+    near = np.empty(k_all, dtype=np.intp)
+    found = np.empty(k_all, dtype=np.intp)
+    cap = max(16, 4 * m)
+    tmp = np.empty(cap, dtype=np.intp)
+    off = np.zeros(m, dtype=np.intp)
+    cnt = np.zeros(m, dtype=np.intp)
+    n_tmp = 0
+    g = 0
+    while g < m:
+        a = apex[order[g]]
+        g_end = g
+        while g_end < m and apex[order[g_end]] == a:
+            g_end += 1
+        # the bins around apex a
+        n_near = 0
+        bin_start[:] = 0
+        for t in range(k_all):
+            vx = cx[t] - x[a]
+            vy = cy[t] - y[a]
+            far[t] = math.hypot(vx, vy)
+            if far[t] <= reach[t]:
+                near[n_near] = t
+                n_near += 1
+                n_bin[t] = 0
+                continue
+            half = math.asin(min(1.0, reach[t] / far[t])) + margin
+            phi = math.atan2(vy, vx)
+            lo = int(math.floor((phi - half + math.pi) / width))
+            hi = int(math.floor((phi + half + math.pi) / width))
+            lo_bin[t] = lo
+            n_bin[t] = min(hi - lo + 1, bins)
+            for c in range(n_bin[t]):
+                bin_start[(lo + c) % bins + 1] += 1
+        for c in range(bins):
+            bin_start[c + 1] += bin_start[c]
+        bin_fill[:] = bin_start[:bins]
+        for t in range(k_all):  # pieces ascend within each bin
+            for c in range(n_bin[t]):
+                e = (lo_bin[t] + c) % bins
+                bin_items[bin_fill[e]] = t
+                bin_fill[e] += 1
+        for h in range(g, g_end):
+            p = order[h]
+            b = j[p] if i[p] == a else i[p]
+            ddx = x[b] - x[a]
+            ddy = y[b] - y[a]
+            length = math.hypot(ddx, ddy)
+            e = int(math.floor((math.atan2(ddy, ddx) + math.pi) / width)) % bins
+            x0 = x[i[p]]  # the pair as given (the tests' arithmetic)
+            y0 = y[i[p]]
+            dx = x[j[p]] - x0
+            dy = y[j[p]] - y0
+            dd = dx * dx + dy * dy
+            span = math.hypot(dx, dy)
+            if span > 0:
+                ux = dx / span
+                uy = dy / span
+            else:
+                ux = 1.0
+                uy = 0.0
+            r = max(circ[i[p]], circ[j[p]])
+            n_found = 0
+            for q in range(bin_start[e], bin_start[e + 1]):
+                t = bin_items[q]
+                if far[t] <= length + reach[t] and _in_corridor(
+                        t, x0, y0, dx, dy, dd, span, ux, uy, r, bounds, cx, cy, rad, vx_t,
+                        vy_t):
+                    found[n_found] = t
+                    n_found += 1
+            for q in range(n_near):
+                t = near[q]
+                if _in_corridor(t, x0, y0, dx, dy, dd, span, ux, uy, r, bounds, cx, cy, rad,
+                                vx_t, vy_t):
+                    found[n_found] = t
+                    n_found += 1
+            if n_tmp + n_found > cap:
+                cap = max(2 * cap, n_tmp + n_found)
+                grown = np.empty(cap, dtype=np.intp)
+                grown[:n_tmp] = tmp[:n_tmp]
+                tmp = grown
+            for q in range(n_found):  # insertion sort: a handful of pieces
+                t = found[q]
+                f = n_tmp + q
+                while f > n_tmp and tmp[f - 1] > t:
+                    tmp[f] = tmp[f - 1]
+                    f -= 1
+                tmp[f] = t
+            off[p] = n_tmp
+            cnt[p] = n_found
+            n_tmp += n_found
+        g = g_end
+    out_p = np.empty(n_tmp, dtype=np.intp)
+    out_t = np.empty(n_tmp, dtype=np.intp)
+    n_out = 0
+    for p in range(m):
+        for q in range(cnt[p]):
+            out_p[n_out] = p
+            out_t[n_out] = tmp[off[p] + q]
+            n_out += 1
+    return out_p, out_t

@@ -1,0 +1,249 @@
+"""The compiled loops (``geometry.jit_kernels``, numba) give the numpy paths' answers.
+
+Each fast path is compared with the numpy computation it replaces on random boards with
+obstacles and platforms (bodies standing on them), pieces that are not convex or have many
+vertices (the pairs meeting them go through numpy), and edge cases: sight lines grazing a
+corner or running along an edge, bases exactly 1" apart, bodies on top of each other.
+Without numba these tests are skipped; the numpy paths are the ones every other test runs.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tabletop_gui.bench.battlefields import synthetic_board
+from tabletop_gui.geometry import jit, segments
+from tabletop_gui.geometry.board import Board, Terrain
+from tabletop_gui.geometry.bodies import BodyArrays
+from tabletop_gui.geometry.corridor import corridor_candidates
+from tabletop_gui.geometry.cover import CoverRule
+from tabletop_gui.geometry.pairs import PairTable, opposing_pairs
+from tabletop_gui.geometry.sight import sight_pairs
+from tabletop_gui.geometry.terrain import TerrainSet
+from tests.core.geometry_helpers import assert_same_tables, box, disc, oval, rect
+from tests.core.test_geometry_fast_paths import crowded_board
+
+pytest.importorskip("numba")
+
+RULE = CoverRule(True, 3.0)
+
+
+@pytest.fixture(autouse=True)
+def _jit_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(jit, "ENABLED", True)
+    monkeypatch.setattr(jit, "JIT_FROM", 0)  # the kernels for the small boards here too
+    assert jit.kernels(1) is not None
+
+
+def arrays(b: Board) -> tuple[BodyArrays, TerrainSet, np.ndarray, np.ndarray]:
+    ts = TerrainSet.build(b.terrains)
+    ba = BodyArrays.build(b.bodies, ts)
+    i, j = opposing_pairs(ba)
+    return ba, ts, i, j
+
+
+def numpy_only(fn, *args, **kw):  # type: ignore[no-untyped-def]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(jit, "ENABLED", False)
+        return fn(*args, **kw)
+
+
+def with_odd_pieces(b: Board) -> Board:
+    """The board with an L-shaped wall (not convex) and a round pillar of 80 vertices
+    (more than ``terrain.LARGE``) in its middle."""
+    cx, cy = b.width / 2, b.depth / 2
+    ell = Terrain("ell", "obstacle", ((cx - 3, cy - 3), (cx + 1, cy - 3), (cx + 1, cy - 2),
+                                      (cx - 2, cy - 2), (cx - 2, cy + 1), (cx - 3, cy + 1)),
+                  2.5, "L wall")
+    pillar = Terrain("pillar", "obstacle", tuple(
+        (cx + 4 + 1.5 * math.cos(a), cy + 2 + 1.5 * math.sin(a))
+        for a in np.linspace(0, 2 * math.pi, 80, endpoint=False)), 3.0, "Pillar")
+    return Board(b.width, b.depth, b.bodies, (*b.terrains, ell, pillar))
+
+
+def assert_same_candidates(b: Board) -> None:
+    """On every opposing pair, and on one body's row as a drag step takes it (pairs in
+    board order: the body first in some, second in others; shuffled too)."""
+    ba, ts, i, j = arrays(b)
+    k = len(ba) // 2
+    others = np.flatnonzero(ba.side != ba.side[k]).astype(np.intp)
+    shuffled = np.random.default_rng(k).permutation(len(i))
+    for ii, jj in ((i, j), (np.minimum(others, k), np.maximum(others, k)),
+                   (i[shuffled], j[shuffled])):
+        fast = corridor_candidates(ba, ts, ii, jj)
+        slow = corridor_candidates(ba, ts, ii, jj, angular=False)
+        assert np.array_equal(fast[0], slow[0]) and np.array_equal(fast[1], slow[1])
+
+
+def assert_same_sight(b: Board) -> int:
+    """Returns how many pairs are hidden (so that a test can show it is not empty)."""
+    ba, ts, i, j = arrays(b)
+    fast = sight_pairs(ba, ts, i, j)
+    slow = numpy_only(sight_pairs, ba, ts, i, j)
+    assert np.array_equal(fast.visible, slow.visible)
+    order = np.lexsort((slow.blocker_terrain, slow.blocker_pair))
+    assert np.array_equal(fast.blocker_pair, slow.blocker_pair[order])
+    assert np.array_equal(fast.blocker_terrain, slow.blocker_terrain[order])
+    return int((~slow.visible).sum())
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 60), st.integers(1, 40),
+       st.sampled_from([3.0, 12.0, 60.0]))
+def test_compiled_corridor_equals_all_against_all(seed: int, n: int, pieces: int,
+                                                  spread: float) -> None:
+    assert_same_candidates(crowded_board(seed, n, pieces, spread))
+
+
+@pytest.mark.parametrize("n", [40, 200])
+def test_compiled_corridor_on_the_benchmark_boards(n: int) -> None:
+    assert_same_candidates(synthetic_board(n, seed=3))
+
+
+def test_compiled_corridor_at_huge_and_tiny_scales() -> None:
+    b = crowded_board(7, 30, 20, 20.0)
+    for scale in (1e-3, 1e4):
+        grown = Board(b.width * scale, b.depth * scale, tuple(
+            disc(x.id, x.side, x.footprint.x * scale, x.footprint.y * scale,
+                 x.footprint.length * scale) for x in b.bodies),
+            tuple(Terrain(t.id, t.kind, tuple((px * scale, py * scale) for px, py in t.polygon),
+                          t.height, t.label) for t in b.terrains))
+        assert_same_candidates(grown)
+        assert_same_sight(grown)
+
+
+def test_compiled_corridor_of_one_piece_and_of_pieces_in_a_line() -> None:
+    """Degenerate grids: one piece (a cell of its own size), pieces along one line."""
+    bodies = (disc("a", "x", 0.0, 0.0), disc("b", "y", 10.0, 0.0), disc("c", "y", 5.0, 4.0))
+    assert_same_candidates(Board(20.0, 20.0, bodies, (box("w", 4, -1, 5, 1, 2.0),)))
+    line = tuple(box(f"w{k}", 2.0 * k, 3.0, 2.0 * k + 1, 3.0, 2.0) for k in range(6))
+    assert_same_candidates(Board(20.0, 20.0, bodies, line))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 50), st.integers(1, 30),
+       st.sampled_from([3.0, 12.0, 40.0]), st.booleans())
+def test_compiled_sight_equals_numpy(seed: int, n: int, pieces: int, spread: float,
+                                     odd: bool) -> None:
+    b = crowded_board(seed, n, pieces, spread)
+    assert_same_sight(with_odd_pieces(b) if odd else b)
+
+
+@pytest.mark.parametrize("n", [40, 200])
+def test_compiled_sight_on_the_benchmark_boards(n: int) -> None:
+    assert assert_same_sight(synthetic_board(n, seed=3)) > 0
+    assert assert_same_sight(with_odd_pieces(synthetic_board(n, seed=4))) > 0
+
+
+def test_compiled_sight_at_the_edges() -> None:
+    """Lines grazing a corner, running along an edge, skimming a top; bases exactly 1"
+    apart across a wall's end; a body on a platform seeing over a low wall; bodies with the
+    same centre; ovals and rectangles (their outline samples)."""
+    walls = (box("sq", 4.0, 4.0, 6.0, 6.0, 1.25),  # top at the bodies' tops
+             box("low", 10.0, 0.0, 10.5, 3.0, 0.5),
+             box("tall", 14.0, 8.0, 14.5, 12.0, 6.0),
+             box("plat", 16.0, 0.0, 22.0, 6.0, 2.0, kind="platform"))
+    bodies = (disc("a", "x", 0.0, 8.0), disc("b", "y", 8.0, 0.0),  # centre line grazes (4, 4)
+              disc("c", "x", 2.0, 4.0), disc("d", "y", 9.0, 4.0),  # along the square's edge
+              disc("e", "x", 9.25, 1.5, d=1.0), disc("f", "y", 11.25, 1.5, d=1.0),  # 1" apart
+              disc("g", "x", 18.0, 3.0, elevation=2.0), disc("h", "y", 8.0, 2.0),
+              disc("i", "x", 12.0, 10.0), disc("j", "y", 16.0, 10.0),
+              disc("k", "y", 12.0, 10.0),  # the same centre as "i"
+              oval("o", "x", 3.0, 12.0, 2.4, 1.4, facing=30.0),
+              rect("r", "y", 20.0, 12.0, 2.0, 1.0, facing=0.0))
+    b = Board(24.0, 16.0, bodies, walls)
+    assert assert_same_sight(b) > 0
+    assert_same_candidates(b)
+    ba, ts, _, _ = arrays(b)
+    fast = PairTable.build(ba, ts, RULE)
+    assert_same_tables(fast, numpy_only(PairTable.build, ba, ts, RULE))
+    e, f = ba.index["e"], ba.index["f"]
+    assert fast.distance[e, f] == pytest.approx(1.0, abs=1e-9) and fast.within(1.0)[e, f]
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(0, 10_000), st.booleans())
+def test_pair_tables_with_and_without_the_kernels_are_equal(seed: int, odd: bool) -> None:
+    b = crowded_board(seed, 40, 25, 30.0)
+    b = with_odd_pieces(b) if odd else b
+    ba, ts, _, _ = arrays(b)
+    fast = PairTable.build(ba, ts, RULE)
+    slow = numpy_only(PairTable.build, ba, ts, RULE)
+    assert_same_tables(fast, slow)
+    assert not slow.visible.all()
+
+
+def test_without_numba_the_numpy_paths_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A failed import of the kernels (numba missing) leaves ``kernels()`` None, and the
+    pair table is built by numpy."""
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_numba(name: str, *args, **kw):  # type: ignore[no-untyped-def]
+        if name == "numba" or name.endswith("jit_kernels") or (
+                args and args[2] and "jit_kernels" in args[2]):
+            raise ImportError("no numba here")
+        return real_import(name, *args, **kw)
+
+    monkeypatch.setattr(jit, "_loaded", [])
+    monkeypatch.setattr(builtins, "__import__", no_numba)
+    assert jit.kernels(10**6) is None
+    ba, ts, _, _ = arrays(synthetic_board(40, seed=5))
+    table = PairTable.build(ba, ts, RULE)
+    monkeypatch.setattr(builtins, "__import__", real_import)
+    monkeypatch.setattr(jit, "_loaded", [])
+    assert_same_tables(table, PairTable.build(ba, ts, RULE))
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 10_000))
+def test_compiled_clip_equals_numpy(seed: int) -> None:
+    """``segments.convex_interior``: the same (lo, hi) for random segments, segments along
+    an edge (outside and inside the line), through a corner, and of no length."""
+    b = crowded_board(seed, 4, 20, 12.0)
+    ts = TerrainSet.build(b.terrains)
+    rng = np.random.default_rng(seed)
+    convex = np.flatnonzero(ts.convex & ~ts.large)
+    tid = rng.choice(convex, 400).astype(np.intp)
+    p = rng.uniform(-3, 15, (400, 2))
+    d = rng.uniform(-10, 10, (400, 2))
+    verts = ts.vertices[tid]
+    p[:100] = verts[:100, 0]  # from a vertex along its edge, and beyond
+    d[:100] = (verts[:100, 1] - verts[:100, 0]) * rng.uniform(0.5, 2.0, (100, 1))
+    p[100:150] = verts[100:150, 0] - d[100:150] * 0.5  # through a corner
+    d[150:170] = 0.0
+    fast = segments.convex_interior(p, d, tid, ts)
+    slow = numpy_only(segments.convex_interior, p, d, tid, ts)
+    assert np.array_equal(fast[0], slow[0]) and np.array_equal(fast[1], slow[1])
+    assert np.isinf(slow[0][:100]).sum() > 0  # some lines do run along an edge
+
+
+def test_small_computations_do_not_load_the_kernels(monkeypatch: pytest.MonkeyPatch) -> None:
+    """numba is imported by the first computation of ``JIT_FROM`` pairs or more, not by the
+    pairs of a small board nor by a step inside a computation (``loaded``); once loaded,
+    the kernels answer every size."""
+    monkeypatch.setattr(jit, "_loaded", [])
+    monkeypatch.setattr(jit, "JIT_FROM", 100_000)
+    assert jit.kernels(99_999) is None and jit.loaded() is None and not jit._loaded
+    assert jit.kernels(100_000) is not None
+    assert jit.kernels(1) is not None and jit.loaded() is not None
+
+
+def test_a_big_table_loads_the_kernels_for_its_blocks(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``PairTable.build`` computes in blocks smaller than ``JIT_FROM``: the whole table's
+    size decides, so a big battlefield is computed by the kernels."""
+    from tabletop_gui.geometry import pairs
+
+    b = synthetic_board(40, seed=2)
+    ba, ts, i, _ = arrays(b)
+    monkeypatch.setattr(jit, "_loaded", [])
+    monkeypatch.setattr(jit, "JIT_FROM", len(i))
+    monkeypatch.setattr(pairs, "PAIR_CHUNK", len(i) // 4)
+    PairTable.build(ba, ts, RULE)
+    assert jit.loaded() is not None
