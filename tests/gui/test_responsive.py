@@ -67,11 +67,11 @@ def _check(watchdog) -> None:  # noqa: ANN001
 
 
 @pytest.mark.xfail(strict=False, reason=(
-    "known, open (issue 17): the event loop's own work is now 40-83 ms at most (under the "
-    "100 ms bound in every run), but on this 2-core machine loaded by other programs "
-    "(load 6.5-7) the longest gap by the wall clock was 136-448 ms against the 250 ms "
-    "bound in 3 of 8 runs: the loop waits for the CPU and for the worker's interpreter "
-    "lock (full collections of 30-96 ms on the worker while it judges 1,000 enemies)"))
+    "known, open (issue 17): the event loop's own work is 48-83 ms at most, under the "
+    "100 ms bound in every run; the wall clock passes on a quiet machine (5 of 5 at load "
+    "1-2: longest 85-133 ms against 250 ms) but not yet when other programs load this "
+    "2-core machine (3 of 8 runs over 250 ms at load 6.5-7: the loop waits for the CPU "
+    "and for the worker's interpreter lock, full collections of 30-96 ms on the worker)"))
 def test_a_warcry_battlefield_of_2000_fighters(qtbot, tmp_path, monkeypatch, watchdog):
     path = warcry_crowd(tmp_path / "crowd.battle.json", 2000)
     window, flow = make_window(qtbot, demo("warcry"), tmp_path)
