@@ -9,6 +9,8 @@ else, and the half-inch exemption of cover.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -16,6 +18,7 @@ from tabletop_gui.geometry import outline
 from tabletop_gui.geometry.bodies import BodyArrays
 
 ELLIPSE_NEWTON_STEPS = 12
+SMALL_ELLIPSES = 8  # up to this many points: a plain loop (numpy's per-call cost dominates)
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
@@ -52,6 +55,10 @@ def point_distance(ba: BodyArrays, k: IntArray, px: FloatArray, py: FloatArray
 def _ellipse_nearest(u: FloatArray, v: FloatArray, hw: FloatArray, hl: FloatArray
                      ) -> tuple[FloatArray, FloatArray]:
     """Nearest point of the ellipse region (u/hw)^2 + (v/hl)^2 <= 1 to (u, v)."""
+    if len(u) <= SMALL_ELLIPSES:
+        small = _ellipse_nearest_small(u.tolist(), v.tolist(), hw.tolist(), hl.tolist())
+        if small is not None:
+            return small
     swap = hw < hl  # work with a >= b along the first axis
     a = np.where(swap, hl, hw)
     b = np.where(swap, hw, hl)
@@ -96,3 +103,55 @@ def _ellipse_nearest(u: FloatArray, v: FloatArray, hw: FloatArray, hl: FloatArra
     nu = np.where(swap, ey, ex)
     nv = np.where(swap, ex, ey)
     return nu, nv
+
+
+def _ellipse_nearest_small(u: list[float], v: list[float], hw: list[float], hl: list[float]
+                           ) -> tuple[FloatArray, FloatArray] | None:
+    """``_ellipse_nearest`` for a few points, one at a time in plain floats: the same
+    steps (each point stops when its own Newton step is below the tolerance), or None for a
+    degenerate ellipse (a zero or infinite half-axis) or a point not finite, which are left
+    to the numpy path."""
+    nus: list[float] = []
+    nvs: list[float] = []
+    for uu, vv, w, h in zip(u, v, hw, hl, strict=True):
+        swap = w < h
+        a, b, su, sv = (h, w, vv, uu) if swap else (w, h, uu, vv)
+        if not (0 < b <= a < math.inf and math.isfinite(su) and math.isfinite(sv)):
+            return None
+        x, y = abs(su), abs(sv)
+        xa, yb = x / a, y / b
+        if xa * xa + yb * yb <= 1.0:
+            ex, ey = x, y
+        else:
+            a2, b2 = a * a, b * b
+            ax, by = a * x, b * y
+            tol = 1e-13 * a2
+            t = max(math.hypot(ax, by) - a2, by - b2)
+            for _ in range(ELLIPSE_NEWTON_STEPS):
+                ta = t + a2
+                tb = t + b2
+                step = 0.0
+                if ta != 0 and tb != 0:  # else numpy's step is not finite: no step
+                    p = ax / ta
+                    q = by / tb
+                    pp = p * p
+                    qq = q * q
+                    f = pp + qq - 1.0
+                    df = -2.0 * (pp / ta + qq / tb)
+                    if df < 0 and math.isfinite(f):
+                        step = f / df
+                t = t - step
+                if not abs(step) > tol:
+                    break
+            ta = t + a2
+            ex = a2 * x / ta if ta != 0 else a
+            if not math.isfinite(ex):
+                ex = a
+            denom = t + b2
+            ey = b2 * y / denom if denom > 0 else 0.0
+            ex = min(ex, a)
+        ex *= -1.0 if su < 0 else 1.0
+        ey *= -1.0 if sv < 0 else 1.0
+        nus.append(ey if swap else ex)
+        nvs.append(ex if swap else ey)
+    return np.array(nus), np.array(nvs)
