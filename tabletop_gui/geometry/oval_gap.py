@@ -123,37 +123,36 @@ def _ellipse_rect(ba: BodyArrays, e: IntArray, q: IntArray
     hw, hl = ba.half_width[q][:, None], ba.half_length[q][:, None]
     signs = ((-1, -1), (1, -1), (1, 1), (-1, 1))
     corners = [cq + su * hw * rq + sv * hl * fq for su, sv in signs]
-    best = np.full(n, np.inf)
-    best_e = np.zeros((n, 2))
-    best_q = np.zeros((n, 2))
-
-    def keep(dist: FloatArray, on_e: FloatArray, on_q: FloatArray) -> None:
-        better = dist < best
-        best[better] = dist[better]
-        best_e[better] = on_e[better]
-        best_q[better] = on_q[better]
-
     every = np.concatenate(corners)  # the four corners of every pair in one call
     d, nx, ny = point_distance(ba, np.tile(e, 4), every[:, 0], every[:, 1])
-    near = np.stack([nx, ny], axis=1)
-    for c, corner in enumerate(corners):
-        keep(d[c * n:(c + 1) * n], near[c * n:(c + 1) * n], corner)
+    near = np.stack([nx, ny], axis=1).reshape(4, n, 2)
+    # each edge k (corner k to k + 1) against the ellipse's support points along its two
+    # normals, all 4 x 2 at once: axes (edge, sign, pair, xy)
+    p0 = np.stack(corners)[:, None]
+    edge = np.roll(p0, -1, axis=0) - p0
+    length = np.hypot(edge[..., 0], edge[..., 1])[..., None]
+    unit = edge / length
+    normal = np.stack([unit[..., 1], -unit[..., 0]], axis=-1)
+    direction = np.array([1.0, -1.0])[None, :, None, None] * normal
     we, le = ba.half_width[e][:, None], ba.half_length[e][:, None]
-    for k in range(4):
-        p0, p1 = corners[k], corners[(k + 1) % 4]
-        edge = p1 - p0
-        length = np.hypot(*edge.T)[:, None]
-        unit = edge / length
-        normal = np.stack([unit[:, 1], -unit[:, 0]], axis=1)
-        for sign in (1.0, -1.0):
-            direction = sign * normal
-            du = np.sum(direction * re, axis=1)[:, None]
-            dv = np.sum(direction * fe, axis=1)[:, None]
-            norm = np.sqrt((we * du) ** 2 + (le * dv) ** 2)
-            s = ce + (we * we * du / norm) * re + (le * le * dv / norm) * fe
-            along = np.sum((s - p0) * unit, axis=1)
-            foot = p0 + along[:, None] * unit
-            inside = (along >= 0) & (along <= length[:, 0])
-            dist = np.where(inside, np.hypot(*(s - foot).T), np.inf)
-            keep(dist, s, foot)
+    du = np.sum(direction * re, axis=-1)[..., None]
+    dv = np.sum(direction * fe, axis=-1)[..., None]
+    norm = np.sqrt((we * du) ** 2 + (le * dv) ** 2)
+    s = ce + (we * we * du / norm) * re + (le * le * dv / norm) * fe
+    along = np.sum((s - p0) * unit, axis=-1)
+    foot = p0 + along[..., None] * unit
+    inside = (along >= 0) & (along <= length[..., 0])
+    gap = s - foot
+    dist = np.where(inside, np.hypot(gap[..., 0], gap[..., 1]), np.inf)
+    # the first least candidate, corners first, then edge by edge (+ normal before -);
+    # a candidate that is not finite never counts
+    every_d = np.concatenate([d.reshape(4, n), dist.reshape(8, n)])
+    every_d = np.where(np.isnan(every_d), np.inf, every_d)
+    pick = np.argmin(every_d, axis=0)
+    cols = np.arange(n)
+    best = every_d[pick, cols]
+    found = (best < np.inf)[:, None]
+    best_e = np.where(found, np.concatenate([near, s.reshape(8, n, 2)])[pick, cols], 0.0)
+    best_q = np.where(found, np.concatenate([np.stack(corners), foot.reshape(8, n, 2)])[pick, cols],
+                      0.0)
     return best, best_e, best_q
