@@ -19,6 +19,7 @@ from tabletop_gui.geometry.bodies import BodyArrays
 
 ELLIPSE_NEWTON_STEPS = 12
 SMALL_ELLIPSES = 8  # up to this many points: a plain loop (numpy's per-call cost dominates)
+SMALL_POINTS = 8
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
@@ -27,6 +28,10 @@ IntArray = NDArray[np.intp]
 def point_distance(ba: BodyArrays, k: IntArray, px: FloatArray, py: FloatArray
                    ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Distance from (px, py) to body k's outline region, and the nearest point (x, y)."""
+    if len(k) <= SMALL_POINTS:
+        small = _point_distance_small(ba, k, px, py)
+        if small is not None:
+            return small
     fwd = ba.forward[k]
     fx, fy = fwd[:, 0], fwd[:, 1]
     rx, ry = fy, -fx
@@ -50,6 +55,41 @@ def point_distance(ba: BodyArrays, k: IntArray, px: FloatArray, py: FloatArray
     x = ba.x[k] + nu * rx + nv * fx
     y = ba.y[k] + nu * ry + nv * fy
     return dist, x, y
+
+
+def _point_distance_small(ba: BodyArrays, k: IntArray, px: FloatArray, py: FloatArray
+                          ) -> tuple[FloatArray, FloatArray, FloatArray] | None:
+    """``point_distance`` for a few points, one at a time in plain floats (the same steps),
+    or None when a point or body is not finite (left to the numpy path)."""
+    fwd = ba.forward[k].tolist()
+    cols = zip(px.tolist(), py.tolist(), ba.x[k].tolist(), ba.y[k].tolist(),
+               ba.half_width[k].tolist(), ba.half_length[k].tolist(), ba.radius[k].tolist(),
+               ba.shape[k].tolist(), strict=True)
+    dist: list[float] = []
+    xs: list[float] = []
+    ys: list[float] = []
+    for (fx, fy), (qx, qy, cx, cy, hw, hl, radius, shape) in zip(fwd, cols, strict=True):
+        if not all(map(math.isfinite, (fx, fy, qx, qy, cx, cy, hw, hl, radius))):
+            return None
+        rx, ry = fy, -fx
+        dx, dy = qx - cx, qy - cy
+        u = dx * rx + dy * ry
+        v = dx * fx + dy * fy
+        if shape == outline.CIRCLE:
+            rho = math.hypot(u, v)
+            scale = radius / (rho if rho > 0 else 1.0) if rho > radius else 1.0
+            nu, nv = u * scale, v * scale
+        elif shape == outline.ELLIPSE:
+            near = _ellipse_point(u, v, hw, hl)
+            if near is None:
+                return None
+            nu, nv = near
+        else:
+            nu, nv = min(max(u, -hw), hw), min(max(v, -hl), hl)
+        dist.append(math.hypot(u - nu, v - nv))
+        xs.append(cx + nu * rx + nv * fx)
+        ys.append(cy + nu * ry + nv * fy)
+    return np.array(dist), np.array(xs), np.array(ys)
 
 
 def _ellipse_nearest(u: FloatArray, v: FloatArray, hw: FloatArray, hl: FloatArray
@@ -107,51 +147,59 @@ def _ellipse_nearest(u: FloatArray, v: FloatArray, hw: FloatArray, hl: FloatArra
 
 def _ellipse_nearest_small(u: list[float], v: list[float], hw: list[float], hl: list[float]
                            ) -> tuple[FloatArray, FloatArray] | None:
-    """``_ellipse_nearest`` for a few points, one at a time in plain floats: the same
-    steps (each point stops when its own Newton step is below the tolerance), or None for a
-    degenerate ellipse (a zero or infinite half-axis) or a point not finite, which are left
-    to the numpy path."""
+    """``_ellipse_nearest`` for a few points, one at a time in plain floats (see
+    ``_ellipse_point``), or None when a point is left to the numpy path."""
     nus: list[float] = []
     nvs: list[float] = []
     for uu, vv, w, h in zip(u, v, hw, hl, strict=True):
-        swap = w < h
-        a, b, su, sv = (h, w, vv, uu) if swap else (w, h, uu, vv)
-        if not (0 < b <= a < math.inf and math.isfinite(su) and math.isfinite(sv)):
+        near = _ellipse_point(uu, vv, w, h)
+        if near is None:
             return None
-        x, y = abs(su), abs(sv)
-        xa, yb = x / a, y / b
-        if xa * xa + yb * yb <= 1.0:
-            ex, ey = x, y
-        else:
-            a2, b2 = a * a, b * b
-            ax, by = a * x, b * y
-            tol = 1e-13 * a2
-            t = max(math.hypot(ax, by) - a2, by - b2)
-            for _ in range(ELLIPSE_NEWTON_STEPS):
-                ta = t + a2
-                tb = t + b2
-                step = 0.0
-                if ta != 0 and tb != 0:  # else numpy's step is not finite: no step
-                    p = ax / ta
-                    q = by / tb
-                    pp = p * p
-                    qq = q * q
-                    f = pp + qq - 1.0
-                    df = -2.0 * (pp / ta + qq / tb)
-                    if df < 0 and math.isfinite(f):
-                        step = f / df
-                t = t - step
-                if not abs(step) > tol:
-                    break
-            ta = t + a2
-            ex = a2 * x / ta if ta != 0 else a
-            if not math.isfinite(ex):
-                ex = a
-            denom = t + b2
-            ey = b2 * y / denom if denom > 0 else 0.0
-            ex = min(ex, a)
-        ex *= -1.0 if su < 0 else 1.0
-        ey *= -1.0 if sv < 0 else 1.0
-        nus.append(ey if swap else ex)
-        nvs.append(ex if swap else ey)
+        nus.append(near[0])
+        nvs.append(near[1])
     return np.array(nus), np.array(nvs)
+
+
+def _ellipse_point(uu: float, vv: float, w: float, h: float) -> tuple[float, float] | None:
+    """``_ellipse_nearest`` of one point in plain floats: the same steps (the point stops
+    when its own Newton step is below the tolerance), or None for a degenerate ellipse (a
+    zero or infinite half-axis) or a point not finite, which are left to the numpy path."""
+    swap = w < h
+    a, b, su, sv = (h, w, vv, uu) if swap else (w, h, uu, vv)
+    if not (0 < b <= a < math.inf and math.isfinite(su) and math.isfinite(sv)):
+        return None
+    x, y = abs(su), abs(sv)
+    xa, yb = x / a, y / b
+    if xa * xa + yb * yb <= 1.0:
+        ex, ey = x, y
+    else:
+        a2, b2 = a * a, b * b
+        ax, by = a * x, b * y
+        tol = 1e-13 * a2
+        t = max(math.hypot(ax, by) - a2, by - b2)
+        for _ in range(ELLIPSE_NEWTON_STEPS):
+            ta = t + a2
+            tb = t + b2
+            step = 0.0
+            if ta != 0 and tb != 0:  # else numpy's step is not finite: no step
+                p = ax / ta
+                q = by / tb
+                pp = p * p
+                qq = q * q
+                f = pp + qq - 1.0
+                df = -2.0 * (pp / ta + qq / tb)
+                if df < 0 and math.isfinite(f):
+                    step = f / df
+            t = t - step
+            if not abs(step) > tol:
+                break
+        ta = t + a2
+        ex = a2 * x / ta if ta != 0 else a
+        if not math.isfinite(ex):
+            ex = a
+        denom = t + b2
+        ey = b2 * y / denom if denom > 0 else 0.0
+        ex = min(ex, a)
+    ex *= -1.0 if su < 0 else 1.0
+    ey *= -1.0 if sv < 0 else 1.0
+    return (ey, ex) if swap else (ex, ey)

@@ -54,3 +54,41 @@ def test_small_calls_take_the_loop_and_degenerate_ones_do_not() -> None:
     got = od._ellipse_nearest(*one)
     assert (got[0][0], got[1][0]) == pytest.approx(
         tuple(float(c[0]) for c in _numpy_path(*one)), abs=1e-9)
+
+
+body = st.tuples(st.sampled_from(["circle", "ellipse", "rect"]),
+                 st.floats(min_value=2.0, max_value=28.0), st.floats(min_value=2.0, max_value=28.0),
+                 half, half, st.floats(min_value=0.0, max_value=359.0))
+probe = st.tuples(st.integers(min_value=0, max_value=5), st.floats(min_value=0.0, max_value=30.0),
+                  st.floats(min_value=0.0, max_value=30.0))
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(body, min_size=6, max_size=6),
+       st.lists(probe, min_size=0, max_size=od.SMALL_POINTS))
+def test_point_distance_small_loop_matches_numpy(
+        bodies: list[tuple[str, float, float, float, float, float]],
+        probes: list[tuple[int, float, float]]) -> None:
+    """Circles, ovals and rectangles, points inside and out: the plain loop of up to
+    ``SMALL_POINTS`` points gives numpy's distances and nearest points."""
+    from tabletop_gui.geometry.board import Board, Body, Footprint
+    from tabletop_gui.geometry.board_geometry import BoardGeometry
+
+    fps = [Footprint(s, x, y, 2 * w, 2 * (w if s == "circle" else h), a)
+           for s, x, y, w, h, a in bodies]
+    ba = BoardGeometry(Board(30, 30, tuple(Body(f"b{m}", "red", fp)
+                                           for m, fp in enumerate(fps)))).bodies
+    k = np.array([p[0] for p in probes], dtype=np.intp)
+    px = np.array([p[1] for p in probes], dtype=float)
+    py = np.array([p[2] for p in probes], dtype=float)
+    small = od._point_distance_small(ba, k, px, py)
+    assert small is not None
+    saved = od.SMALL_POINTS, od.SMALL_ELLIPSES
+    od.SMALL_POINTS = od.SMALL_ELLIPSES = -1
+    try:
+        ref = od.point_distance(ba, k, px, py)
+    finally:
+        od.SMALL_POINTS, od.SMALL_ELLIPSES = saved
+    for got, want in zip(small, ref, strict=True):
+        assert got.shape == want.shape
+        assert got == pytest.approx(want, abs=1e-9)
