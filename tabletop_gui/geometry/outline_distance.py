@@ -65,7 +65,8 @@ def _point_distance_small(ba: BodyArrays, k: IntArray, px: FloatArray, py: Float
     cols = zip(px.tolist(), py.tolist(), ba.x[k].tolist(), ba.y[k].tolist(),
                ba.half_width[k].tolist(), ba.half_length[k].tolist(), ba.radius[k].tolist(),
                ba.shape[k].tolist(), strict=True)
-    dist: list[float] = []
+    gu: list[float] = []
+    gv: list[float] = []
     xs: list[float] = []
     ys: list[float] = []
     for (fx, fy), (qx, qy, cx, cy, hw, hl, radius, shape) in zip(fwd, cols, strict=True):
@@ -76,7 +77,7 @@ def _point_distance_small(ba: BodyArrays, k: IntArray, px: FloatArray, py: Float
         u = dx * rx + dy * ry
         v = dx * fx + dy * fy
         if shape == outline.CIRCLE:
-            rho = math.hypot(u, v)
+            rho = float(np.hypot(u, v))  # numpy's hypot (math's may differ in the last bit)
             scale = radius / (rho if rho > 0 else 1.0) if rho > radius else 1.0
             nu, nv = u * scale, v * scale
         elif shape == outline.ELLIPSE:
@@ -86,10 +87,11 @@ def _point_distance_small(ba: BodyArrays, k: IntArray, px: FloatArray, py: Float
             nu, nv = near
         else:
             nu, nv = min(max(u, -hw), hw), min(max(v, -hl), hl)
-        dist.append(math.hypot(u - nu, v - nv))
+        gu.append(u - nu)
+        gv.append(v - nv)
         xs.append(cx + nu * rx + nv * fx)
         ys.append(cy + nu * ry + nv * fy)
-    return np.array(dist), np.array(xs), np.array(ys)
+    return np.hypot(np.array(gu), np.array(gv)), np.array(xs), np.array(ys)
 
 
 def _ellipse_nearest(u: FloatArray, v: FloatArray, hw: FloatArray, hl: FloatArray
@@ -176,7 +178,7 @@ def _ellipse_point(uu: float, vv: float, w: float, h: float) -> tuple[float, flo
         a2, b2 = a * a, b * b
         ax, by = a * x, b * y
         tol = 1e-13 * a2
-        t = max(math.hypot(ax, by) - a2, by - b2)
+        t = max(float(np.hypot(ax, by)) - a2, by - b2)  # numpy's hypot: the same bits
         for _ in range(ELLIPSE_NEWTON_STEPS):
             ta = t + a2
             tb = t + b2
