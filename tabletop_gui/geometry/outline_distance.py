@@ -10,6 +10,7 @@ else, and the half-inch exemption of cover.
 from __future__ import annotations
 
 import math
+from typing import TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -23,6 +24,7 @@ SMALL_POINTS = 8
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
+Num = TypeVar("Num", float, FloatArray)
 
 
 def point_distance(ba: BodyArrays, k: IntArray, px: FloatArray, py: FloatArray
@@ -119,14 +121,7 @@ def _ellipse_nearest(u: FloatArray, v: FloatArray, hw: FloatArray, hl: FloatArra
     t = np.maximum(np.hypot(ax, by) - a2, by - b2)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         for _ in range(ELLIPSE_NEWTON_STEPS):
-            ta = t + a2
-            tb = t + b2
-            p = ax / ta
-            q = by / tb
-            pp = p * p
-            qq = q * q
-            f = pp + qq - 1.0
-            df = -2.0 * (pp / ta + qq / tb)
+            f, df = _eberly(t, a2, b2, ax, by)
             step = np.where((df < 0) & np.isfinite(f), f / df, 0.0)
             t = t - step
             if not (np.abs(step) > tol).any():
@@ -145,6 +140,17 @@ def _ellipse_nearest(u: FloatArray, v: FloatArray, hw: FloatArray, hl: FloatArra
     nu = np.where(swap, ey, ex)
     nv = np.where(swap, ex, ey)
     return nu, nv
+
+
+def _eberly(t: Num, a2: Num, b2: Num, ax: Num, by: Num) -> tuple[Num, Num]:
+    """Eberly's F(t) and F'(t) (see ``_ellipse_nearest``), for arrays or plain floats."""
+    ta = t + a2
+    tb = t + b2
+    p = ax / ta
+    q = by / tb
+    pp = p * p
+    qq = q * q
+    return pp + qq - 1.0, -2.0 * (pp / ta + qq / tb)
 
 
 def _ellipse_nearest_small(u: list[float], v: list[float], hw: list[float], hl: list[float]
@@ -180,16 +186,9 @@ def _ellipse_point(uu: float, vv: float, w: float, h: float) -> tuple[float, flo
         tol = 1e-13 * a2
         t = max(float(np.hypot(ax, by)) - a2, by - b2)  # numpy's hypot: the same bits
         for _ in range(ELLIPSE_NEWTON_STEPS):
-            ta = t + a2
-            tb = t + b2
             step = 0.0
-            if ta != 0 and tb != 0:  # else numpy's step is not finite: no step
-                p = ax / ta
-                q = by / tb
-                pp = p * p
-                qq = q * q
-                f = pp + qq - 1.0
-                df = -2.0 * (pp / ta + qq / tb)
+            if t + a2 != 0 and t + b2 != 0:  # else numpy's step is not finite: no step
+                f, df = _eberly(t, a2, b2, ax, by)
                 if df < 0 and math.isfinite(f):
                     step = f / df
             t = t - step
