@@ -26,6 +26,12 @@ class Combatant(Protocol):
     def state(self) -> Mapping[str, Any]: ...
 
 
+def models_left(models: int, hp: int, hp_lost: int) -> int:
+    """Models of a rank-and-file unit still on the table: whole models are removed as their
+    Health Points are lost (``hp_lost // hp`` of them, from the rear rank)."""
+    return max(0, models - hp_lost // max(1, hp))
+
+
 def is_taken_down(c: Combatant) -> bool:
     """The generic rule: a fighter is taken down when its state says so, or when the damage
     allocated to it has reached its Wounds ("at wounds the fighter is taken down"). A file

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, Literal, TypeAlias
 
-from tabletop_gui.rules.combatant import is_taken_down
+from tabletop_gui.rules.combatant import is_taken_down, models_left
 from tabletop_gui.rules.fields import FieldError, FieldSpec, read_values
 from tabletop_gui.rules.registry import INFOS
 
@@ -178,8 +178,8 @@ class Unit:
     def models_left(self) -> int:
         """Models still on the table: whole models are removed as their Health Points are
         lost (``hp_lost // hp`` of them, from the rear rank)."""
-        hp = max(1, int(self.characteristics.get("hp", 1) or 1))
-        return max(0, self.models - int(self.state.get("hp_lost", 0) or 0) // hp)
+        return models_left(self.models, int(self.characteristics.get("hp", 1) or 1),
+                           int(self.state.get("hp_lost", 0) or 0))
 
     @property
     def taken_down(self) -> bool:

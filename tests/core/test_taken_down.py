@@ -77,11 +77,15 @@ def test_a_unit_loses_whole_models_as_its_health_points_go(hp: int, hp_lost: int
     assert unit.taken_down is (left == 0)
 
 
-def test_models_left_agrees_with_the_ninth_age_count() -> None:
-    from tabletop_gui.rules.ninth_age.counts import alive_models
+def test_the_canvas_and_the_ninth_age_rules_count_the_same_models_left() -> None:
+    """The entity (what the canvas draws) and the Ninth Age's view of it (what the rules
+    attack with) read one count."""
+    from tabletop_gui.rules.ninth_age.units import UnitView
 
     for hp in (1, 2, 3, 5):
         for lost in range(0, 3 * hp * 7):
             unit = Unit("u", "Spears", "red", 5.0, 5.0, 7, 3, (20.0, 20.0),
                         characteristics={"hp": hp}, state={"hp_lost": lost})
-            assert unit.models_left == alive_models(7, hp, lost), (hp, lost)
+            view = UnitView("u", "Spears", "red", {"hp": hp}, state={"hp_lost": lost},
+                            models=7, files=3)
+            assert unit.models_left == view.alive, (hp, lost)

@@ -4,8 +4,8 @@ Plain numbers in, plain numbers out; the engine feeds them from the geometry lib
 (contact models, engaged facing, arc). Choices where the page is silent:
 
 - Models lost are removed from the rear: a unit of ``models`` with ``hp_lost`` Health
-  Points lost has ``models - hp_lost // hp`` models left, in full ranks of ``files`` from
-  the front and an incomplete rear rank.
+  Points lost has ``models - hp_lost // hp`` models left (``combatant.models_left``), in
+  full ranks of ``files`` from the front and an incomplete rear rank.
 - Supporting models of each supporting rank: as many as stand behind the front-rank
   models in base contact, i.e. ``min(contact models, models in that rank)``.
 - Standard Height makes Supporting Attacks at Attack Value 1; Large and Gigantic up to
@@ -16,11 +16,6 @@ Plain numbers in, plain numbers out; the engine feeds them from the geometry lib
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-
-def alive_models(models: int, hp: int, hp_lost: int) -> int:
-    """Models still on the table (whole models removed from the rear)."""
-    return max(0, models - hp_lost // max(1, hp))
 
 
 def rank_counts(models: int, files: int) -> list[int]:

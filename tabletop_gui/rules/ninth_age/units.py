@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from tabletop_gui.rules.combatant import models_left
 from tabletop_gui.rules.fields import ModifierSpec
-from tabletop_gui.rules.ninth_age.counts import alive_models
 
 HAND_WEAPON = "Hand Weapon"
 
@@ -75,7 +75,7 @@ class UnitView:
 
     @cached_property
     def alive(self) -> int:
-        return alive_models(self.models, self.hp, self.hp_lost)
+        return models_left(self.models, self.hp, self.hp_lost)
 
     @cached_property
     def destroyed(self) -> bool:
