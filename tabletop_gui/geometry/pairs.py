@@ -163,7 +163,8 @@ class PairTable:
         # pairs in board order, as in ``build``: the same arithmetic gives the same answers
         i = np.minimum(others, k).astype(np.intp)
         j = np.maximum(others, k).astype(np.intp)
-        cov = _Line(n, k, False)
+        place = _placed(i, j, k)
+        cov = _Line(n, k, False, place)
         if like is not None:  # cover only (none without a rule), the rest as ``like``'s
             covers = _NO_ROWS
             if self.rule is not None and len(i):
@@ -174,7 +175,7 @@ class PairTable:
             return replace(like, rule=self.rule,
                            cover_layers=self.cover_layers.with_line(k, cov.row, cov.col),
                            cover_by=self.cover_by.replace_body(k, covers))
-        h, vis = _Line(n, k, np.nan), _Line(n, k, False)
+        h, vis = _Line(n, k, np.nan, place), _Line(n, k, False, place)
         blocked, covers = _pair_facts(ba, ts, self.rule, i, j, h, None, vis, cov)
         d = np.full(n, np.nan)
         d[others] = np.hypot(h.row[others], np.abs(ba.elevation[k] - ba.elevation[others]))
@@ -216,20 +217,56 @@ class _Sink(Protocol):
 
 class _Line:
     """Row and column k of a matrix, written as the matrix would be (``m[a, t] = v`` for
-    pairs that all hold k): what ``PairTable.moved`` computes of each matrix."""
+    pairs that all hold k): what ``PairTable.moved`` computes of each matrix.
 
-    def __init__(self, n: int, k: int, fill: float | bool) -> None:
+    ``pairs``: the (i, j) arrays the writes are keyed by, as (i, j) or (j, i) (recognised
+    by identity), and where their entries land (``_placed``): found once, not per write."""
+
+    def __init__(self, n: int, k: int, fill: float | bool,
+                 pairs: _Placed | None = None) -> None:
         dtype = bool if isinstance(fill, bool) else float
         self.k = k
         self.row = np.full(n, fill, dtype=dtype)
         self.col = np.full(n, fill, dtype=dtype)
+        self._pairs = pairs
 
     def __setitem__(self, key: tuple[IntArray, IntArray], value: Any, /) -> None:
         a, t = key
-        v = np.broadcast_to(np.asarray(value), a.shape)
-        of_row, of_col = a == self.k, t == self.k
-        self.row[t[of_row]] = v[of_row]
-        self.col[a[of_col]] = v[of_col]
+        at = self._where(a, t)
+        if at is None:
+            v = np.broadcast_to(np.asarray(value), a.shape)
+            of_row, of_col = a == self.k, t == self.k
+            self.row[t[of_row]] = v[of_row]
+            self.col[a[of_col]] = v[of_col]
+            return
+        on_row, row_at, on_col, col_at = at
+        v = np.asarray(value)
+        self.row[row_at] = v if v.ndim == 0 else v[on_row]
+        self.col[col_at] = v if v.ndim == 0 else v[on_col]
+
+    def _where(self, a: IntArray, t: IntArray
+               ) -> tuple[IntArray, IntArray, IntArray, IntArray] | None:
+        """For keys (i, j) of ``pairs``: the pairs whose entry is on the row and where on
+        it, then those on the column and where; (j, i): the other way round; else None."""
+        if self._pairs is None:
+            return None
+        i, j, at = self._pairs
+        if a is i and t is j:
+            return at
+        if a is j and t is i:
+            on_row, row_at, on_col, col_at = at
+            return on_col, col_at, on_row, row_at
+        return None
+
+
+_Placed = tuple[IntArray, IntArray, tuple[IntArray, IntArray, IntArray, IntArray]]
+
+
+def _placed(i: IntArray, j: IntArray, k: int) -> _Placed:
+    """Pairs (i, j) that all hold k, with where their entries land in row and column k
+    (``_Line``): the pairs with i == k and their j, the pairs with j == k and their i."""
+    on_row, on_col = np.flatnonzero(i == k), np.flatnonzero(j == k)
+    return i, j, (on_row, j[on_row], on_col, i[on_col])
 
 
 def opposing_pairs(ba: BodyArrays) -> tuple[IntArray, IntArray]:

@@ -4,10 +4,12 @@ zero length, parallel to edges)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from tabletop_gui.geometry import segments
-from tabletop_gui.geometry.board import Terrain
+from tabletop_gui.geometry.board import Board, Terrain
 from tabletop_gui.geometry.terrain import TerrainSet
 
 
@@ -55,30 +57,107 @@ def test_at_once_equals_edge_by_edge() -> None:
         assert (hi1 > lo1).any() and (hi1 <= lo1).any()
 
 
+def _walls_on_platforms(b: Board, seed: int) -> Board:
+    """``b`` with low platforms carrying tall walls added (their top sight lines are
+    blocked by terrain off the table: stage 3 tries the other heights)."""
+    rng = np.random.default_rng(seed)
+    extra = []
+    for k in range(12):
+        x, y = rng.uniform(0, b.width - 6), rng.uniform(0, b.depth - 6)
+        extra.append(Terrain(f"lp{k}", "platform", ((x, y), (x + 6, y), (x + 6, y + 6),
+                                                     (x, y + 6)), 0.5))
+        ang = rng.uniform(0, np.pi)
+        c, s = np.cos(ang), np.sin(ang)
+        extra.append(Terrain(f"lw{k}", "obstacle",
+                             tuple((x + 3 + u * c - v * s, y + 3 + u * s + v * c)
+                                   for u, v in ((-2.5, -0.3), (2.5, -0.3), (2.5, 0.3),
+                                                (-2.5, 0.3))), 2.5))
+    return replace(b, terrains=b.terrains + tuple(extra))
+
+
 def test_sight_rounds_in_one_call_equal_two_calls() -> None:
-    """Stage 2 of sight for small batches tests both rounds' lines in one call; the
-    answers (and the blockers) are those of the two separate rounds."""
+    """Stage 2 of sight for small batches tests both rounds' lines in one call, and with
+    few lines all eight paths in one call; the answers (and the blockers) are those of
+    the separate rounds, on batches of a few pairs (a drag's row) and of many."""
     from tabletop_gui.bench.battlefields import synthetic_board
     from tabletop_gui.geometry import sight
     from tabletop_gui.geometry.board_geometry import BoardGeometry
     from tabletop_gui.geometry.pairs import opposing_pairs
 
-    limit = sight.MERGE_BELOW
+    # (MERGE_BELOW, ONE_CALL_LINES): four calls, two calls, one call
+    modes = ((0, 0), (1 << 40, 0), (1 << 40, 1 << 40))
+    saved = sight.MERGE_BELOW, sight.ONE_CALL_LINES
     hidden = 0
+    lower = []  # batches that reached stage 3 (other heights)
+    real_lower = sight._any_clear_lower
+
+    def counting(*args: object, **kw: object) -> np.ndarray:
+        lower.append(1)
+        return real_lower(*args, **kw)  # type: ignore[arg-type]
+
     try:
-        for seed in (1, 2):
-            g = BoardGeometry(synthetic_board(120, seed))
+        sight._any_clear_lower = counting  # type: ignore[assignment]
+        for seed in (1, 2, 3):
+            g = BoardGeometry(_walls_on_platforms(synthetic_board(120, seed), seed))
             i, j = opposing_pairs(g.bodies)
-            for s in range(0, len(i), 400):
-                ii, jj = i[s:s + 400], j[s:s + 400]
-                sight.MERGE_BELOW = 0
-                a = sight.sight_pairs(g.bodies, g.terrain, ii, jj)
-                sight.MERGE_BELOW = 1 << 40
-                b = sight.sight_pairs(g.bodies, g.terrain, ii, jj)
-                assert np.array_equal(a.visible, b.visible)
-                assert np.array_equal(a.blocker_pair, b.blocker_pair)
-                assert np.array_equal(a.blocker_terrain, b.blocker_terrain)
-                hidden += int((~a.visible).sum())
+            for size in (400, 37):
+                for s in range(0, len(i), size):
+                    ii, jj = i[s:s + size], j[s:s + size]
+                    results = []
+                    for merge, one_call in modes:
+                        sight.MERGE_BELOW, sight.ONE_CALL_LINES = merge, one_call
+                        results.append(sight.sight_pairs(g.bodies, g.terrain, ii, jj))
+                    a = results[0]
+                    for b in results[1:]:
+                        assert np.array_equal(a.visible, b.visible)
+                        assert np.array_equal(a.blocker_pair, b.blocker_pair)
+                        assert np.array_equal(a.blocker_terrain, b.blocker_terrain)
+                    hidden += int((~a.visible).sum())
     finally:
-        sight.MERGE_BELOW = limit
-    assert hidden > 0
+        sight.MERGE_BELOW, sight.ONE_CALL_LINES = saved
+        sight._any_clear_lower = real_lower  # type: ignore[assignment]
+    assert hidden > 0 and lower
+
+
+def test_sight_lines_clipped_at_once_equal_the_general_path() -> None:
+    """``blocked`` of sight lines against convex pieces of the padded arrays
+    (``_blocked_padded``) gives the general path's answer on every line: random ones, and
+    lines between vertices (along edges, grazing corners), level at a prism's base or top,
+    of zero length, in the plan of an edge at the top's height."""
+    ts = TerrainSet.build((
+        Terrain("sq", "obstacle", ((0, 0), (2, 0), (2, 2), (0, 2)), 1.0),
+        Terrain("tri", "obstacle", ((4, 0), (6, 0), (5, 1)), 2.0),
+        Terrain("plat", "platform", ((1, 3), (7, 3), (7, 7), (1, 7)), 1.5),
+        Terrain("wall", "obstacle", ((3, 4), (5, 4), (5, 4.5), (3, 4.5)), 1.0),  # on plat
+    ))
+    assert segments._all_padded(ts)
+    rng = np.random.default_rng(11)
+    n = 3000
+    tid = rng.integers(0, len(ts), n).astype(np.intp)
+    p = np.column_stack([rng.uniform(-1, 8, (n, 2)), rng.uniform(-0.5, 3.5, n)])
+    q = np.column_stack([rng.uniform(-1, 8, (n, 2)), rng.uniform(-0.5, 3.5, n)])
+    v = ts.vertices
+    k = rng.integers(0, 3, n)
+    snap = rng.random(n) < 0.4
+    p[snap, :2] = v[tid[snap], k[snap]]
+    q[snap, :2] = v[tid[snap], (k[snap] + 1) % 3]
+    level = rng.random(n) < 0.3  # level lines at the base, the top, or between
+    z = np.where(rng.random(n) < 0.5, ts.base[tid], ts.top[tid])
+    z = np.where(rng.random(n) < 0.3, 0.5 * (ts.base[tid] + ts.top[tid]), z)
+    p[level, 2] = q[level, 2] = z[level]
+    same = rng.random(n) < 0.03
+    q[same] = p[same]
+    fast = segments.blocked(p, q, tid, ts)
+    limit = segments._PADDED_LINES
+    try:
+        segments._PADDED_LINES = -1
+        slow = segments.blocked(p, q, tid, ts)
+    finally:
+        segments._PADDED_LINES = limit
+    np.testing.assert_array_equal(fast, slow)
+    assert fast.any() and (~fast).any() and (fast & snap).any() and (fast & level).any()
+    # grazing: along an edge and through a corner only, at any height, never blocked
+    edge = segments.blocked(np.array([[0.0, 0.0, 0.5], [-1.0, 1.0, 0.5]]),
+                            np.array([[2.0, 0.0, 0.5], [1.0, -1.0, 0.5]]),
+                            np.array([0, 0], dtype=np.intp), ts)
+    assert not edge.any()
