@@ -19,10 +19,8 @@ from tabletop_gui.geometry import outline
 from tabletop_gui.geometry.bodies import BodyArrays
 
 ELLIPSE_NEWTON_STEPS = 12
-# up to this many points: a plain loop (numpy's per-call cost dominates; a 200-fighter drag
-# step measures a round base against its 10-30 other outlines, ovals among them)
-SMALL_ELLIPSES = 48
-SMALL_POINTS = 48
+SMALL_ELLIPSES = 8  # up to this many points: a plain loop (numpy's per-call cost dominates)
+SMALL_POINTS = 8
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
