@@ -157,14 +157,15 @@ def cover_both_ways(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
         q = pk[c_idx]
         lq = length[q]
         ex = exempt[q]
+        e = np.where(ex, np.minimum(1.0, EXEMPT / lq), 0.0)  # the same both ways
+        inside = (b > a) & ((b - a) * lq > EPS_LENGTH)
         for attacker, out, forward in ((i[q], hit_ij, True), (j[q], hit_ji, False)):
             circ = ba.circle[attacker] | ~ex
-            e = np.where(ex, np.minimum(1.0, EXEMPT / lq), 0.0)
             lo2 = np.maximum(a, e) if forward else a
             hi2 = b if forward else np.minimum(b, 1.0 - e)
             simple = (hi2 > lo2) & ((hi2 - lo2) * lq > EPS_LENGTH)
             res = np.where(circ, simple, False)
-            other = np.flatnonzero(~circ & (b > a) & ((b - a) * lq > EPS_LENGTH))
+            other = np.flatnonzero(~circ & inside)
             if len(other):
                 t_far = (b[other] - EPS_LENGTH / lq[other] if forward
                          else a[other] + EPS_LENGTH / lq[other])
@@ -174,7 +175,8 @@ def cover_both_ways(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
                                      pa[qq, 1] + t_far * d[qq, 1])[0] > EXEMPT
                 res[other] = far
             out[c_idx] = res
-    n_idx = np.flatnonzero(~ts.convex[tk] & (length[pk] > 0))
+    n_idx = (np.zeros(0, dtype=np.intp) if ts.convex.all()
+             else np.flatnonzero(~ts.convex[tk] & (length[pk] > 0)))
     if len(n_idx):
         no_platform = CoverRule(rule.gate_1in, rule.platform_threshold, False)
         sub = (pk[n_idx], tk[n_idx])

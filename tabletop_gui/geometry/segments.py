@@ -16,6 +16,8 @@ polygons.
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 import shapely
 from numpy.typing import NDArray
@@ -96,7 +98,13 @@ def blocked(
 def _all_padded(ts: TerrainSet) -> bool:
     """Is every piece a convex polygon of the padded edge arrays, and no compiled loop
     loaded (``_blocked_padded`` applies)?"""
-    return bool(ts.convex.all()) and not ts.large.any() and jit.loaded() is None
+    padded = _PADDED.get(ts)
+    if padded is None:
+        padded = _PADDED[ts] = bool(ts.convex.all()) and not ts.large.any()
+    return padded and jit.loaded() is None
+
+
+_PADDED: weakref.WeakKeyDictionary[TerrainSet, bool] = weakref.WeakKeyDictionary()
 
 
 def _blocked_padded(p: FloatArray, q: FloatArray, tid: IntArray, ts: TerrainSet
