@@ -22,6 +22,8 @@ with the pieces near each line rather than with all of them. Where numba is inst
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 from numpy.typing import NDArray
 
@@ -36,6 +38,7 @@ _CHUNK = 1 << 18
 ANGULAR_AFTER = 1 << 16  # pairs x pieces from which the angular bins are used
 BINS = 128  # angular bins around each first body
 _MARGIN = 1e-6  # inches (and radians) added to the bins' circles and angles
+_AT_ONCE = 8192  # (vertices x candidates) of the separating axes taken as one array
 
 
 def corridor_candidates(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
@@ -99,10 +102,7 @@ def corridor_candidates(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray
 def _circle_hit(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray, r: FloatArray,
                 pk: IntArray, tk: IntArray) -> NDArray[np.bool_]:
     """The circle around each terrain's bounding box against the centre segment."""
-    bd = ts.bounds
-    bcx = 0.5 * (bd[:, 0] + bd[:, 2])
-    bcy = 0.5 * (bd[:, 1] + bd[:, 3])
-    brad = 0.5 * np.hypot(bd[:, 2] - bd[:, 0], bd[:, 3] - bd[:, 1])
+    bcx, bcy, brad = _box_circles(ts)
     cx, cy, rad = bcx[tk], bcy[tk], brad[tk]
     ai, bj = i[pk], j[pk]
     ax, ay = ba.x[ai], ba.y[ai]
@@ -111,6 +111,22 @@ def _circle_hit(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray, r: Flo
     u = np.clip(((cx - ax) * dx + (cy - ay) * dy) / np.where(dd > 0, dd, 1.0), 0.0, 1.0)
     return np.asarray(np.hypot(ax + u * dx - cx, ay + u * dy - cy) <= r[pk] + rad + 1e-9,
                       dtype=bool)
+
+
+def _box_circles(ts: TerrainSet) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Centre x, y and radius of the circle around each piece's bounding box (kept per
+    terrain set: a drag step asks for them every time)."""
+    known = _BOX_CIRCLES.get(ts)
+    if known is None:
+        bd = ts.bounds
+        known = (0.5 * (bd[:, 0] + bd[:, 2]), 0.5 * (bd[:, 1] + bd[:, 3]),
+                 0.5 * np.hypot(bd[:, 2] - bd[:, 0], bd[:, 3] - bd[:, 1]))
+        _BOX_CIRCLES[ts] = known
+    return known
+
+
+_BOX_CIRCLES: weakref.WeakKeyDictionary[TerrainSet, tuple[FloatArray, FloatArray, FloatArray]] \
+    = weakref.WeakKeyDictionary()
 
 
 def _angular(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray, r: FloatArray
@@ -207,18 +223,28 @@ def _across_and_along(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
     ax = -uy[:, 0]
     ay = ux[:, 0]
     bx, by = ux[:, 0], uy[:, 0]
-    a_min = np.full(len(pk), np.inf)
-    a_max = np.full(len(pk), -np.inf)
-    b_min = np.full(len(pk), np.inf)
-    b_max = np.full(len(pk), -np.inf)
-    for v in range(ts.vertex_x.shape[0]):
-        vx = ts.vertex_x[v, tk] - x0
-        vy = ts.vertex_y[v, tk] - y0
+    if ts.vertex_x.shape[0] * len(pk) <= _AT_ONCE:  # every vertex in one (v, n) array
+        vx = ts.vertex_x[:, tk] - x0
+        vy = ts.vertex_y[:, tk] - y0
         across = vx * ax + vy * ay
         along = vx * bx + vy * by
-        np.minimum(a_min, across, out=a_min)
-        np.maximum(a_max, across, out=a_max)
-        np.minimum(b_min, along, out=b_min)
-        np.maximum(b_max, along, out=b_max)
+        a_min = np.minimum.reduce(across, axis=0, initial=np.inf)
+        a_max = np.maximum.reduce(across, axis=0, initial=-np.inf)
+        b_min = np.minimum.reduce(along, axis=0, initial=np.inf)
+        b_max = np.maximum.reduce(along, axis=0, initial=-np.inf)
+    else:  # vertex by vertex (less memory): the same extremes
+        a_min = np.full(len(pk), np.inf)
+        a_max = np.full(len(pk), -np.inf)
+        b_min = np.full(len(pk), np.inf)
+        b_max = np.full(len(pk), -np.inf)
+        for v in range(ts.vertex_x.shape[0]):
+            vx = ts.vertex_x[v, tk] - x0
+            vy = ts.vertex_y[v, tk] - y0
+            across = vx * ax + vy * ay
+            along = vx * bx + vy * by
+            np.minimum(a_min, across, out=a_min)
+            np.maximum(a_max, across, out=a_max)
+            np.minimum(b_min, along, out=b_min)
+            np.maximum(b_max, along, out=b_max)
     sep = (a_min > rr) | (a_max < -rr) | (b_max < -rr) | (b_min > length + rr)
     return np.asarray(~sep, dtype=bool)

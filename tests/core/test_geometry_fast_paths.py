@@ -173,3 +173,31 @@ def test_packed_boards_have_flanking() -> None:
         ts = TerrainSet.build(b.terrains)
         flanked.append(PairTable.build(BodyArrays.build(b.bodies, ts), ts, RULE).flanked.sum())
     assert sum(1 for f in flanked if f > 0) >= 3, flanked
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 40), st.integers(1, 30),
+       st.sampled_from([3.0, 12.0, 60.0]))
+def test_separating_axes_at_once_equal_vertex_by_vertex(seed: int, n: int, pieces: int,
+                                                        spread: float) -> None:
+    """The corridor's separating axes over every vertex in one array (small batches: a
+    drag's row) keep exactly the candidates of the vertex-by-vertex loop; pieces with
+    other vertex counts (a triangle, a hexagon: padded) among them."""
+    b = crowded_board(seed, n, pieces, spread)
+    hexagon = tuple((float(spread / 2 + 2 * math.cos(a)), float(spread / 2 + 2 * math.sin(a)))
+                    for a in np.linspace(0, 2 * math.pi, 6, endpoint=False))
+    b = Board(b.width, b.depth, b.bodies, b.terrains + (
+        Terrain("hex", "obstacle", hexagon, 2.0),
+        Terrain("tri", "obstacle", ((0.0, 0.0), (spread, 1.0), (1.0, spread)), 1.0)))
+    ts = TerrainSet.build(b.terrains)
+    ba = BodyArrays.build(b.bodies, ts)
+    i, j = opposing_pairs(ba)
+    found = []
+    saved = corridor._AT_ONCE
+    try:
+        for limit in (0, 1 << 40):
+            corridor._AT_ONCE = limit
+            found.append(corridor_candidates(ba, ts, i, j, angular=False))
+    finally:
+        corridor._AT_ONCE = saved
+    assert np.array_equal(found[0][0], found[1][0]) and np.array_equal(found[0][1], found[1][1])
