@@ -321,9 +321,12 @@ def _all_paths(live: BoolArray, hit: BoolArray, pk: IntArray, tk: IntArray, sa: 
                sb: FloatArray, za: FloatArray, zb: FloatArray, low: FloatArray,
                ts: TerrainSet, path_blocked: BoolArray, path_grounded: BoolArray,
                exact_shapely: bool) -> None:
-    """``_both_rounds`` of every path at once, on (candidate, path) arrays: the same lines
-    and records, built with fewer numpy calls."""
+    """``_both_rounds`` of every path at once, on (candidate, path) arrays: the same
+    records, built with fewer numpy calls. A piece whose top is at or below both ends of
+    the pair's top lines blocks none of them (no part of a line is below its top: the
+    height interval of ``segments.blocked`` is empty), so its lines are not built."""
     c = np.flatnonzero(live)
+    c = c[ts.top[tk[c]] > np.minimum(za[pk[c], 0], zb[pk[c], 0])]
     pk2, tk2, first = pk[c], tk[c], hit[c][:, None]
     n2 = len(pk2)
     p = np.empty((n2, N_PATHS, 3))
