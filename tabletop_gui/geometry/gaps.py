@@ -14,7 +14,7 @@ from numpy.typing import NDArray
 
 from tabletop_gui.geometry import outline
 from tabletop_gui.geometry.bodies import BodyArrays, outline_shapes
-from tabletop_gui.geometry.outline_distance import point_distance
+from tabletop_gui.geometry.outline_distance import point_distance, xy
 from tabletop_gui.geometry.oval_gap import refine_gaps
 
 FloatArray = NDArray[np.float64]
@@ -60,8 +60,8 @@ def _circle_shape_gaps(ba: BodyArrays, c: IntArray, k: IntArray
     raw = d - r
     safe = np.where(d > 0, d, 1.0)
     ux, uy = (nx - ba.x[c]) / safe, (ny - ba.y[c]) / safe
-    near = np.stack([nx, ny], axis=1)
-    on_circle = np.stack([ba.x[c] + r * ux, ba.y[c] + r * uy], axis=1)
+    near = xy(nx, ny)
+    on_circle = xy(ba.x[c] + r * ux, ba.y[c] + r * uy)
     overlap = (raw <= 0)[:, None]
     return np.maximum(raw, 0.0), np.where(overlap, near, on_circle), near
 
@@ -78,8 +78,8 @@ def _circle_gaps(ba: BodyArrays, i: IntArray, j: IntArray
     gap = np.maximum(raw, 0.0)
     ta = np.where(raw >= 0, ri, 0.5 * (ri + dist - rj))
     tb = np.where(raw >= 0, dist - rj, ta)
-    pa = np.stack([ba.x[i] + ta * ux, ba.y[i] + ta * uy], axis=1)
-    pb = np.stack([ba.x[i] + tb * ux, ba.y[i] + tb * uy], axis=1)
+    pa = xy(ba.x[i] + ta * ux, ba.y[i] + ta * uy)
+    pb = xy(ba.x[i] + tb * ux, ba.y[i] + tb * uy)
     return gap, pa, pb
 
 

@@ -27,6 +27,15 @@ IntArray = NDArray[np.intp]
 Num = TypeVar("Num", float, FloatArray)
 
 
+def xy(x: FloatArray, y: FloatArray) -> FloatArray:
+    """``np.stack([x, y], axis=-1)`` (x and y of one shape) in fewer numpy calls: small
+    arrays, as a drag step's, pay for each call more than for their elements."""
+    out = np.empty(x.shape + (2,))
+    out[..., 0] = x
+    out[..., 1] = y
+    return out
+
+
 def point_distance(ba: BodyArrays, k: IntArray, px: FloatArray, py: FloatArray
                    ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Distance from (px, py) to body k's outline region, and the nearest point (x, y)."""

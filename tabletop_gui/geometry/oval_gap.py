@@ -23,7 +23,7 @@ from numpy.typing import NDArray
 
 from tabletop_gui.geometry import outline
 from tabletop_gui.geometry.bodies import BodyArrays
-from tabletop_gui.geometry.outline_distance import point_distance
+from tabletop_gui.geometry.outline_distance import point_distance, xy
 
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
@@ -56,8 +56,7 @@ def refine_gaps(ba: BodyArrays, i: IntArray, j: IntArray, pa: FloatArray, pb: Fl
 def _frame(ba: BodyArrays, k: IntArray) -> tuple[FloatArray, FloatArray, FloatArray]:
     """Centre (n,2), right (n,2) and forward (n,2) unit vectors of bodies k."""
     fwd = ba.forward[k]
-    right = np.stack([fwd[:, 1], -fwd[:, 0]], axis=1)
-    return np.stack([ba.x[k], ba.y[k]], axis=1), right, fwd
+    return xy(ba.x[k], ba.y[k]), xy(fwd[:, 1], -fwd[:, 0]), fwd
 
 
 def _angle(ba: BodyArrays, k: IntArray, p: FloatArray) -> FloatArray:
@@ -125,14 +124,15 @@ def _ellipse_rect(ba: BodyArrays, e: IntArray, q: IntArray
     corners = [cq + su * hw * rq + sv * hl * fq for su, sv in signs]
     every = np.concatenate(corners)  # the four corners of every pair in one call
     d, nx, ny = point_distance(ba, np.tile(e, 4), every[:, 0], every[:, 1])
-    near = np.stack([nx, ny], axis=1).reshape(4, n, 2)
+    near = xy(nx, ny).reshape(4, n, 2)
     # each edge k (corner k to k + 1) against the ellipse's support points along its two
     # normals, all 4 x 2 at once: axes (edge, sign, pair, xy)
-    p0 = np.stack(corners)[:, None]
+    stacked = np.stack(corners)
+    p0 = stacked[:, None]
     edge = np.roll(p0, -1, axis=0) - p0
     length = np.hypot(edge[..., 0], edge[..., 1])[..., None]
     unit = edge / length
-    normal = np.stack([unit[..., 1], -unit[..., 0]], axis=-1)
+    normal = xy(unit[..., 1], -unit[..., 0])
     direction = np.array([1.0, -1.0])[None, :, None, None] * normal
     we, le = ba.half_width[e][:, None], ba.half_length[e][:, None]
     du = np.sum(direction * re, axis=-1)[..., None]
@@ -153,6 +153,6 @@ def _ellipse_rect(ba: BodyArrays, e: IntArray, q: IntArray
     best = every_d[pick, cols]
     found = (best < np.inf)[:, None]
     best_e = np.where(found, np.concatenate([near, s.reshape(8, n, 2)])[pick, cols], 0.0)
-    best_q = np.where(found, np.concatenate([np.stack(corners), foot.reshape(8, n, 2)])[pick, cols],
+    best_q = np.where(found, np.concatenate([stacked, foot.reshape(8, n, 2)])[pick, cols],
                       0.0)
     return best, best_e, best_q

@@ -92,3 +92,18 @@ def test_point_distance_small_loop_matches_numpy(
     for got, want in zip(small, ref, strict=True):
         assert got.shape == want.shape
         assert got == pytest.approx(want, abs=1e-9)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.tuples(coord, coord), min_size=0, max_size=12), st.sampled_from([(), (3,)]))
+def test_xy_is_numpy_stack(pairs: list[tuple[float, float]], lead: tuple[int, ...]) -> None:
+    """``xy`` (the drag step's cheaper ``np.stack([x, y], axis=-1)``) gives numpy's array,
+    for vectors and for arrays with leading axes."""
+    x = np.array([p[0] for p in pairs], dtype=float)
+    y = np.array([p[1] for p in pairs], dtype=float)
+    if lead:
+        x, y = np.tile(x, lead + (1,)), np.tile(-y, lead + (1,))
+    got = od.xy(x, y)
+    want = np.stack([x, y], axis=-1)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    np.testing.assert_array_equal(got, want)
