@@ -53,11 +53,15 @@ def point_distance(ba: BodyArrays, k: IntArray, px: FloatArray, py: FloatArray
     shape = ba.shape[k]
     # circles: radial; rectangles (and, until replaced below, ellipses): clamp
     c = shape == outline.CIRCLE
-    r = np.where(c, ba.radius[k], 0.0)
-    rho = np.hypot(u, v)
-    scale = np.where(rho > r, r / np.where(rho > 0, rho, 1.0), 1.0)
-    nu = np.where(c, u * scale, np.minimum(np.maximum(u, -hw), hw))
-    nv = np.where(c, v * scale, np.minimum(np.maximum(v, -hl), hl))
+    if c.any():
+        r = np.where(c, ba.radius[k], 0.0)
+        rho = np.hypot(u, v)
+        scale = np.where(rho > r, r / np.where(rho > 0, rho, 1.0), 1.0)
+        nu = np.where(c, u * scale, np.minimum(np.maximum(u, -hw), hw))
+        nv = np.where(c, v * scale, np.minimum(np.maximum(v, -hl), hl))
+    else:  # no circle (a round base against the other outlines): the clamps alone
+        nu = np.minimum(np.maximum(u, -hw), hw)
+        nv = np.minimum(np.maximum(v, -hl), hl)
     # ellipses
     e = np.flatnonzero(shape == outline.ELLIPSE)
     if len(e):

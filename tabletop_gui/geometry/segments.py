@@ -136,6 +136,10 @@ def _z_interval(z0: FloatArray, dz: FloatArray, base: FloatArray, top: FloatArra
                 ) -> tuple[FloatArray, FloatArray]:
     """The t-range where base <= z(t) < top (as a closed interval; its ends carry no length)."""
     flat = np.abs(dz) <= 1e-12
+    if not flat.any():  # no level line (the usual case): the same values, fewer calls
+        t1 = (base - z0) / dz
+        t2 = (top - z0) / dz
+        return np.minimum(t1, t2), np.maximum(t1, t2)
     safe = np.where(flat, 1.0, dz)
     t1 = (base - z0) / safe
     t2 = (top - z0) / safe

@@ -161,3 +161,24 @@ def test_sight_lines_clipped_at_once_equal_the_general_path() -> None:
                             np.array([[2.0, 0.0, 0.5], [1.0, -1.0, 0.5]]),
                             np.array([0, 0], dtype=np.intp), ts)
     assert not edge.any()
+
+
+def test_height_interval_without_level_lines_equals_the_general_one() -> None:
+    """``_z_interval`` of a batch without level lines (its short way) gives each line the
+    values it gets in a batch that also holds a level line (the general way), bit for
+    bit: lines touching the base or the top, and nearly level ones."""
+    rng = np.random.default_rng(4)
+    n = 500
+    z0 = rng.uniform(-1, 4, n)
+    dz = rng.uniform(-3, 3, n)
+    dz[:20] = rng.choice([1e-11, -1e-11, 2e-12], 20)  # nearly level, not level
+    base = rng.uniform(0, 1.5, n)
+    top = base + rng.uniform(0.1, 2.0, n)
+    z0[20:40] = base[20:40]
+    z0[40:60] = top[40:60] - dz[40:60]  # the far end at the top
+    short = segments._z_interval(z0, dz, base, top)
+    general = segments._z_interval(np.append(z0, 0.5), np.append(dz, 0.0),
+                                   np.append(base, 0.0), np.append(top, 1.0))
+    assert np.isinf(general[0][-1])  # the level line took the general way
+    for got, want in zip(short, general, strict=True):
+        np.testing.assert_array_equal(got, want[:-1])

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from tabletop_gui.geometry import outline_distance as od
@@ -107,3 +107,35 @@ def test_xy_is_numpy_stack(pairs: list[tuple[float, float]], lead: tuple[int, ..
     want = np.stack([x, y], axis=-1)
     assert got.shape == want.shape and got.dtype == want.dtype
     np.testing.assert_array_equal(got, want)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(body, min_size=6, max_size=6),
+       st.lists(probe, min_size=1, max_size=40))
+def test_point_distance_without_circles_equals_the_mixed_batch(
+        bodies: list[tuple[str, float, float, float, float, float]],
+        probes: list[tuple[int, float, float]]) -> None:
+    """numpy's path for points on ovals and rectangles only (the clamps alone) gives each
+    point exactly what it gets in a batch that also holds a round base."""
+    from tabletop_gui.geometry.board import Board, Body, Footprint
+    from tabletop_gui.geometry.board_geometry import BoardGeometry
+
+    fps = [Footprint(s if m else "circle", x, y, 2 * w, 2 * (w if s == "circle" or not m
+                                                              else h), a)
+           for m, (s, x, y, w, h, a) in enumerate(bodies)]
+    ba = BoardGeometry(Board(30, 30, tuple(Body(f"b{m}", "red", fp)
+                                           for m, fp in enumerate(fps)))).bodies
+    shaped = [p for p in probes if not ba.circle[p[0]]]
+    assume(shaped)
+    k = np.array([p[0] for p in shaped], dtype=np.intp)
+    px = np.array([p[1] for p in shaped], dtype=float)
+    py = np.array([p[2] for p in shaped], dtype=float)
+    saved = od.SMALL_POINTS, od.SMALL_ELLIPSES
+    od.SMALL_POINTS = od.SMALL_ELLIPSES = -1
+    try:
+        alone = od.point_distance(ba, k, px, py)
+        mixed = od.point_distance(ba, np.append(k, 0), np.append(px, 3.0), np.append(py, 4.0))
+    finally:
+        od.SMALL_POINTS, od.SMALL_ELLIPSES = saved
+    for got, want in zip(alone, mixed, strict=True):
+        np.testing.assert_array_equal(got, want[:-1])
