@@ -29,6 +29,8 @@ FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
 
 NEWTON_STEPS = 12
+# sums are taken by the arrays' own ``sum`` (the reduction ``np.sum`` calls, without its
+# Python wrapper: an oval's drag step takes ~40 of them on a few pairs)
 
 
 def refine_gaps(ba: BodyArrays, i: IntArray, j: IntArray, pa: FloatArray, pb: FloatArray
@@ -62,8 +64,8 @@ def _frame(ba: BodyArrays, k: IntArray) -> tuple[FloatArray, FloatArray, FloatAr
 def _angle(ba: BodyArrays, k: IntArray, p: FloatArray) -> FloatArray:
     c, r, f = _frame(ba, k)
     d = p - c
-    angle: FloatArray = np.arctan2(np.sum(d * f, axis=1) / ba.half_length[k],
-                                   np.sum(d * r, axis=1) / ba.half_width[k])
+    angle: FloatArray = np.arctan2((d * f).sum(axis=1) / ba.half_length[k],
+                                   (d * r).sum(axis=1) / ba.half_width[k])
     return angle
 
 
@@ -80,7 +82,7 @@ def _ellipse_pairs(ba: BodyArrays, i: IntArray, j: IntArray, pa: FloatArray, pb:
 
     def half_sq(ta: FloatArray, tb: FloatArray) -> FloatArray:
         a, b = points(ta, tb)
-        value: FloatArray = 0.5 * np.sum((a - b) ** 2, axis=1)
+        value: FloatArray = 0.5 * ((a - b) ** 2).sum(axis=1)
         return value
 
     ta, tb = _angle(ba, i, pa), _angle(ba, j, pb)
@@ -89,11 +91,11 @@ def _ellipse_pairs(ba: BodyArrays, i: IntArray, j: IntArray, pa: FloatArray, pb:
         d = a - b
         da = -wa * np.sin(ta)[:, None] * ra + la * np.cos(ta)[:, None] * fa
         db = -wb * np.sin(tb)[:, None] * rb + lb * np.cos(tb)[:, None] * fb
-        g1 = np.sum(d * da, axis=1)
-        g2 = -np.sum(d * db, axis=1)
-        h11 = np.sum(da * da, axis=1) - np.sum(d * (a - ca), axis=1)
-        h22 = np.sum(db * db, axis=1) + np.sum(d * (b - cb), axis=1)
-        h12 = -np.sum(da * db, axis=1)
+        g1 = (d * da).sum(axis=1)
+        g2 = -(d * db).sum(axis=1)
+        h11 = (da * da).sum(axis=1) - (d * (a - ca)).sum(axis=1)
+        h22 = (db * db).sum(axis=1) + (d * (b - cb)).sum(axis=1)
+        h12 = -(da * db).sum(axis=1)
         det = h11 * h22 - h12 * h12
         good = (det > 1e-14) & (h11 > 0)
         safe = np.where(good, det, 1.0)
@@ -135,11 +137,11 @@ def _ellipse_rect(ba: BodyArrays, e: IntArray, q: IntArray
     normal = xy(unit[..., 1], -unit[..., 0])
     direction = np.array([1.0, -1.0])[None, :, None, None] * normal
     we, le = ba.half_width[e][:, None], ba.half_length[e][:, None]
-    du = np.sum(direction * re, axis=-1)[..., None]
-    dv = np.sum(direction * fe, axis=-1)[..., None]
+    du = (direction * re).sum(axis=-1)[..., None]
+    dv = (direction * fe).sum(axis=-1)[..., None]
     norm = np.sqrt((we * du) ** 2 + (le * dv) ** 2)
     s = ce + (we * we * du / norm) * re + (le * le * dv / norm) * fe
-    along = np.sum((s - p0) * unit, axis=-1)
+    along = ((s - p0) * unit).sum(axis=-1)
     foot = p0 + along[..., None] * unit
     inside = (along >= 0) & (along <= length[..., 0])
     gap = s - foot
