@@ -36,7 +36,9 @@ _EPS_Z = 1e-9
 _FEW_EDGES = 8  # polygons clipped apart from those with more edges
 _AT_ONCE = 1600  # (segments x edges) clipped as one array up to this size (fewer calls)
 _PADDED_LINES = 4096  # sight lines up to which ``_blocked_padded`` clips them all together
-_PADDED_AT_ONCE = 16384  # its (lines x edges) up to which they are one array (``_AT_ONCE``)
+# its (lines x edges) up to which they are one array (``_AT_ONCE``; beyond, the loop's
+# fewer passes over the elements cost less than its extra calls)
+_PADDED_AT_ONCE = 2560
 
 
 def blocked(
