@@ -72,7 +72,11 @@ class SightResult:
 
 
 def plan_samples(ba: BodyArrays, i: IntArray, j: IntArray) -> FloatArray:
-    """Sample points in plan on body i[k] as seen from body j[k]: shape (m, 4, 2)."""
+    """Sample points in plan on body i[k] as seen from body j[k]: shape (m, 4, 2).
+
+    The three directions (left, right, front) are rows of (3, m) arrays, every operand a
+    contiguous row or vector (numpy then needs no buffered iteration: a drag step's few
+    dozen points cost a fraction of the strided (m, 3) layout's time, the same values)."""
     m = len(i)
     cx, cy = ba.x[i], ba.y[i]
     dx, dy = ba.x[j] - cx, ba.y[j] - cy
@@ -80,22 +84,18 @@ def plan_samples(ba: BodyArrays, i: IntArray, j: IntArray) -> FloatArray:
     ok = dist > 0
     ux = np.where(ok, dx / np.where(ok, dist, 1.0), 1.0)
     uy = np.where(ok, dy / np.where(ok, dist, 1.0), 0.0)
-    dirs = np.empty((m, 3, 2))  # left, right, front (filled in place: fewer numpy calls)
-    dirs[:, 0, 0] = -uy
-    dirs[:, 0, 1] = dirs[:, 2, 0] = ux
-    dirs[:, 1, 0] = dirs[:, 2, 1] = uy
-    dirs[:, 1, 1] = -ux
-    out = np.empty((m, N_PLAN, 2))
-    out[:, 0, 0] = cx
-    out[:, 0, 1] = cy
-    fwd = ba.forward[i]  # (m, 2)
-    right = np.empty((m, 2))
-    right[:, 0] = fwd[:, 1]
-    right[:, 1] = -fwd[:, 0]
-    hl = ba.half_length[i][:, None]
-    hw = ba.half_width[i][:, None]
-    du = dirs[:, :, 0] * right[:, None, 0] + dirs[:, :, 1] * right[:, None, 1]
-    dv = dirs[:, :, 0] * fwd[:, None, 0] + dirs[:, :, 1] * fwd[:, None, 1]
+    ex = np.empty((3, m))  # the directions' x and y: left, right, front
+    ey = np.empty((3, m))
+    ex[0] = -uy
+    ey[0] = ex[2] = ux
+    ex[1] = ey[2] = uy
+    ey[1] = -ux
+    fx, fy = ba.forward[i, 0], ba.forward[i, 1]
+    rx, ry = fy, -fx  # right of the facing
+    hl = ba.half_length[i]
+    hw = ba.half_width[i]
+    du = ex * rx + ey * ry
+    dv = ex * fx + ey * fy
     # ellipse (and circle) support points: u = hw^2 du / n, v = hl^2 dv / n
     norm = np.hypot(hw * du, hl * dv)
     norm = np.where(norm > 0, norm, 1.0)
@@ -104,14 +104,17 @@ def plan_samples(ba: BodyArrays, i: IntArray, j: IntArray) -> FloatArray:
     rect = np.flatnonzero(ba.shape[i] == outline.RECT)
     if len(rect):
         # corners; a tie (an edge square to the direction) goes towards the other body
-        tu = (ux * right[:, 0] + uy * right[:, 1])[rect, None]
-        tv = (ux * fwd[:, 0] + uy * fwd[:, 1])[rect, None]
-        su = np.where(np.abs(du[rect]) > 1e-12, du[rect], tu)
-        sv = np.where(np.abs(dv[rect]) > 1e-12, dv[rect], tv)
-        u[rect] = np.where(su >= 0, 1.0, -1.0) * hw[rect]
-        v[rect] = np.where(sv >= 0, 1.0, -1.0) * hl[rect]
-    out[:, 1:, 0] = cx[:, None] + u * right[:, None, 0] + v * fwd[:, None, 0]
-    out[:, 1:, 1] = cy[:, None] + u * right[:, None, 1] + v * fwd[:, None, 1]
+        tu = (ux * rx + uy * ry)[rect]
+        tv = (ux * fx + uy * fy)[rect]
+        su = np.where(np.abs(du[:, rect]) > 1e-12, du[:, rect], tu)
+        sv = np.where(np.abs(dv[:, rect]) > 1e-12, dv[:, rect], tv)
+        u[:, rect] = np.where(su >= 0, 1.0, -1.0) * hw[rect]
+        v[:, rect] = np.where(sv >= 0, 1.0, -1.0) * hl[rect]
+    out = np.empty((m, N_PLAN, 2))
+    out[:, 0, 0] = cx
+    out[:, 0, 1] = cy
+    out[:, 1:, 0] = (cx + u * rx + v * fx).T
+    out[:, 1:, 1] = (cy + u * ry + v * fy).T
     return out
 
 

@@ -182,3 +182,74 @@ def test_height_interval_without_level_lines_equals_the_general_one() -> None:
     assert np.isinf(general[0][-1])  # the level line took the general way
     for got, want in zip(short, general, strict=True):
         np.testing.assert_array_equal(got, want[:-1])
+
+
+def _plan_samples_by_columns(ba, i, j):  # type: ignore[no-untyped-def]
+    """The sample points of ``sight.plan_samples`` in the (m, 3) layout it had before (the
+    obvious transcription of the module's text), for comparison."""
+    from tabletop_gui.geometry import outline
+
+    m = len(i)
+    cx, cy = ba.x[i], ba.y[i]
+    dx, dy = ba.x[j] - cx, ba.y[j] - cy
+    dist = np.hypot(dx, dy)
+    ok = dist > 0
+    ux = np.where(ok, dx / np.where(ok, dist, 1.0), 1.0)
+    uy = np.where(ok, dy / np.where(ok, dist, 1.0), 0.0)
+    dirs = np.stack([np.stack([-uy, ux], 1), np.stack([uy, -ux], 1), np.stack([ux, uy], 1)],
+                    axis=1)
+    out = np.empty((m, 4, 2))
+    out[:, 0, 0] = cx
+    out[:, 0, 1] = cy
+    fwd = ba.forward[i]
+    right = np.stack([fwd[:, 1], -fwd[:, 0]], axis=1)
+    hl = ba.half_length[i][:, None]
+    hw = ba.half_width[i][:, None]
+    du = dirs[:, :, 0] * right[:, None, 0] + dirs[:, :, 1] * right[:, None, 1]
+    dv = dirs[:, :, 0] * fwd[:, None, 0] + dirs[:, :, 1] * fwd[:, None, 1]
+    norm = np.hypot(hw * du, hl * dv)
+    norm = np.where(norm > 0, norm, 1.0)
+    u = hw * hw * du / norm
+    v = hl * hl * dv / norm
+    rect = np.flatnonzero(ba.shape[i] == outline.RECT)
+    if len(rect):
+        tu = (ux * right[:, 0] + uy * right[:, 1])[rect, None]
+        tv = (ux * fwd[:, 0] + uy * fwd[:, 1])[rect, None]
+        su = np.where(np.abs(du[rect]) > 1e-12, du[rect], tu)
+        sv = np.where(np.abs(dv[rect]) > 1e-12, dv[rect], tv)
+        u[rect] = np.where(su >= 0, 1.0, -1.0) * hw[rect]
+        v[rect] = np.where(sv >= 0, 1.0, -1.0) * hl[rect]
+    out[:, 1:, 0] = cx[:, None] + u * right[:, None, 0] + v * fwd[:, None, 0]
+    out[:, 1:, 1] = cy[:, None] + u * right[:, None, 1] + v * fwd[:, None, 1]
+    return out
+
+
+def test_plan_samples_in_rows_equal_the_column_layout() -> None:
+    """``plan_samples`` (directions as contiguous rows) gives, bit for bit, the points of
+    the (m, 3) layout: circles, ovals, rectangles at any facing, rectangles square to the
+    line of centres (the tie rule), bodies on the same centre."""
+    from tabletop_gui.geometry.board import Body, Footprint
+    from tabletop_gui.geometry.board_geometry import BoardGeometry
+
+    rng = np.random.default_rng(8)
+    bodies = []
+    for k in range(60):
+        shape = ("circle", "ellipse", "rect")[k % 3]
+        x, y = (5.0, 5.0) if k < 4 else tuple(rng.uniform(0, 20, 2))
+        facing = float(rng.choice([0.0, 90.0, 45.0, 180.0])) if k % 2 else float(
+            rng.uniform(0, 360))
+        length, width = (1.0, 1.0) if shape == "circle" else (2.0, 1.0)
+        bodies.append(Body(f"b{k}", "ab"[k % 2], Footprint(shape, float(x), float(y), length,
+                                                           width, facing)))
+    bodies.append(Body("sq", "a", Footprint("rect", 10.0, 0.0, 2.0, 1.0, 90.0)))
+    bodies.append(Body("sq2", "b", Footprint("rect", 10.0, 8.0, 2.0, 1.0, 0.0)))
+    ba = BoardGeometry(Board(30, 30, tuple(bodies))).bodies
+    i = rng.integers(0, len(bodies), 400).astype(np.intp)
+    j = rng.integers(0, len(bodies), 400).astype(np.intp)
+    i[:3], j[:3] = [0, len(bodies) - 2, len(bodies) - 1], [1, len(bodies) - 1, len(bodies) - 2]
+    from tabletop_gui.geometry import sight
+
+    got = sight.plan_samples(ba, i, j)
+    want = _plan_samples_by_columns(ba, i, j)
+    np.testing.assert_array_equal(got, want)
+    assert np.array_equal(np.signbit(got), np.signbit(want))
