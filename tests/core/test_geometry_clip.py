@@ -7,8 +7,9 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
+import pytest
 
-from tabletop_gui.geometry import segments
+from tabletop_gui.geometry import jit, segments
 from tabletop_gui.geometry.board import Board, Terrain
 from tabletop_gui.geometry.terrain import TerrainSet
 
@@ -75,7 +76,7 @@ def _walls_on_platforms(b: Board, seed: int) -> Board:
     return replace(b, terrains=b.terrains + tuple(extra))
 
 
-def test_sight_rounds_in_one_call_equal_two_calls() -> None:
+def test_sight_rounds_in_one_call_equal_two_calls(monkeypatch: pytest.MonkeyPatch) -> None:
     """Stage 2 of sight for small batches tests both rounds' lines in one call, and with
     few lines all eight paths in one call; the answers (and the blockers) are those of
     the separate rounds, on batches of a few pairs (a drag's row) and of many."""
@@ -84,6 +85,7 @@ def test_sight_rounds_in_one_call_equal_two_calls() -> None:
     from tabletop_gui.geometry.board_geometry import BoardGeometry
     from tabletop_gui.geometry.pairs import opposing_pairs
 
+    monkeypatch.setattr(jit, "ENABLED", False)  # numpy's paths (an earlier test may load numba's)
     # (MERGE_BELOW, ONE_CALL_LINES): four calls, two calls, one call
     modes = ((0, 0), (1 << 40, 0), (1 << 40, 1 << 40))
     saved = sight.MERGE_BELOW, sight.ONE_CALL_LINES
@@ -119,7 +121,8 @@ def test_sight_rounds_in_one_call_equal_two_calls() -> None:
     assert hidden > 0 and lower
 
 
-def test_sight_lines_clipped_at_once_equal_the_general_path() -> None:
+def test_sight_lines_clipped_at_once_equal_the_general_path(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """``blocked`` of sight lines against convex pieces of the padded arrays
     (``_blocked_padded``) gives the general path's answer on every line: random ones, and
     lines between vertices (along edges, grazing corners), level at a prism's base or top,
@@ -130,6 +133,7 @@ def test_sight_lines_clipped_at_once_equal_the_general_path() -> None:
         Terrain("plat", "platform", ((1, 3), (7, 3), (7, 7), (1, 7)), 1.5),
         Terrain("wall", "obstacle", ((3, 4), (5, 4), (5, 4.5), (3, 4.5)), 1.0),  # on plat
     ))
+    monkeypatch.setattr(jit, "ENABLED", False)  # numpy's paths (an earlier test may load numba's)
     assert segments._all_padded(ts)
     rng = np.random.default_rng(11)
     n = 3000
