@@ -71,6 +71,28 @@ class SightResult:
         return sorted(int(t) for t in self.blocker_terrain[self.blocker_pair == k])
 
 
+def towards(ba: BodyArrays, i: IntArray, j: IntArray
+            ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray]:
+    """Centre of body i[k] and the unit vector from it towards body j[k] ((1, 0) when the
+    centres coincide)."""
+    cx, cy = ba.x[i], ba.y[i]
+    dx, dy = ba.x[j] - cx, ba.y[j] - cy
+    dist = np.hypot(dx, dy)
+    ok = dist > 0
+    ux = np.where(ok, dx / np.where(ok, dist, 1.0), 1.0)
+    uy = np.where(ok, dy / np.where(ok, dist, 1.0), 0.0)
+    return cx, cy, ux, uy
+
+
+def support(hw: FloatArray, hl: FloatArray, du: FloatArray, dv: FloatArray
+            ) -> tuple[FloatArray, FloatArray]:
+    """The support point (u, v) of ellipses of half-axes hw (across) and hl (along) in
+    the directions (du, dv) of their frames: u = hw^2 du / n, v = hl^2 dv / n."""
+    norm = np.hypot(hw * du, hl * dv)
+    norm = np.where(norm > 0, norm, 1.0)
+    return hw * hw * du / norm, hl * hl * dv / norm
+
+
 def plan_samples(ba: BodyArrays, i: IntArray, j: IntArray) -> FloatArray:
     """Sample points in plan on body i[k] as seen from body j[k]: shape (m, 4, 2).
 
@@ -78,12 +100,7 @@ def plan_samples(ba: BodyArrays, i: IntArray, j: IntArray) -> FloatArray:
     contiguous row or vector (numpy then needs no buffered iteration: a drag step's few
     dozen points cost a fraction of the strided (m, 3) layout's time, the same values)."""
     m = len(i)
-    cx, cy = ba.x[i], ba.y[i]
-    dx, dy = ba.x[j] - cx, ba.y[j] - cy
-    dist = np.hypot(dx, dy)
-    ok = dist > 0
-    ux = np.where(ok, dx / np.where(ok, dist, 1.0), 1.0)
-    uy = np.where(ok, dy / np.where(ok, dist, 1.0), 0.0)
+    cx, cy, ux, uy = towards(ba, i, j)
     ex = np.empty((3, m))  # the directions' x and y: left, right, front
     ey = np.empty((3, m))
     ex[0] = -uy
@@ -96,11 +113,7 @@ def plan_samples(ba: BodyArrays, i: IntArray, j: IntArray) -> FloatArray:
     hw = ba.half_width[i]
     du = ex * rx + ey * ry
     dv = ex * fx + ey * fy
-    # ellipse (and circle) support points: u = hw^2 du / n, v = hl^2 dv / n
-    norm = np.hypot(hw * du, hl * dv)
-    norm = np.where(norm > 0, norm, 1.0)
-    u = hw * hw * du / norm
-    v = hl * hl * dv / norm
+    u, v = support(hw, hl, du, dv)
     rect = np.flatnonzero(ba.shape[i] == outline.RECT)
     if len(rect):
         # corners; a tie (an edge square to the direction) goes towards the other body

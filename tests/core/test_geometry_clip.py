@@ -190,16 +190,13 @@ def test_height_interval_without_level_lines_equals_the_general_one() -> None:
 
 def _plan_samples_by_columns(ba, i, j):  # type: ignore[no-untyped-def]
     """The sample points of ``sight.plan_samples`` in the (m, 3) layout it had before (the
-    obvious transcription of the module's text), for comparison."""
-    from tabletop_gui.geometry import outline
+    obvious transcription of the module's text; the direction between the bodies and the
+    ellipse support points are ``sight.towards``'s and ``sight.support``'s), for
+    comparison."""
+    from tabletop_gui.geometry import outline, sight
 
     m = len(i)
-    cx, cy = ba.x[i], ba.y[i]
-    dx, dy = ba.x[j] - cx, ba.y[j] - cy
-    dist = np.hypot(dx, dy)
-    ok = dist > 0
-    ux = np.where(ok, dx / np.where(ok, dist, 1.0), 1.0)
-    uy = np.where(ok, dy / np.where(ok, dist, 1.0), 0.0)
+    cx, cy, ux, uy = sight.towards(ba, i, j)
     dirs = np.stack([np.stack([-uy, ux], 1), np.stack([uy, -ux], 1), np.stack([ux, uy], 1)],
                     axis=1)
     out = np.empty((m, 4, 2))
@@ -211,10 +208,7 @@ def _plan_samples_by_columns(ba, i, j):  # type: ignore[no-untyped-def]
     hw = ba.half_width[i][:, None]
     du = dirs[:, :, 0] * right[:, None, 0] + dirs[:, :, 1] * right[:, None, 1]
     dv = dirs[:, :, 0] * fwd[:, None, 0] + dirs[:, :, 1] * fwd[:, None, 1]
-    norm = np.hypot(hw * du, hl * dv)
-    norm = np.where(norm > 0, norm, 1.0)
-    u = hw * hw * du / norm
-    v = hl * hl * dv / norm
+    u, v = sight.support(hw, hl, du, dv)
     rect = np.flatnonzero(ba.shape[i] == outline.RECT)
     if len(rect):
         tu = (ux * right[:, 0] + uy * right[:, 1])[rect, None]
