@@ -18,6 +18,7 @@ from tabletop_gui.geometry.outline_distance import point_distance
 from tabletop_gui.geometry.oval_gap import refine_gaps
 
 FloatArray = NDArray[np.float64]
+BoolArray = NDArray[np.bool_]
 IntArray = NDArray[np.intp]
 
 
@@ -85,6 +86,62 @@ def _circle_gaps(ba: BodyArrays, i: IntArray, j: IntArray
 
 def _shape_gaps(ba: BodyArrays, i: IntArray, j: IntArray
                 ) -> tuple[FloatArray, FloatArray, FloatArray]:
+    # an oval against a rectangle is measured on the true outlines (``refine_gaps``, which
+    # does not read the polygons' points for such a pair); shapely only where they may
+    # meet: a line square to the measured gap must part them by more than ``_APART`` (the
+    # oval's polygon lies inside the ellipse: the polygons are then apart too, and the
+    # polygon path gives the answer below)
+    oval_rect = np.flatnonzero((ba.shape[i] == outline.ELLIPSE) != (ba.shape[j] == outline.ELLIPSE))
+    if len(oval_rect):
+        none = np.zeros((len(oval_rect), 2))
+        ii, jj = i[oval_rect], j[oval_rect]
+        dist_er, pa_er, pb_er = refine_gaps(ba, ii, jj, none, none)
+        first = ba.shape[ii] == outline.ELLIPSE
+        apart = _parted(ba, np.where(first, ii, jj), np.where(first, jj, ii),
+                        np.where(first[:, None], pb_er - pa_er, pa_er - pb_er))
+        if apart.any():
+            rest = np.ones(len(i), dtype=bool)
+            rest[oval_rect[apart]] = False
+            gap = np.empty(len(i))
+            pa = np.empty((len(i), 2))
+            pb = np.empty((len(i), 2))
+            k = np.flatnonzero(rest)
+            if len(k):
+                gap[k], pa[k], pb[k] = _polygon_gaps(ba, i[k], j[k])
+            k = oval_rect[apart]
+            gap[k], pa[k], pb[k] = _finish(ba, i[k], j[k], dist_er[apart], pa_er[apart],
+                                           pb_er[apart])
+            return gap, pa, pb
+    return _polygon_gaps(ba, i, j)
+
+
+_APART = 1e-6  # inches: an oval and a rectangle this far apart are measured without shapely
+
+
+def _parted(ba: BodyArrays, e: IntArray, q: IntArray, toward: FloatArray) -> BoolArray:
+    """Does the line square to ``toward`` (from oval e towards rectangle q) leave more than
+    ``_APART`` between the ellipse's support and the rectangle's nearest corner?"""
+    length = np.hypot(toward[:, 0], toward[:, 1])
+    ok = length > 0
+    u = toward / np.where(ok, length, 1.0)[:, None]
+
+    def along(axis: FloatArray) -> FloatArray:
+        return np.asarray(np.abs(axis[:, 0] * u[:, 0] + axis[:, 1] * u[:, 1]))
+
+    fe, fq = ba.forward[e], ba.forward[q]
+    re = np.stack([fe[:, 1], -fe[:, 0]], axis=1)
+    rq = np.stack([fq[:, 1], -fq[:, 0]], axis=1)
+    oval_far = (ba.x[e] * u[:, 0] + ba.y[e] * u[:, 1]
+                + np.hypot(ba.half_width[e] * along(re), ba.half_length[e] * along(fe)))
+    rect_near = (ba.x[q] * u[:, 0] + ba.y[q] * u[:, 1]
+                 - ba.half_width[q] * along(rq) - ba.half_length[q] * along(fq))
+    return np.asarray(ok & (rect_near - oval_far > _APART), dtype=bool)
+
+
+def _polygon_gaps(ba: BodyArrays, i: IntArray, j: IntArray
+                  ) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Gaps of non-round pairs from shapely's closest points of their outline polygons
+    (refined on the true outlines where an oval is involved)."""
     gi, gj = outline_shapes(ba, i), outline_shapes(ba, j)
     lines = shapely.shortest_line(gi, gj)
     coords = shapely.get_coordinates(lines).reshape(len(i), 2, 2)
@@ -98,7 +155,14 @@ def _shape_gaps(ba: BodyArrays, i: IntArray, j: IntArray
                                      | (ba.shape[j] == outline.ELLIPSE)))
     if len(e):
         dist[e], pa[e], pb[e] = refine_gaps(ba, i[e], j[e], pa[e], pb[e])
-        d = pb - pa
+    return _finish(ba, i, j, dist, pa, pb)
+
+
+def _finish(ba: BodyArrays, i: IntArray, j: IntArray, dist: FloatArray, pa: FloatArray,
+            pb: FloatArray) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Gaps and closest points of the bases from those of their outlines (``dist`` apart,
+    closest points pa and pb)."""
+    d = pb - pa
     raw = dist - ba.radius[i] - ba.radius[j]
     u = d / np.where(dist > 0, dist, 1.0)[:, None]
     pa_out = pa + u * ba.radius[i][:, None]
