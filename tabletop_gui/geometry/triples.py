@@ -27,7 +27,10 @@ _EMPTY = np.zeros((0, 3), dtype=np.intp)
 def _stable_order(col: IntArray) -> IntArray:
     """``np.argsort(col, kind="stable")``: the same order, through 16-bit keys (numpy's
     radix sort, several times faster than a merge sort of the full integers) when every
-    body index fits in them."""
+    body index fits in them; no sort when the column ascends already (the blocker rows of
+    a table come by pair, first body ascending)."""
+    if len(col) < 2 or bool((col[1:] >= col[:-1]).all()):
+        return np.arange(len(col), dtype=np.intp)
     if len(col) and 0 <= int(col.min()) and int(col.max()) < 1 << 16:
         return np.argsort(col.astype(np.uint16), kind="stable").astype(np.intp)
     return np.argsort(col, kind="stable").astype(np.intp)
