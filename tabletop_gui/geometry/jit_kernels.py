@@ -23,6 +23,7 @@ IntArray = NDArray[np.intp]
 _EPS_LENGTH = 1e-7  # segments.EPS_LENGTH
 _EPS_SIDE = 1e-9  # segments._EPS_SIDE
 _EPS_Z = 1e-9  # segments._EPS_Z
+_EXEMPT = 0.5  # cover.EXEMPT
 # sight.PATH_A / PATH_B, the outer and inner paths, and the lower height pairs
 _PATH_A = np.array([0, 1, 2, 1, 2, 3, 3, 0], dtype=np.intp)
 _PATH_B = np.array([0, 2, 1, 1, 2, 3, 0, 3], dtype=np.intp)
@@ -117,19 +118,27 @@ def clip(p: FloatArray, d: FloatArray, tid: IntArray, enx: FloatArray, eny: Floa
 
 
 @njit(cache=True, nogil=True)
-def cover_spans(pk: IntArray, tk: IntArray, pa: FloatArray, d: FloatArray,
-                length: FloatArray, padded: BoolArray, bounds: FloatArray, enx: FloatArray,
-                eny: FloatArray, ec: FloatArray, ecount: IntArray
-                ) -> tuple[IntArray, FloatArray, FloatArray]:
-    """The clipping of ``cover.cover_both_ways``: for each candidate e whose polygon is in
-    the padded edge arrays (``padded``) and whose line pa -> pa + d (of pair pk[e]) has a
-    length, the part [a, b] of the line inside the polygon, kept only when it is longer than
-    ``EPS_LENGTH`` (no cover either way otherwise). Returns (e, a, b) of those kept."""
+def cover_hits(pk: IntArray, tk: IntArray, i: IntArray, j: IntArray, pa: FloatArray,
+               d: FloatArray, length: FloatArray, exempt: BoolArray, circle: BoolArray,
+               padded: BoolArray, bounds: FloatArray, enx: FloatArray, eny: FloatArray,
+               ec: FloatArray, ecount: IntArray
+               ) -> tuple[BoolArray, BoolArray, IntArray, BoolArray, FloatArray]:
+    """``cover.cover_both_ways`` for the candidates e whose obstacle is a convex polygon of
+    the padded edge arrays (``padded``): the part [a, b] of pair pk[e]'s line pa -> pa + d
+    inside it (``_convex_spans``), then whether it covers j against i (``hit_ij``: the part
+    beyond i's exempt half inch) and i against j (``hit_ji``), as ``_span_hits`` decides.
+
+    Where that attacker is not round and exempt, the answer needs the distance from its
+    outline of the span's far end: those are returned as (candidate e, whether i is the
+    attacker, t of the end on the line) for ``outline_distance.point_distance``.
+    """
     n = len(pk)
-    keep = np.empty(n, dtype=np.intp)
-    out_a = np.empty(n)
-    out_b = np.empty(n)
-    n_keep = 0
+    hit_ij = np.zeros(n, dtype=np.bool_)
+    hit_ji = np.zeros(n, dtype=np.bool_)
+    ask_e = np.empty(2 * n, dtype=np.intp)
+    ask_fwd = np.empty(2 * n, dtype=np.bool_)
+    ask_t = np.empty(2 * n)
+    n_ask = 0
     for e in range(n):
         t = tk[e]
         q = pk[e]
@@ -150,12 +159,28 @@ def cover_spans(pk: IntArray, tk: IntArray, pa: FloatArray, d: FloatArray,
                              ecount)
         a = max(ilo, 0.0)
         b = min(ihi, 1.0)
-        if b > a and (b - a) * lq > _EPS_LENGTH:
-            keep[n_keep] = e
-            out_a[n_keep] = a
-            out_b[n_keep] = b
-            n_keep += 1
-    return keep[:n_keep].copy(), out_a[:n_keep].copy(), out_b[:n_keep].copy()
+        if not (b > a and (b - a) * lq > _EPS_LENGTH):
+            continue
+        ex = exempt[q]
+        cut = min(1.0, _EXEMPT / lq) if ex else 0.0
+        for forward in (True, False):
+            attacker = i[q] if forward else j[q]
+            if circle[attacker] or not ex:
+                lo2 = max(a, cut) if forward else a
+                hi2 = b if forward else min(b, 1.0 - cut)
+                hit = hi2 > lo2 and (hi2 - lo2) * lq > _EPS_LENGTH
+                if forward:
+                    hit_ij[e] = hit
+                else:
+                    hit_ji[e] = hit
+            else:
+                t_far = b - _EPS_LENGTH / lq if forward else a + _EPS_LENGTH / lq
+                ask_e[n_ask] = e
+                ask_fwd[n_ask] = forward
+                ask_t[n_ask] = min(max(t_far, 0.0), 1.0)
+                n_ask += 1
+    return (hit_ij, hit_ji, ask_e[:n_ask].copy(), ask_fwd[:n_ask].copy(),
+            ask_t[:n_ask].copy())
 
 
 @njit(cache=True, nogil=True)

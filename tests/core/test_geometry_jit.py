@@ -21,7 +21,8 @@ from tabletop_gui.geometry import jit, segments
 from tabletop_gui.geometry.board import Board, Terrain
 from tabletop_gui.geometry.bodies import BodyArrays
 from tabletop_gui.geometry.corridor import corridor_candidates
-from tabletop_gui.geometry.cover import CoverRule
+from tabletop_gui.geometry.cover import CoverRule, cover_both_ways
+from tabletop_gui.geometry.gaps import gaps
 from tabletop_gui.geometry.pairs import PairTable, opposing_pairs
 from tabletop_gui.geometry.sight import sight_pairs
 from tabletop_gui.geometry.terrain import TerrainSet
@@ -176,6 +177,43 @@ def test_pair_tables_with_and_without_the_kernels_are_equal(seed: int, odd: bool
     slow = numpy_only(PairTable.build, ba, ts, RULE)
     assert_same_tables(fast, slow)
     assert not slow.visible.all()
+
+
+def assert_same_cover(b: Board, rule: CoverRule) -> int:
+    """``cover_both_ways`` with the compiled loop (``jit_kernels.cover_hits``) and in numpy:
+    the same covers, obstacles (in the same order) and platforms both ways. Returns how
+    many covers an oval or rectangle attacker's exempt half inch decided (the loop hands
+    those ends back to numpy)."""
+    ba, ts, i, j = arrays(b)
+    gap, pa, pb = gaps(ba, i, j)
+    dist = np.hypot(gap, np.abs(ba.elevation[i] - ba.elevation[j]))
+    cands = corridor_candidates(ba, ts, i, j)
+    fast = cover_both_ways(ba, ts, i, j, pa, pb, dist, rule, candidates=cands)
+    slow = numpy_only(cover_both_ways, ba, ts, i, j, pa, pb, dist, rule, candidates=cands)
+    asked = 0
+    for f, s_, att in zip(fast, slow, (i, j), strict=True):
+        assert np.array_equal(f.in_cover, s_.in_cover)
+        assert np.array_equal(f.obstacle_pair, s_.obstacle_pair)
+        assert np.array_equal(f.obstacle, s_.obstacle)
+        assert np.array_equal(f.platform, s_.platform)
+        asked += int((~ba.circle[att[s_.obstacle_pair]]
+                      & (dist[s_.obstacle_pair] > 1.0 + 1e-9)).sum())
+    return asked
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 50), st.integers(1, 30),
+       st.sampled_from([3.0, 12.0, 40.0]), st.booleans(), st.booleans())
+def test_compiled_cover_equals_numpy(seed: int, n: int, pieces: int, spread: float,
+                                     odd: bool, gate: bool) -> None:
+    b = crowded_board(seed, n, pieces, spread)
+    assert_same_cover(with_odd_pieces(b) if odd else b, CoverRule(gate, 3.0))
+
+
+@pytest.mark.parametrize("n", [40, 200])
+def test_compiled_cover_on_the_benchmark_boards(n: int) -> None:
+    assert assert_same_cover(synthetic_board(n, seed=3), RULE) > 0
+    assert assert_same_cover(with_odd_pieces(synthetic_board(n, seed=4)), RULE) > 0
 
 
 def test_without_numba_the_numpy_paths_answer(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -33,7 +33,6 @@ def arrays(fps: list[Footprint]) -> BodyArrays:
 
 
 def assert_same_as_polygon_path(ba: BodyArrays) -> None:
-    n = len(ba)
     shaped = ~ba.circle  # the pairs ``gaps`` gives these paths (an even oval is round)
     i, j = np.nonzero(np.triu(shaped[:, None] & shaped[None, :], 1))
     i, j = i.astype(np.intp), j.astype(np.intp)
