@@ -8,11 +8,13 @@ rectangles, within 0.001" for ovals, see ``outline``).
 
 from __future__ import annotations
 
+from types import ModuleType
+
 import numpy as np
 import shapely
 from numpy.typing import NDArray
 
-from tabletop_gui.geometry import outline
+from tabletop_gui.geometry import jit, outline
 from tabletop_gui.geometry.bodies import BodyArrays, outline_shapes
 from tabletop_gui.geometry.outline_distance import point_distance
 from tabletop_gui.geometry.oval_gap import refine_gaps
@@ -29,12 +31,21 @@ def gaps(ba: BodyArrays, i: IntArray, j: IntArray
     Overlapping outlines have gap 0; their closest points are then one point of the overlap
     (for two circles, the middle of the overlap on the line of centres).
     """
+    if len(i) == 0:
+        return np.zeros(0), np.zeros((0, 2)), np.zeros((0, 2))
+    kernels = jit.loaded()
+    if kernels is not None and _finite(ba):
+        return _compiled_gaps(kernels, ba, i, j)
+    return _numpy_gaps(ba, i, j)
+
+
+def _numpy_gaps(ba: BodyArrays, i: IntArray, j: IntArray
+                ) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """``gaps`` in numpy."""
     n = len(i)
     gap = np.zeros(n)
     pa = np.zeros((n, 2))
     pb = np.zeros((n, 2))
-    if n == 0:
-        return gap, pa, pb
     cc = ba.circle[i] & ba.circle[j]
     k = np.flatnonzero(cc)
     if len(k):
@@ -50,6 +61,39 @@ def gaps(ba: BodyArrays, i: IntArray, j: IntArray
     k = np.flatnonzero(~ba.circle[i] & ~ba.circle[j])
     if len(k):
         gap[k], pa[k], pb[k] = _shape_gaps(ba, i[k], j[k])
+    return gap, pa, pb
+
+
+def _finite(ba: BodyArrays) -> bool:
+    """Are the places and outlines of every body finite (what the compiled loop takes)?"""
+    return bool(np.isfinite(ba.x).all() and np.isfinite(ba.y).all()
+                and np.isfinite(ba.radius).all() and np.isfinite(ba.half_width).all()
+                and np.isfinite(ba.half_length).all() and np.isfinite(ba.forward).all())
+
+
+def _compiled_gaps(kernels: ModuleType, ba: BodyArrays, i: IntArray, j: IntArray
+                   ) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """``gaps`` with the pairs holding a round base measured by the compiled loop
+    (``jit_kernels.round_gaps``: the same steps, an oval's nearest point found point by
+    point), the others as in numpy."""
+    gap: FloatArray
+    pa: FloatArray
+    pb: FloatArray
+    done: BoolArray
+    gap, pa, pb, done = kernels.round_gaps(
+        np.ascontiguousarray(i, dtype=np.intp), np.ascontiguousarray(j, dtype=np.intp),
+        ba.x, ba.y, ba.radius, ba.circle, ba.shape, ba.half_width, ba.half_length,
+        ba.forward)
+    k = np.flatnonzero(~done)
+    if len(k):
+        rest = ba.circle[i[k]] | ba.circle[j[k]]  # an oval left to numpy
+        if rest.any():
+            with_circle = k[rest]
+            gap[with_circle], pa[with_circle], pb[with_circle] = _numpy_gaps(
+                ba, i[with_circle], j[with_circle])
+        k = k[~rest]
+        if len(k):
+            gap[k], pa[k], pb[k] = _shape_gaps(ba, i[k], j[k])
     return gap, pa, pb
 
 

@@ -31,7 +31,9 @@ _ROUNDS = np.array([1, 2, 0, 3, 4, 5, 6, 7], dtype=np.intp)  # outer paths, then
 _LOWER_A = np.array([0, 0, 1, 1, 1, 2, 2, 2], dtype=np.intp)
 _LOWER_B = np.array([1, 2, 0, 1, 2, 0, 1, 2], dtype=np.intp)
 _HEIGHTS = np.array([1.0, 0.5, 0.0])  # sight.HEIGHTS
+_ELLIPSE = 1  # outline.ELLIPSE
 _RECT = 2  # outline.RECT
+_ELLIPSE_NEWTON_STEPS = 12  # outline_distance.ELLIPSE_NEWTON_STEPS
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -529,3 +531,149 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
             out_t[n_out] = tmp[off[p] + q]
             n_out += 1
     return out_p, out_t
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _ellipse_point(uu: float, vv: float, w: float, h: float) -> tuple[float, float, bool]:
+    """``outline_distance._ellipse_point``: the nearest point of the ellipse region
+    (u/w)^2 + (v/h)^2 <= 1 to (uu, vv), and False where that function gives None (a
+    degenerate ellipse or a point not finite: left to numpy)."""
+    swap = w < h
+    if swap:
+        a, b, su, sv = h, w, vv, uu
+    else:
+        a, b, su, sv = w, h, uu, vv
+    if not (0 < b <= a < np.inf and math.isfinite(su) and math.isfinite(sv)):
+        return 0.0, 0.0, False
+    x = abs(su)
+    y = abs(sv)
+    xa = x / a
+    yb = y / b
+    if xa * xa + yb * yb <= 1.0:
+        ex = x
+        ey = y
+    else:
+        a2 = a * a
+        b2 = b * b
+        ax = a * x
+        by = b * y
+        tol = 1e-13 * a2
+        t = max(math.hypot(ax, by) - a2, by - b2)
+        for _ in range(_ELLIPSE_NEWTON_STEPS):
+            step = 0.0
+            if t + a2 != 0 and t + b2 != 0:
+                ta = t + a2
+                tb = t + b2
+                p = ax / ta
+                q = by / tb
+                pp = p * p
+                qq = q * q
+                f = pp + qq - 1.0
+                df = -2.0 * (pp / ta + qq / tb)
+                if df < 0 and math.isfinite(f):
+                    step = f / df
+            t = t - step
+            if not abs(step) > tol:
+                break
+        ta = t + a2
+        ex = a2 * x / ta if ta != 0 else a
+        if not math.isfinite(ex):
+            ex = a
+        denom = t + b2
+        ey = b2 * y / denom if denom > 0 else 0.0
+        ex = min(ex, a)
+    if su < 0:
+        ex = -ex
+    if sv < 0:
+        ey = -ey
+    if swap:
+        return ey, ex, True
+    return ex, ey, True
+
+
+@njit(cache=True, nogil=True)
+def round_gaps(i: IntArray, j: IntArray, x: FloatArray, y: FloatArray, radius: FloatArray,
+               circle: BoolArray, shape: IntArray, half_width: FloatArray,
+               half_length: FloatArray, forward: FloatArray
+               ) -> tuple[FloatArray, FloatArray, FloatArray, BoolArray]:
+    """``gaps.gaps`` of the pairs (i[k], j[k]) of which at least one base is round (the
+    others are skipped): two round bases as ``gaps._circle_gaps``, a round base against
+    another outline as ``gaps._circle_shape_gaps`` (the nearest outline point as
+    ``outline_distance.point_distance`` finds it, an oval's point by point). Returns the
+    gaps, the closest points and which pairs were answered (not: no round base, or an
+    oval that ``_ellipse_point`` leaves to numpy)."""
+    m = len(i)
+    gap = np.zeros(m)
+    pa = np.zeros((m, 2))
+    pb = np.zeros((m, 2))
+    done = np.zeros(m, dtype=np.bool_)
+    for k in range(m):
+        a = i[k]
+        b = j[k]
+        if circle[a] and circle[b]:
+            dx = x[b] - x[a]
+            dy = y[b] - y[a]
+            dist = math.hypot(dx, dy)
+            ux = dx / dist if dist > 0 else 1.0
+            uy = dy / dist if dist > 0 else 0.0
+            ri = radius[a]
+            rj = radius[b]
+            raw = dist - ri - rj
+            gap[k] = max(raw, 0.0)
+            ta = ri if raw >= 0 else 0.5 * (ri + dist - rj)
+            tb = dist - rj if raw >= 0 else ta
+            pa[k, 0] = x[a] + ta * ux
+            pa[k, 1] = y[a] + ta * uy
+            pb[k, 0] = x[a] + tb * ux
+            pb[k, 1] = y[a] + tb * uy
+            done[k] = True
+            continue
+        if not (circle[a] or circle[b]):
+            continue
+        c, s = (a, b) if circle[a] else (b, a)  # the round base, the other outline
+        fx = forward[s, 0]
+        fy = forward[s, 1]
+        rx = fy
+        ry = -fx
+        dx = x[c] - x[s]
+        dy = y[c] - y[s]
+        u = dx * rx + dy * ry
+        v = dx * fx + dy * fy
+        hw = half_width[s]
+        hl = half_length[s]
+        if shape[s] == _ELLIPSE:
+            nu, nv, ok = _ellipse_point(u, v, hw, hl)
+            if not ok:
+                continue
+        elif shape[s] == _RECT:
+            nu = min(max(u, -hw), hw)
+            nv = min(max(v, -hl), hl)
+        else:
+            continue
+        d = math.hypot(u - nu, v - nv)
+        nx = x[s] + nu * rx + nv * fx
+        ny = y[s] + nu * ry + nv * fy
+        r = radius[c]
+        raw = d - r
+        safe = d if d > 0 else 1.0
+        cux = (nx - x[c]) / safe
+        cuy = (ny - y[c]) / safe
+        if raw <= 0:
+            ox = nx
+            oy = ny
+        else:
+            ox = x[c] + r * cux
+            oy = y[c] + r * cuy
+        gap[k] = max(raw, 0.0)
+        if circle[a]:
+            pa[k, 0] = ox
+            pa[k, 1] = oy
+            pb[k, 0] = nx
+            pb[k, 1] = ny
+        else:
+            pa[k, 0] = nx
+            pa[k, 1] = ny
+            pb[k, 0] = ox
+            pb[k, 1] = oy
+        done[k] = True
+    return gap, pa, pb, done

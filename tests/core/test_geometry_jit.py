@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabletop_gui.bench.battlefields import synthetic_board
-from tabletop_gui.geometry import jit, segments
+from tabletop_gui.geometry import jit, outline, segments
 from tabletop_gui.geometry.board import Board, Terrain
 from tabletop_gui.geometry.bodies import BodyArrays
 from tabletop_gui.geometry.corridor import corridor_candidates
@@ -214,6 +214,40 @@ def test_compiled_cover_equals_numpy(seed: int, n: int, pieces: int, spread: flo
 def test_compiled_cover_on_the_benchmark_boards(n: int) -> None:
     assert assert_same_cover(synthetic_board(n, seed=3), RULE) > 0
     assert assert_same_cover(with_odd_pieces(synthetic_board(n, seed=4)), RULE) > 0
+
+
+def assert_same_gaps(b: Board) -> None:
+    """``gaps`` with the compiled loop for the pairs holding a round base
+    (``jit_kernels.round_gaps``) and in numpy: the same gaps and closest points, to the
+    bit where no oval is involved (an oval's nearest point is found point by point there,
+    over the whole batch in numpy: the last bits may differ)."""
+    ba, _, i, j = arrays(b)
+    fast = gaps(ba, i, j)
+    slow = numpy_only(gaps, ba, i, j)
+    plain = (ba.shape[i] != outline.ELLIPSE) & (ba.shape[j] != outline.ELLIPSE)
+    for f, s_ in zip(fast, slow, strict=True):
+        assert np.array_equal(f[plain], s_[plain])
+        np.testing.assert_allclose(f, s_, rtol=0, atol=1e-12)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 50), st.sampled_from([3.0, 12.0, 40.0]))
+def test_compiled_gaps_equal_numpy(seed: int, n: int, spread: float) -> None:
+    assert_same_gaps(crowded_board(seed, n, 1, spread))
+
+
+def test_compiled_gaps_on_the_benchmark_board_and_at_the_edges() -> None:
+    """Bases overlapping, touching, on the same centre; a round base inside an oval and
+    inside a rectangle, on their outlines and beyond their corners and ends."""
+    assert_same_gaps(synthetic_board(200, seed=3))
+    bodies = [oval("o", "x", 10.0, 10.0, 2.4, 1.4, facing=30.0),
+              rect("r", "x", 20.0, 10.0, 2.0, 1.0, facing=0.0),
+              disc("c0", "x", 10.0, 14.0)]
+    for k, (px, py) in enumerate(((10.0, 10.0), (10.3, 10.2), (10.0, 11.2), (10.0, 12.2),
+                                  (20.0, 10.0), (20.5, 11.0), (21.5, 10.0), (21.0, 11.5),
+                                  (10.0, 14.0), (11.0, 14.0), (30.0, 30.0))):
+        bodies.append(disc(f"d{k}", "y", px, py))
+    assert_same_gaps(Board(40.0, 40.0, tuple(bodies)))
 
 
 def test_without_numba_the_numpy_paths_answer(monkeypatch: pytest.MonkeyPatch) -> None:
