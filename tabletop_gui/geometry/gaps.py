@@ -130,36 +130,115 @@ def _circle_gaps(ba: BodyArrays, i: IntArray, j: IntArray
 
 def _shape_gaps(ba: BodyArrays, i: IntArray, j: IntArray
                 ) -> tuple[FloatArray, FloatArray, FloatArray]:
-    # an oval against a rectangle is measured on the true outlines (``refine_gaps``, which
-    # does not read the polygons' points for such a pair); shapely only where they may
-    # meet: a line square to the measured gap must part them by more than ``_APART`` (the
-    # oval's polygon lies inside the ellipse: the polygons are then apart too, and the
-    # polygon path gives the answer below)
-    oval_rect = np.flatnonzero((ba.shape[i] == outline.ELLIPSE) != (ba.shape[j] == outline.ELLIPSE))
-    if len(oval_rect):
-        none = np.zeros((len(oval_rect), 2))
-        ii, jj = i[oval_rect], j[oval_rect]
-        dist_er, pa_er, pb_er = refine_gaps(ba, ii, jj, none, none)
-        first = ba.shape[ii] == outline.ELLIPSE
-        apart = _parted(ba, np.where(first, ii, jj), np.where(first, jj, ii),
-                        np.where(first[:, None], pb_er - pa_er, pa_er - pb_er))
-        if apart.any():
-            rest = np.ones(len(i), dtype=bool)
-            rest[oval_rect[apart]] = False
-            gap = np.empty(len(i))
-            pa = np.empty((len(i), 2))
-            pb = np.empty((len(i), 2))
-            k = np.flatnonzero(rest)
-            if len(k):
-                gap[k], pa[k], pb[k] = _polygon_gaps(ba, i[k], j[k])
-            k = oval_rect[apart]
-            gap[k], pa[k], pb[k] = _finish(ba, i[k], j[k], dist_er[apart], pa_er[apart],
-                                           pb_er[apart])
-            return gap, pa, pb
-    return _polygon_gaps(ba, i, j)
+    """Gaps of pairs of non-round bases. Where an oval is involved the gap is measured on
+    the true outlines (``refine_gaps``) from a starting guess; shapely's closest points of
+    the outline polygons are that guess (and the answer for two rectangles, or for
+    outlines that meet). Without them where a line clearly parts the two (the oval's
+    polygon lies inside the ellipse: the polygons are then apart too, and would be refined
+    the same way):
+
+    - an oval against a rectangle: ``refine_gaps`` does not read the guess; the line square
+      to the measured gap must part them by more than ``_APART``;
+    - two ovals: the line square to their centres' must part them by more than ``_APART``;
+      the guess is then the closest pair of support points (``_support_guess``), from
+      which Newton's method reaches the same closest points as from the polygons' --
+      kept only where the lines square to the gap through its ends hold nothing of either
+      oval between them (``_closest``: then no two points are closer), else measured
+      from the polygons' guess.
+    """
+    n = len(i)
+    gap = np.empty(n)
+    pa = np.empty((n, 2))
+    pb = np.empty((n, 2))
+    rest = np.ones(n, dtype=bool)
+    oval_i = ba.shape[i] == outline.ELLIPSE
+    oval_j = ba.shape[j] == outline.ELLIPSE
+    k = np.flatnonzero(oval_i != oval_j)
+    if len(k):
+        none = np.zeros((len(k), 2))
+        d, a, b = refine_gaps(ba, i[k], j[k], none, none)
+        first = oval_i[k]
+        apart = _parted(ba, np.where(first, i[k], j[k]), np.where(first, j[k], i[k]),
+                        np.where(first[:, None], b - a, a - b))
+        k = k[apart]
+        gap[k], pa[k], pb[k] = _finish(ba, i[k], j[k], d[apart], a[apart], b[apart])
+        rest[k] = False
+    k = np.flatnonzero(oval_i & oval_j)
+    if len(k):
+        k = k[_ovals_parted(ba, i[k], j[k])]
+    if len(k):
+        a, b = _support_guess(ba, i[k], j[k])
+        d, a, b = refine_gaps(ba, i[k], j[k], a, b)
+        sure = _closest(ba, i[k], j[k], d, a, b)
+        k, d, a, b = k[sure], d[sure], a[sure], b[sure]
+        gap[k], pa[k], pb[k] = _finish(ba, i[k], j[k], d, a, b)
+        rest[k] = False
+    k = np.flatnonzero(rest)
+    if len(k):
+        gap[k], pa[k], pb[k] = _polygon_gaps(ba, i[k], j[k])
+    return gap, pa, pb
 
 
-_APART = 1e-6  # inches: an oval and a rectangle this far apart are measured without shapely
+_APART = 1e-6  # inches: outlines this far apart are measured without shapely
+_GUESS_STEPS = 6
+
+
+def _support(ba: BodyArrays, k: IntArray, ux: FloatArray, uy: FloatArray
+             ) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """The point of oval k farthest along (ux, uy) (unit), and how far along it lies
+    beyond the centre."""
+    fx, fy = ba.forward[k, 0], ba.forward[k, 1]
+    w, h = ba.half_width[k], ba.half_length[k]
+    du = ux * fy - uy * fx  # along right = (fy, -fx)
+    dv = ux * fx + uy * fy
+    norm = np.hypot(w * du, h * dv)
+    safe = np.where(norm > 0, norm, 1.0)
+    su = w * w * du / safe
+    sv = h * h * dv / safe
+    return ba.x[k] + su * fy + sv * fx, ba.y[k] - su * fx + sv * fy, norm
+
+
+def _ovals_parted(ba: BodyArrays, a: IntArray, b: IntArray) -> BoolArray:
+    """Does the line square to the centres' part ovals a and b by more than ``_APART``?"""
+    dx, dy = ba.x[b] - ba.x[a], ba.y[b] - ba.y[a]
+    dist = np.hypot(dx, dy)
+    ok = dist > 0
+    ux = dx / np.where(ok, dist, 1.0)
+    uy = dy / np.where(ok, dist, 1.0)
+    reach_a = _support(ba, a, ux, uy)[2]
+    reach_b = _support(ba, b, -ux, -uy)[2]
+    return np.asarray(ok & (dist - reach_a - reach_b > _APART), dtype=bool)
+
+
+def _closest(ba: BodyArrays, a: IntArray, b: IntArray, gap: FloatArray, pa: FloatArray,
+             pb: FloatArray) -> BoolArray:
+    """Are pa (on oval a) and pb (on oval b), ``gap`` apart, the closest points: does the
+    gap between the supporting lines square to pb - pa equal it (within ``_SURE``)? Any
+    two points of the ovals are at least that gap apart."""
+    d = pb - pa
+    ok = gap > 0
+    ux = d[:, 0] / np.where(ok, gap, 1.0)
+    uy = d[:, 1] / np.where(ok, gap, 1.0)
+    reach_a = _support(ba, a, ux, uy)[2]
+    reach_b = _support(ba, b, -ux, -uy)[2]
+    parted = ((ba.x[b] - ba.x[a]) * ux + (ba.y[b] - ba.y[a]) * uy) - reach_a - reach_b
+    return np.asarray(ok & (np.abs(gap - parted) <= _SURE), dtype=bool)
+
+
+_SURE = 1e-10  # inches
+
+
+def _support_guess(ba: BodyArrays, a: IntArray, b: IntArray) -> tuple[FloatArray, FloatArray]:
+    """Points near the closest of two parted ovals: the support points of each along the
+    line from the other's, from the centres' line on (``_GUESS_STEPS`` rounds)."""
+    ux, uy = ba.x[b] - ba.x[a], ba.y[b] - ba.y[a]
+    for _ in range(_GUESS_STEPS):
+        length = np.hypot(ux, uy)
+        ux, uy = ux / length, uy / length
+        ax, ay, _ = _support(ba, a, ux, uy)
+        bx, by, _ = _support(ba, b, -ux, -uy)
+        ux, uy = bx - ax, by - ay
+    return np.stack([ax, ay], axis=1), np.stack([bx, by], axis=1)
 
 
 def _parted(ba: BodyArrays, e: IntArray, q: IntArray, toward: FloatArray) -> BoolArray:

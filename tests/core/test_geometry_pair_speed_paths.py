@@ -1,9 +1,10 @@
 """The faster paths of the whole-battlefield pair tables give the answers of the plain ones.
 
-- An oval against a rectangle clearly apart is measured on the true outlines without
-  shapely's closest points of the polygons (``gaps._shape_gaps``): the same gaps and
-  closest points as the polygon path (``gaps._polygon_gaps``), which refines such a pair
-  with the very same arithmetic. Random ovals and rectangles, overlapping, touching,
+- An oval against a rectangle, or two ovals, clearly apart are measured on the true
+  outlines without shapely's closest points of the polygons (``gaps._shape_gaps``): the
+  same gaps and closest points as the polygon path (``gaps._polygon_gaps``), which refines
+  such a pair with the same arithmetic (two ovals: from another starting guess, to the
+  same closest points within 1e-12"). Random ovals and rectangles, overlapping, touching,
   nearly touching and apart.
 """
 
@@ -63,3 +64,20 @@ def test_oval_rect_touching_and_nearly_touching() -> None:
     assert_same_as_polygon_path(ba)
     d, _, _ = gaps_module.gaps(ba, np.zeros(1, np.intp), np.array([3], np.intp))
     assert d[0] == pytest.approx(0.0, abs=1e-12)  # overlapping
+
+
+def test_two_ovals_touching_nearly_touching_and_long_ones_askew() -> None:
+    """Ovals side by side at their ends (touching, 1e-9 and 1e-7 apart, overlapping, far),
+    and long thin ovals at odd angles to each other (the support guess far from the
+    closest points)."""
+    half = 60 / 50.8  # half the length of a 60 x 35 mm oval, along its facing
+    fps = [Footprint("ellipse", 10.0, 10.0, 60 / 25.4, 35 / 25.4, 90.0)]
+    for k, gap in enumerate((0.0, 1e-9, 1e-7, -0.3, 0.5, 3.0)):
+        fps.append(Footprint("ellipse", 10.0 + 2 * half + gap, 10.0 + 0.0 * k, 60 / 25.4,
+                             35 / 25.4, 90.0))
+    assert_same_as_polygon_path(arrays(fps))
+    for turn in (0.0, 10.0, 45.0, 89.0, 135.0):
+        long_ones = [Footprint("ellipse", 10.0, 10.0, 6.0, 0.5, 30.0),
+                     Footprint("ellipse", 12.0, 13.5, 6.0, 0.4, 30.0 + turn),
+                     Footprint("ellipse", 15.0, 9.0, 5.0, 0.3, 100.0 + turn)]
+        assert_same_as_polygon_path(arrays(long_ones))
