@@ -677,3 +677,22 @@ def round_gaps(i: IntArray, j: IntArray, x: FloatArray, y: FloatArray, radius: F
             pb[k, 1] = oy
         done[k] = True
     return gap, pa, pb, done
+
+
+@njit(cache=True, nogil=True)
+def counting_order(col: IntArray, keys: int) -> tuple[IntArray, IntArray]:
+    """``np.argsort(col, kind="stable")`` of values in [0, keys) by counting (stable), and
+    the sorted values: ``triples._order``."""
+    count = np.zeros(keys + 1, dtype=np.intp)
+    for v in col:
+        count[v + 1] += 1
+    for k in range(keys):
+        count[k + 1] += count[k]
+    order = np.empty(len(col), dtype=np.intp)
+    ordered = np.empty(len(col), dtype=np.intp)
+    for r in range(len(col)):
+        v = col[r]
+        order[count[v]] = r
+        ordered[count[v]] = v
+        count[v] += 1
+    return order, ordered

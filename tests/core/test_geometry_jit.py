@@ -26,6 +26,7 @@ from tabletop_gui.geometry.gaps import gaps
 from tabletop_gui.geometry.pairs import PairTable, opposing_pairs
 from tabletop_gui.geometry.sight import sight_pairs
 from tabletop_gui.geometry.terrain import TerrainSet
+from tabletop_gui.geometry.triples import Triples
 from tests.core.geometry_helpers import assert_same_tables, box, disc, oval, rect
 from tests.core.test_geometry_fast_paths import crowded_board
 
@@ -248,6 +249,22 @@ def test_compiled_gaps_on_the_benchmark_board_and_at_the_edges() -> None:
                                   (10.0, 14.0), (11.0, 14.0), (30.0, 30.0))):
         bodies.append(disc(f"d{k}", "y", px, py))
     assert_same_gaps(Board(40.0, 40.0, tuple(bodies)))
+
+
+def test_compiled_counting_sort_orders_triples_as_numpy() -> None:
+    """``Triples.build`` by the compiled counting sort (``jit_kernels.counting_order``)
+    gives numpy's stable order of each column, and the sorted columns; small and large
+    body indices, ties, one row, rows already in order."""
+    rng = np.random.default_rng(5)
+    for high in (1, 50, 2_000, 70_000, 1 << 40):
+        rows = rng.integers(0, high, (3_000, 3)).astype(np.intp)
+        for r in (rows, rows[np.argsort(rows[:, 1], kind="stable")], rows[:1], rows[:0]):
+            fast = Triples.build(r)
+            slow = numpy_only(Triples.build, r)
+            assert np.array_equal(fast.by_a, np.argsort(r[:, 0], kind="stable"))
+            assert np.array_equal(fast.by_t, np.argsort(r[:, 1], kind="stable"))
+            for name in ("by_a", "a_sorted", "by_t", "t_sorted"):
+                assert np.array_equal(getattr(fast, name), getattr(slow, name))
 
 
 def test_without_numba_the_numpy_paths_answer(monkeypatch: pytest.MonkeyPatch) -> None:
