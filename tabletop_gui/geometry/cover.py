@@ -210,7 +210,9 @@ def _compiled_hits(kernels: ModuleType, ba: BodyArrays, ts: TerrainSet, i: IntAr
                    j: IntArray, pk: IntArray, tk: IntArray, pa: FloatArray, d: FloatArray,
                    length: FloatArray, exempt: BoolArray) -> tuple[BoolArray, BoolArray]:
     """``_span_hits`` of the candidates in the padded edge arrays by the compiled loop
-    (``jit_kernels.cover_hits``); the ends it asks about measured here."""
+    (``jit_kernels.cover_hits``, which measures the exempt ends from rectangles and ovals
+    itself: an oval's nearest point as ``point_distance`` finds it point by point); the
+    ends it asks about measured here."""
     hit_ij: BoolArray
     hit_ji: BoolArray
     ask_e: IntArray
@@ -220,8 +222,9 @@ def _compiled_hits(kernels: ModuleType, ba: BodyArrays, ts: TerrainSet, i: IntAr
         np.ascontiguousarray(pk, dtype=np.intp), np.ascontiguousarray(tk, dtype=np.intp),
         np.ascontiguousarray(i, dtype=np.intp), np.ascontiguousarray(j, dtype=np.intp),
         np.ascontiguousarray(pa, dtype=float), np.ascontiguousarray(d, dtype=float),
-        length, np.ascontiguousarray(exempt, dtype=bool), ba.circle, ts.convex & ~ts.large,
-        ts.bounds, ts.edge_nx_t, ts.edge_ny_t, ts.edge_c_t, ts.edge_count)
+        length, np.ascontiguousarray(exempt, dtype=bool), ba.circle, ba.x, ba.y, ba.shape,
+        ba.half_width, ba.half_length, ba.forward, ts.convex & ~ts.large, ts.bounds,
+        ts.edge_nx_t, ts.edge_ny_t, ts.edge_c_t, ts.edge_count)
     for forward, out in ((True, hit_ij), (False, hit_ji)):
         e = ask_e[ask_fwd == forward]
         if len(e):

@@ -119,11 +119,102 @@ def clip(p: FloatArray, d: FloatArray, tid: IntArray, enx: FloatArray, eny: Floa
     return lo, hi
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _ellipse_point(uu: float, vv: float, w: float, h: float) -> tuple[float, float, bool]:
+    """``outline_distance._ellipse_point``: the nearest point of the ellipse region
+    (u/w)^2 + (v/h)^2 <= 1 to (uu, vv), and False where that function gives None (a
+    degenerate ellipse or a point not finite: left to numpy)."""
+    swap = w < h
+    if swap:
+        a, b, su, sv = h, w, vv, uu
+    else:
+        a, b, su, sv = w, h, uu, vv
+    if not (0 < b <= a < np.inf and math.isfinite(su) and math.isfinite(sv)):
+        return 0.0, 0.0, False
+    x = abs(su)
+    y = abs(sv)
+    xa = x / a
+    yb = y / b
+    if xa * xa + yb * yb <= 1.0:
+        ex = x
+        ey = y
+    else:
+        a2 = a * a
+        b2 = b * b
+        ax = a * x
+        by = b * y
+        tol = 1e-13 * a2
+        t = max(math.hypot(ax, by) - a2, by - b2)
+        for _ in range(_ELLIPSE_NEWTON_STEPS):
+            step = 0.0
+            if t + a2 != 0 and t + b2 != 0:
+                ta = t + a2
+                tb = t + b2
+                p = ax / ta
+                q = by / tb
+                pp = p * p
+                qq = q * q
+                f = pp + qq - 1.0
+                df = -2.0 * (pp / ta + qq / tb)
+                if df < 0 and math.isfinite(f):
+                    step = f / df
+            t = t - step
+            if not abs(step) > tol:
+                break
+        ta = t + a2
+        ex = a2 * x / ta if ta != 0 else a
+        if not math.isfinite(ex):
+            ex = a
+        denom = t + b2
+        ey = b2 * y / denom if denom > 0 else 0.0
+        ex = min(ex, a)
+    if su < 0:
+        ex = -ex
+    if sv < 0:
+        ey = -ey
+    if swap:
+        return ey, ex, True
+    return ex, ey, True
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _nearest(k: int, px: float, py: float, x: FloatArray, y: FloatArray, shape: IntArray,
+             half_width: FloatArray, half_length: FloatArray, forward: FloatArray
+             ) -> tuple[float, float, float, bool]:
+    """``outline_distance.point_distance`` from (px, py) to the outline of body k when it
+    is a rectangle or an oval (an oval's nearest point as ``_ellipse_point``): the
+    distance, the nearest point, and whether it was measured (not: another outline, or an
+    oval left to numpy)."""
+    fx = forward[k, 0]
+    fy = forward[k, 1]
+    rx = fy
+    ry = -fx
+    dx = px - x[k]
+    dy = py - y[k]
+    u = dx * rx + dy * ry
+    v = dx * fx + dy * fy
+    hw = half_width[k]
+    hl = half_length[k]
+    if shape[k] == _RECT:
+        nu = min(max(u, -hw), hw)
+        nv = min(max(v, -hl), hl)
+    elif shape[k] == _ELLIPSE:
+        nu, nv, ok = _ellipse_point(u, v, hw, hl)
+        if not ok:
+            return 0.0, 0.0, 0.0, False
+    else:
+        return 0.0, 0.0, 0.0, False
+    return (math.hypot(u - nu, v - nv), x[k] + nu * rx + nv * fx, y[k] + nu * ry + nv * fy,
+            True)
+
+
 @njit(cache=True, nogil=True)
 def cover_hits(pk: IntArray, tk: IntArray, i: IntArray, j: IntArray, pa: FloatArray,
                d: FloatArray, length: FloatArray, exempt: BoolArray, circle: BoolArray,
-               padded: BoolArray, bounds: FloatArray, enx: FloatArray, eny: FloatArray,
-               ec: FloatArray, ecount: IntArray
+               x: FloatArray, y: FloatArray, shape: IntArray, half_width: FloatArray,
+               half_length: FloatArray, forward: FloatArray, padded: BoolArray,
+               bounds: FloatArray, enx: FloatArray, eny: FloatArray, ec: FloatArray,
+               ecount: IntArray
                ) -> tuple[BoolArray, BoolArray, IntArray, BoolArray, FloatArray]:
     """``cover.cover_both_ways`` for the candidates e whose obstacle is a convex polygon of
     the padded edge arrays (``padded``): the part [a, b] of pair pk[e]'s line pa -> pa + d
@@ -131,8 +222,9 @@ def cover_hits(pk: IntArray, tk: IntArray, i: IntArray, j: IntArray, pa: FloatAr
     beyond i's exempt half inch) and i against j (``hit_ji``), as ``_span_hits`` decides.
 
     Where that attacker is not round and exempt, the answer needs the distance from its
-    outline of the span's far end: those are returned as (candidate e, whether i is the
-    attacker, t of the end on the line) for ``outline_distance.point_distance``.
+    outline of the span's far end (``_nearest``); those it cannot measure are
+    returned as (candidate e, whether i is the attacker, t of the end on the line) for
+    ``outline_distance.point_distance``.
     """
     n = len(pk)
     hit_ij = np.zeros(n, dtype=np.bool_)
@@ -165,21 +257,30 @@ def cover_hits(pk: IntArray, tk: IntArray, i: IntArray, j: IntArray, pa: FloatAr
             continue
         ex = exempt[q]
         cut = min(1.0, _EXEMPT / lq) if ex else 0.0
-        for forward in (True, False):
-            attacker = i[q] if forward else j[q]
+        for ahead in (True, False):  # i the attacker, then j
+            attacker = i[q] if ahead else j[q]
             if circle[attacker] or not ex:
-                lo2 = max(a, cut) if forward else a
-                hi2 = b if forward else min(b, 1.0 - cut)
+                lo2 = max(a, cut) if ahead else a
+                hi2 = b if ahead else min(b, 1.0 - cut)
                 hit = hi2 > lo2 and (hi2 - lo2) * lq > _EPS_LENGTH
-                if forward:
+                if ahead:
                     hit_ij[e] = hit
                 else:
                     hit_ji[e] = hit
             else:
-                t_far = b - _EPS_LENGTH / lq if forward else a + _EPS_LENGTH / lq
+                t_far = b - _EPS_LENGTH / lq if ahead else a + _EPS_LENGTH / lq
+                t_far = min(max(t_far, 0.0), 1.0)
+                dist, _, _, ok = _nearest(attacker, px + t_far * dx, py + t_far * dy, x, y,
+                                          shape, half_width, half_length, forward)
+                if ok:
+                    if ahead:
+                        hit_ij[e] = dist > _EXEMPT
+                    else:
+                        hit_ji[e] = dist > _EXEMPT
+                    continue
                 ask_e[n_ask] = e
-                ask_fwd[n_ask] = forward
-                ask_t[n_ask] = min(max(t_far, 0.0), 1.0)
+                ask_fwd[n_ask] = ahead
+                ask_t[n_ask] = t_far
                 n_ask += 1
     return (hit_ij, hit_ji, ask_e[:n_ask].copy(), ask_fwd[:n_ask].copy(),
             ask_t[:n_ask].copy())
@@ -533,64 +634,6 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
     return out_p, out_t
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _ellipse_point(uu: float, vv: float, w: float, h: float) -> tuple[float, float, bool]:
-    """``outline_distance._ellipse_point``: the nearest point of the ellipse region
-    (u/w)^2 + (v/h)^2 <= 1 to (uu, vv), and False where that function gives None (a
-    degenerate ellipse or a point not finite: left to numpy)."""
-    swap = w < h
-    if swap:
-        a, b, su, sv = h, w, vv, uu
-    else:
-        a, b, su, sv = w, h, uu, vv
-    if not (0 < b <= a < np.inf and math.isfinite(su) and math.isfinite(sv)):
-        return 0.0, 0.0, False
-    x = abs(su)
-    y = abs(sv)
-    xa = x / a
-    yb = y / b
-    if xa * xa + yb * yb <= 1.0:
-        ex = x
-        ey = y
-    else:
-        a2 = a * a
-        b2 = b * b
-        ax = a * x
-        by = b * y
-        tol = 1e-13 * a2
-        t = max(math.hypot(ax, by) - a2, by - b2)
-        for _ in range(_ELLIPSE_NEWTON_STEPS):
-            step = 0.0
-            if t + a2 != 0 and t + b2 != 0:
-                ta = t + a2
-                tb = t + b2
-                p = ax / ta
-                q = by / tb
-                pp = p * p
-                qq = q * q
-                f = pp + qq - 1.0
-                df = -2.0 * (pp / ta + qq / tb)
-                if df < 0 and math.isfinite(f):
-                    step = f / df
-            t = t - step
-            if not abs(step) > tol:
-                break
-        ta = t + a2
-        ex = a2 * x / ta if ta != 0 else a
-        if not math.isfinite(ex):
-            ex = a
-        denom = t + b2
-        ey = b2 * y / denom if denom > 0 else 0.0
-        ex = min(ex, a)
-    if su < 0:
-        ex = -ex
-    if sv < 0:
-        ey = -ey
-    if swap:
-        return ey, ex, True
-    return ex, ey, True
-
-
 @njit(cache=True, nogil=True)
 def round_gaps(i: IntArray, j: IntArray, x: FloatArray, y: FloatArray, radius: FloatArray,
                circle: BoolArray, shape: IntArray, half_width: FloatArray,
@@ -631,28 +674,10 @@ def round_gaps(i: IntArray, j: IntArray, x: FloatArray, y: FloatArray, radius: F
         if not (circle[a] or circle[b]):
             continue
         c, s = (a, b) if circle[a] else (b, a)  # the round base, the other outline
-        fx = forward[s, 0]
-        fy = forward[s, 1]
-        rx = fy
-        ry = -fx
-        dx = x[c] - x[s]
-        dy = y[c] - y[s]
-        u = dx * rx + dy * ry
-        v = dx * fx + dy * fy
-        hw = half_width[s]
-        hl = half_length[s]
-        if shape[s] == _ELLIPSE:
-            nu, nv, ok = _ellipse_point(u, v, hw, hl)
-            if not ok:
-                continue
-        elif shape[s] == _RECT:
-            nu = min(max(u, -hw), hw)
-            nv = min(max(v, -hl), hl)
-        else:
+        d, nx, ny, ok = _nearest(s, x[c], y[c], x, y, shape, half_width, half_length,
+                                 forward)
+        if not ok:
             continue
-        d = math.hypot(u - nu, v - nv)
-        nx = x[s] + nu * rx + nv * fx
-        ny = y[s] + nu * ry + nv * fy
         r = radius[c]
         raw = d - r
         safe = d if d > 0 else 1.0

@@ -183,8 +183,8 @@ def test_pair_tables_with_and_without_the_kernels_are_equal(seed: int, odd: bool
 def assert_same_cover(b: Board, rule: CoverRule) -> int:
     """``cover_both_ways`` with the compiled loop (``jit_kernels.cover_hits``) and in numpy:
     the same covers, obstacles (in the same order) and platforms both ways. Returns how
-    many covers an oval or rectangle attacker's exempt half inch decided (the loop hands
-    those ends back to numpy)."""
+    many covers an oval or rectangle attacker's exempt half inch decided (the loop
+    measures those ends from the outline itself)."""
     ba, ts, i, j = arrays(b)
     gap, pa, pb = gaps(ba, i, j)
     dist = np.hypot(gap, np.abs(ba.elevation[i] - ba.elevation[j]))
