@@ -180,7 +180,7 @@ def _shape_gaps(ba: BodyArrays, i: IntArray, j: IntArray
 
 
 _APART = 1e-6  # inches: outlines this far apart are measured without shapely
-_GUESS_STEPS = 6
+_GUESS_STEPS = 3
 
 
 def _support(ba: BodyArrays, k: IntArray, ux: FloatArray, uy: FloatArray
