@@ -39,6 +39,7 @@ RULE = CoverRule(True, 3.0)
 def _jit_on(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(jit, "ENABLED", True)
     monkeypatch.setattr(jit, "JIT_FROM", 0)  # the kernels for the small boards here too
+    monkeypatch.setattr(jit, "BACKGROUND", False)  # loaded by the computation that asks
     assert jit.kernels(1) is not None
 
 
@@ -265,6 +266,24 @@ def test_compiled_counting_sort_orders_triples_as_numpy() -> None:
             assert np.array_equal(fast.by_t, np.argsort(r[:, 1], kind="stable"))
             for name in ("by_a", "a_sorted", "by_t", "t_sorted"):
                 assert np.array_equal(getattr(fast, name), getattr(slow, name))
+
+
+def test_a_big_computation_loads_the_kernels_in_the_background(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``BACKGROUND`` the first big computation starts the load and goes on in numpy
+    (``kernels`` answers at once, None while the import runs); ``wait`` waits for it, and
+    the kernels answer from then on. A small computation never starts it."""
+    monkeypatch.setattr(jit, "BACKGROUND", True)
+    monkeypatch.setattr(jit, "JIT_FROM", 1000)
+    monkeypatch.setattr(jit, "_loaded", [])
+    monkeypatch.setattr(jit, "_loading", [])
+    assert jit.kernels(999) is None and not jit._loading
+    jit.kernels(1000)
+    assert len(jit._loading) == 1
+    assert jit.wait(60.0) is not None
+    assert jit.kernels(1) is jit.loaded() is not None
+    jit.kernels(10**6)
+    assert len(jit._loading) == 1  # loaded once
 
 
 def test_without_numba_the_numpy_paths_answer(monkeypatch: pytest.MonkeyPatch) -> None:
