@@ -21,6 +21,7 @@ CASE_MODULES: list[str] = [
     "tabletop_gui.bench.cases_geometry",
     "tabletop_gui.bench.cases_ninth_age",
     "tabletop_gui.bench.cases_ninth_age_inspect",
+    "tabletop_gui.bench.cases_inspect_files",
     "tabletop_gui.bench.cases_odds",
     "tabletop_gui.bench.cases_circle",
     "tabletop_gui.bench.cases_gui",
