@@ -3,9 +3,7 @@
 
 pairs_N: every opposing pair of a synthetic battlefield (``battlefields.synthetic_board``):
 distance, engaged (within 1"), line of sight, Warcry cover and flanking, from a fresh
-``BoardGeometry`` (arrays built inside the timing; the compiled loops that a big table
-starts loading in the background, ``geometry.jit``, are waited for in the untimed
-warm-up). Reference: the same facts pair by
+``BoardGeometry`` (arrays built inside the timing). Reference: the same facts pair by
 pair with shapely polygons of the bases (64 segments), no index (``reference``). The
 reference is run on every ordered pair for N = 50, and for N = 200 unless ``--quick``;
 otherwise on a fixed sample of ``SAMPLE`` ordered pairs (``QUICK_SAMPLE`` with
@@ -33,7 +31,6 @@ import numpy as np
 
 from tabletop_gui.bench.battlefields import moved_board, synthetic_board
 from tabletop_gui.bench.reference import ReferenceFacts, reference_facts
-from tabletop_gui.geometry import jit
 from tabletop_gui.geometry.board import Board
 from tabletop_gui.geometry.board_geometry import BoardGeometry
 from tabletop_gui.geometry.cover import CoverRule
@@ -63,7 +60,6 @@ def pairs_compute(n: int) -> Callable[[], PairTable]:
     def compute() -> PairTable:
         table = BoardGeometry(board(n)).pair_table(RULE)
         table.within(1.0)  # engaged
-        jit.wait()  # the compiled loops a big table starts loading: in the warm-up only
         return table
     return compute
 
@@ -125,7 +121,6 @@ def drag_geometry(n: int) -> BoardGeometry:
     if n not in _drag_state:
         g = BoardGeometry(board(n))
         g.pair_table(RULE)
-        jit.wait()  # the compiled loops the table starts loading, before any timed step
         _drag_state[n] = g
     return _drag_state[n]
 

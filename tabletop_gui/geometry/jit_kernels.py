@@ -721,3 +721,25 @@ def counting_order(col: IntArray, keys: int) -> tuple[IntArray, IntArray]:
         ordered[count[v]] = v
         count[v] += 1
     return order, ordered
+
+
+def warm() -> None:
+    """Call every loop once on empty arrays of the types the computations pass: numba
+    loads a loop's compiled code from its cache at its first call (tens of milliseconds
+    each), so ``jit`` does it here, with the import, rather than in the first computation."""
+    none = np.zeros(0, dtype=np.intp)
+    one = np.zeros(1, dtype=np.intp)
+    f = np.zeros(0)
+    b = np.zeros(0, dtype=np.bool_)
+    f2 = np.zeros((0, 2))
+    bounds = np.zeros((0, 4))
+    e = np.zeros((4, 0))
+    clip(f2, f2, none, e, e, e, none)
+    cover_hits(none, none, none, none, f2, f2, f, b, b, f, f, none, f, f, f2, b, bounds, e, e,
+               e, none)
+    sight_centre(none, none, one, none, f, f, f, f, f, bounds, e, e, e, none)
+    sight_samples(none, none, none, one, none, b, f, f, none, f, f, f2, f, f, f, f, bounds, e,
+                  e, e, none)
+    corridor(none, none, none, none, f, f, f, bounds, e, e, 128, 1e-6)
+    round_gaps(none, none, f, f, f, b, none, f, f, f2)
+    counting_order(none, 1)

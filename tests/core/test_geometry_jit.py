@@ -39,7 +39,6 @@ RULE = CoverRule(True, 3.0)
 def _jit_on(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(jit, "ENABLED", True)
     monkeypatch.setattr(jit, "JIT_FROM", 0)  # the kernels for the small boards here too
-    monkeypatch.setattr(jit, "BACKGROUND", False)  # loaded by the computation that asks
     assert jit.kernels(1) is not None
 
 
@@ -268,15 +267,19 @@ def test_compiled_counting_sort_orders_triples_as_numpy() -> None:
                 assert np.array_equal(getattr(fast, name), getattr(slow, name))
 
 
-def test_a_big_computation_loads_the_kernels_in_the_background(
+def test_in_a_process_that_lives_on_the_kernels_load_in_the_background(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """With ``BACKGROUND`` the first big computation starts the load and goes on in numpy
-    (``kernels`` answers at once, None while the import runs); ``wait`` waits for it, and
-    the kernels answer from then on. A small computation never starts it."""
-    monkeypatch.setattr(jit, "BACKGROUND", True)
-    monkeypatch.setattr(jit, "JIT_FROM", 1000)
+    """Once ``load_early`` was called, the first computation of ``EARLY_FROM`` pairs starts
+    the load and goes on in numpy (``kernels`` answers at once, None while the import
+    runs); ``wait`` waits for it, and the kernels answer from then on. Before it, and for a
+    smaller computation, nothing is loaded."""
+    monkeypatch.setattr(jit, "JIT_FROM", 10**9)
+    monkeypatch.setattr(jit, "EARLY_FROM", 1000)
     monkeypatch.setattr(jit, "_loaded", [])
     monkeypatch.setattr(jit, "_loading", [])
+    monkeypatch.setattr(jit, "_early", [])
+    assert jit.kernels(10**6) is None and not jit._loading  # a one-shot process
+    jit.load_early()
     assert jit.kernels(999) is None and not jit._loading
     jit.kernels(1000)
     assert len(jit._loading) == 1
