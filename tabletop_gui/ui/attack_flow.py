@@ -280,6 +280,20 @@ class AttackFlow(QObject):
             and not self._document_timer.isActive() \
             and (self.attack.choice.attacker is None or self.targets.scan.complete)
 
+    @property
+    def marked(self) -> bool:
+        """What the screen shows of the attack is up to date with the document: its view
+        (the Attack panel, the odds) published, every enemy's verdict known and its mark
+        drawn (or no attacker). The full reports may still be coming (the checks in the
+        tooltips, the sight lines to the valid targets: ``idle`` says when they are in)."""
+        scan = self.targets.scan
+        attacker = self.attack.choice.attacker
+        return not self.attack.pending and not self._draw_timer.isActive() \
+            and not self._preview_timer.isActive() and not self._document_timer.isActive() \
+            and (attacker is None or (scan.verdicts_known and scan.plan is not None
+                                      and scan.plan.attacker == attacker
+                                      and scan.plan.scenario is self.attack.scenario))
+
     def reset(self) -> None:
         """Start over on the document as it is (another file opened, or after a
         failure): no attack, no scan under way, no marks, nothing kept of before."""
