@@ -262,10 +262,14 @@ class BattlefieldScene(QGraphicsScene):
                 self.labels.names.hold(True)  # its bars drawn once, when all are made
                 self._build_timer.start()
             return
+        models = False
         for entity_id in change.ids:
             found = scenario.entity(entity_id)
             if found is not None:
                 self._put(scenario, found)
+                models = models or isinstance(found, Fighter | Unit)
+        if models:  # an edit: its labels placed now (a drag's steps wait for a pause)
+            self.labels.schedule()
         self._on_document_selection()
 
     # -- selection both ways ---------------------------------------------------------

@@ -1,0 +1,85 @@
+"""Issue 17: a placement after a model moved tests only the labels near it against the
+tokens again (``LabelLayer._free_of_tokens``), and must place every label exactly where a
+placement from nothing places it; an edit's labels are placed at once, not after the
+pause a drag waits for."""
+
+from __future__ import annotations
+
+import pytest
+
+from tabletop_gui.bench.cases_gui import crowd_scenario
+from tabletop_gui.ui.canvas import labels as labels_module
+
+
+def _where(window) -> dict[str, tuple[bool, float, float]]:  # noqa: ANN001
+    """Each model's and terrain's label: shown, and its offset from its anchor."""
+    names = window.scene.labels.names
+    out = {}
+    for entity_id, item in window.scene.entity_items().items():
+        label = names.label(item)
+        out[entity_id] = (False, 0.0, 0.0) if label is None or not label.placed \
+            else (True, label.dxy[0], label.dxy[1])
+    return out
+
+
+def _from_nothing(window) -> dict[str, tuple[bool, float, float]]:  # noqa: ANN001
+    layer = window.scene.labels
+    layer._free, layer._tokens = {}, {}
+    layer.place_now()
+    return _where(window)
+
+
+def _moved(window, model_id: str, dx: float, dy: float) -> None:  # noqa: ANN001
+    doc = window.document
+    m = doc.scenario.model(model_id)
+    doc.edit(f"Move {model_id}", doc.scenario.with_entity(m.moved_to(m.x + dx, m.y + dy)))
+
+
+@pytest.mark.parametrize("zoom", [1.0, 2.5])
+def test_a_placement_after_moves_equals_one_from_nothing(make_window, qtbot, monkeypatch,
+                                                         zoom):
+    window = make_window(crowd_scenario(400))
+    window.view.zoom_by(zoom)
+    layer = window.scene.labels
+    layer.place_now()
+    calls = []
+    real = labels_module.around
+    monkeypatch.setattr(labels_module, "around",
+                        lambda *a: calls.append(a) or real(*a))
+    shown_before = sum(p for p, _, _ in _where(window).values())
+    steps = [("m90", 0.7, 0.0), ("m91", -1.1, 2.2), ("m90", 0.0, -3.0), ("m250", 4.0, 1.0),
+             ("m0", 0.3, 0.3)]
+    for model_id, dx, dy in steps:
+        _moved(window, model_id, dx, dy)
+        calls.clear()
+        layer.place_now()
+        reused = _where(window)
+        assert 0 < len(calls) < 100  # the labels near the move only, of 400
+        assert reused == _from_nothing(window)
+    assert shown_before > 10  # some labels fit, some do not: the placement has choices
+
+
+def test_hidden_models_and_another_zoom_are_taken_into_account(make_window, qtbot):
+    window = make_window(crowd_scenario(200))
+    layer = window.scene.labels
+    layer.place_now()
+    item = window.scene.item_for("m45")
+    item.set_shown(False)  # a token gone: the labels around it may now fit
+    layer.place_now()
+    assert _where(window) == _from_nothing(window)
+    item.set_shown(True)
+    layer.place_now()
+    assert _where(window) == _from_nothing(window)
+    window.view.zoom_by(1.6)
+    layer.place_now()
+    assert _where(window) == _from_nothing(window)
+
+
+def test_an_edit_places_its_labels_at_once(make_window, qtbot):
+    window = make_window(crowd_scenario(200))
+    layer = window.scene.labels
+    qtbot.waitUntil(lambda: not layer.pending, timeout=10000)
+    _moved(window, "m90", 1.0, 0.0)
+    assert layer.pending and layer._timer.interval() == 0  # not MOVE_SETTLE_MS later
+    with qtbot.waitSignal(layer.placed, timeout=10000):
+        pass
