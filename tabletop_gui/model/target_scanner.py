@@ -71,6 +71,9 @@ class TargetScanner:
         self.on_failure = on_failure
         self.scan = TargetScan()
         self.hold_reports = False  # the scan stops after the verdicts (a drag under way)
+        # the full reports wait (the verdicts go on): while the verdicts' marks are drawn,
+        # the worker would take the interpreter lock from the event loop half the time
+        self.pause_reports = False
         self._listeners: list[Listener] = []
         self._ticket: Ticket | None = None
         self._attacker: str | None = None
@@ -130,6 +133,12 @@ class TargetScanner:
         """The scan stops after the verdicts (``on``: a drag under way) or not."""
         self.hold_reports = on
 
+    def pause(self, on: bool = True) -> None:
+        """The full reports wait (``on``) or go on; the verdicts go on either way."""
+        was, self.pause_reports = self.pause_reports, on
+        if was and not on:
+            self._go_on()
+
     def release_reports(self) -> None:
         """Go on with the full reports (the drag rested)."""
         self.hold_reports = False
@@ -159,15 +168,17 @@ class TargetScanner:
         self._attacker = None
         self._enemies = ()
         self.hold_reports = False
+        self.pause_reports = False
 
     def _go_on(self) -> None:
         if self._attacker is None:
             return
+        reports = not self.hold_reports and not self.pause_reports
         if self.runner.synchronous:
-            while self.advance(reports=not self.hold_reports):
+            while self.advance(reports=reports):
                 pass
         else:
-            self.advance(reports=not self.hold_reports)
+            self.advance(reports=reports)
 
     def _cancel(self) -> None:
         if self._ticket is not None:

@@ -392,11 +392,14 @@ class AttackFlow(QObject):
         self._show_progress()
 
     def _draw(self) -> None:
-        """The overlays of the attack, one slice per event-loop turn until all drawn."""
+        """The overlays of the attack, one slice per event-loop turn until all drawn; the
+        full reports wait meanwhile (the marks of the verdicts first)."""
         if self.overlay.update(self.attack.current_view, self.attack.scenario, self.targets,
                                budget_s=OVERLAY_SLICE_S):
             self._draw_timer.stop()
+            self.targets.pause(False)
         else:
+            self.targets.pause(True)
             self._draw_timer.start()
         self._show_progress()
 

@@ -125,6 +125,7 @@ class MarksLayer(QGraphicsItem):
         self._marks: dict[int, Any] = {}  # id -> mark (a Mark), in the order added
         self._dirty = 0  # areas to redraw asked for since the last paint
         self._area = QRectF()  # the union of those areas
+        self._held: QRectF | None = None  # while held: the area to redraw once released
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
         return self._bounds
@@ -132,6 +133,18 @@ class MarksLayer(QGraphicsItem):
     @property
     def marks(self) -> list[Any]:
         return list(self._marks.values())
+
+    def hold(self, held: bool) -> None:
+        """While held, the marks that come, go, show or hide are repainted once, when it
+        is released (a thousand marks drawn over several event-loop turns: one repaint of
+        the view, not one a turn)."""
+        if held and self._held is None:
+            self._held = QRectF()
+        elif not held and self._held is not None:
+            area, self._held = self._held, None
+            if not area.isEmpty():
+                self._dirty = 0
+                self.update(area)
 
     def changed(self, mark: Mark) -> None:
         """Repaint where ``mark`` is drawn (it came, went, showed or hid)."""
@@ -142,6 +155,9 @@ class MarksLayer(QGraphicsItem):
             table = scene.sceneRect() if scene is not None else QRectF()
             self.prepareGeometryChange()  # the cache is made again at the new size
             self._bounds = self._bounds.united(rect).united(table)
+        if self._held is not None:
+            self._held = rect if self._held.isEmpty() else self._held.united(rect)
+            return
         self._area = rect if self._dirty == 0 else self._area.united(rect)
         # past DIRTY_RECTS, the union of the areas (Qt would clip the cache's redraw to
         # thousands of rectangles): a burst of new marks near each other redraws that
@@ -168,6 +184,7 @@ class MarksLayer(QGraphicsItem):
         # file (SVG, PDF)
         raster = painter.paintEngine().type() == QPaintEngine.Type.Raster
         scale = plain_zoom(painter) if raster else None
+        pictures: dict[object, tuple[QPixmap, QPointF]] = {}  # by sprite key, this paint
         for mark in self._marks.values():
             left, top, right, bottom = mark.area
             if not mark.shown or right < x0 or left > x1 or bottom < y0 or top > y1:
@@ -175,5 +192,8 @@ class MarksLayer(QGraphicsItem):
             if scale is None:
                 draw_lines(painter, mark.path(), mark.pen())
                 continue
-            pixmap, corner = sprite(mark.sprite_key, mark.mark_path, mark.pen(), scale)
-            painter.drawPixmap(mark.at + corner, pixmap)
+            found = pictures.get(mark.sprite_key)
+            if found is None:
+                found = pictures[mark.sprite_key] = sprite(mark.sprite_key, mark.mark_path,
+                                                           mark.pen(), scale)
+            painter.drawPixmap(mark.at + found[1], found[0])

@@ -1,7 +1,8 @@
-"""Issue 17: a placement after a model moved tests only the labels near it against the
-tokens again (``LabelLayer._free_of_tokens``), and must place every label exactly where a
-placement from nothing places it; an edit's labels are placed at once, not after the
-pause a drag waits for."""
+"""Issue 17, the work a large board costs the window. A label placement after a model
+moved tests only the labels near it against the tokens again
+(``LabelLayer._free_of_tokens``), and must place every label exactly where a placement
+from nothing places it; an edit's labels are placed at once, not after the pause a drag
+waits for; marks drawn in slices are repainted once."""
 
 from __future__ import annotations
 
@@ -83,3 +84,33 @@ def test_an_edit_places_its_labels_at_once(make_window, qtbot):
     assert layer.pending and layer._timer.interval() == 0  # not MOVE_SETTLE_MS later
     with qtbot.waitSignal(layer.placed, timeout=10000):
         pass
+
+
+def test_marks_drawn_over_several_turns_are_repainted_once(qtbot, tmp_path):
+    """The marks layer, held while an overlay is drawn in slices, asks for one repaint
+    of the area of every mark that came, when released (issue 17)."""
+    from tabletop_gui.ui import mark_sprites
+    from tests.gui.attack_support import make_window, select_attacker
+
+    window, flow = make_window(qtbot, crowd_scenario(400), tmp_path)
+    select_attacker(qtbot, flow, "m90")
+    layer = flow.overlay.marks
+    asked: list[object] = []
+    real_update = mark_sprites.MarksLayer.update
+    flow.overlay.clear()
+    calls = 0
+    try:
+        mark_sprites.MarksLayer.update = lambda self, *a: asked.append(a)  # type: ignore
+        while not flow.overlay.update(flow.attack.current_view, flow.attack.scenario,
+                                      flow.targets, budget_s=0.002):
+            calls += 1
+            assert asked == []  # held: nothing repainted half-way
+        assert calls > 1
+    finally:
+        mark_sprites.MarksLayer.update = real_update  # type: ignore
+    assert len(asked) == 1  # released: once, around every new mark
+    area = asked[0][0].adjusted(-1e-6, -1e-6, 1e-6, 1e-6)  # the union's rounding
+    marks = [m for m in layer.marks if m.shown]
+    assert len(marks) == len(flow.targets.enemies())
+    assert all(area.contains(m.area[0], m.area[1]) and area.contains(m.area[2], m.area[3])
+               for m in marks)
