@@ -123,6 +123,7 @@ class AttackFlow(QObject):
             errors.guarded("Applying the attack", self.reset)(self.apply))
         self.attack_panel.attacker_combo.activated.connect(self._select_attacker_on_canvas)
         document.replaced.connect(self.reset)
+        scene.labels.placed.connect(self._reports_wait)
         # an edit is followed on the next turn: the canvas, the roster and the inspector
         # take it in this one (two thousand models: neither turn is long)
         self._document_timer = QTimer(self)
@@ -397,11 +398,17 @@ class AttackFlow(QObject):
         if self.overlay.update(self.attack.current_view, self.attack.scenario, self.targets,
                                budget_s=OVERLAY_SLICE_S):
             self._draw_timer.stop()
-            self.targets.pause(False)
+            self._reports_wait()
         else:
             self.targets.pause(True)
             self._draw_timer.start()
         self._show_progress()
+
+    def _reports_wait(self) -> None:
+        """The full reports wait while the canvas draws the marks or places the labels
+        (two thousand of them after an edit): the worker would take the interpreter lock
+        from the event loop half the time; the verdicts go on meanwhile."""
+        self.targets.pause(self._draw_timer.isActive() or self.scene.labels.pending)
 
     def _show_progress(self) -> None:
         scan = self.targets.scan

@@ -114,3 +114,23 @@ def test_marks_drawn_over_several_turns_are_repainted_once(qtbot, tmp_path):
     assert len(marks) == len(flow.targets.enemies())
     assert all(area.contains(m.area[0], m.area[1]) and area.contains(m.area[2], m.area[3])
                for m in marks)
+
+
+def test_full_reports_wait_while_the_labels_are_placed(qtbot, tmp_path):
+    """After an edit the verdicts are judged while the labels are placed, and the full
+    reports only once they are (issue 17: the worker and the event loop share one
+    interpreter lock)."""
+    from tests.gui.attack_support import make_window, select_attacker
+
+    window, flow = make_window(qtbot, crowd_scenario(400), tmp_path)
+    select_attacker(qtbot, flow, "m90")
+    layer = window.scene.labels
+    _moved(window, "m110", 0.5, 0.0)
+    layer.schedule(600_000)  # the labels still to place for as long as the test needs
+    scan = flow.targets.scan
+    qtbot.waitUntil(lambda: scan.verdicts_known and scan.plan.scenario
+                    is window.document.scenario and flow.marked, timeout=20000)
+    assert flow.targets.pause_reports and not flow.targets.busy and not scan.complete
+    layer.place_now()  # placed: the reports follow
+    qtbot.waitUntil(lambda: flow.idle, timeout=60000)
+    assert not flow.targets.pause_reports and scan.complete
