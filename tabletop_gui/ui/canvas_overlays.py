@@ -237,12 +237,17 @@ class AttackOverlay:
         return next((i for i in self.items if isinstance(i, TargetMarker) and i.key == target),
                     None)
 
-    def clear(self) -> None:
+    def clear(self, keep_marks: bool = False) -> None:
+        """Draw nothing. ``keep_marks``: the enemies' marks are hidden, kept for the next
+        attacker on the same battlefield (its enemies' marks shown again, not made again:
+        a thousand of them are a tenth of a second)."""
         self._seen = {}
         self._context = None
         self._left = set()
         for name in list(self._groups):
             self._drop(name)
+        if keep_marks:
+            return
         for _, item in self._spare.values():
             self._remove(item)
         self._spare.clear()
@@ -325,7 +330,7 @@ class AttackOverlay:
         attacker = self._model(self._choice.attacker)
         self.problems = []
         if attacker is None or self._scenario is None:
-            self.clear()
+            self.clear(keep_marks=self._scenario is not None)
             return
         info = registry.info(self._scenario.ruleset)
         weapon = view.report.weapon if view.report is not None else self._choice.weapon

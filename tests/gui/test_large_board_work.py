@@ -134,3 +134,29 @@ def test_full_reports_wait_while_the_labels_are_placed(qtbot, tmp_path):
     layer.place_now()  # placed: the reports follow
     qtbot.waitUntil(lambda: flow.idle, timeout=60000)
     assert not flow.targets.pause_reports and scan.complete
+
+
+def test_the_next_attackers_marks_are_the_hidden_ones_shown_again(qtbot, tmp_path):
+    """Nothing selected hides the marks and keeps them; the next attacker's enemies with
+    the same verdict show theirs again (issue 17: a thousand new marks were a tenth of a
+    second of the event loop), and every mark says its own enemy's verdict."""
+    from tests.gui.attack_support import make_window, select_attacker, settle
+
+    window, flow = make_window(qtbot, crowd_scenario(400), tmp_path)
+    select_attacker(qtbot, flow, "m90")
+    first = {m.key: m for m in flow.overlay.of_kind("target")}
+    window.document.set_selection([])
+    settle(qtbot, flow)
+    assert flow.overlay.of_kind("target") == [] and not any(m.isVisible()
+                                                            for m in first.values())
+    select_attacker(qtbot, flow, "m91")
+    marks = {m.key: m for m in flow.overlay.of_kind("target")}
+    statuses = {s.target: s for s in flow.targets.statuses()}
+    assert set(marks) == set(statuses) == set(flow.targets.enemies())
+    assert all(m.valid == statuses[t].valid and m.status is statuses[t] and m.isVisible()
+               for t, m in marks.items())
+    again = [t for t in marks if t in first and first[t].valid == marks[t].valid]
+    assert len(again) > 100 and all(marks[t] is first[t] for t in again)
+    window.document.replace(crowd_scenario(200))  # another battlefield: none kept
+    settle(qtbot, flow)
+    assert flow.overlay._spare == {}
