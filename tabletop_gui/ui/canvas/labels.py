@@ -448,6 +448,17 @@ def _reach(spots: list[tuple[float, float]], w: float, h: float) -> Rect:
     return (min(xs), min(ys), max(xs) + w, max(ys) + h)
 
 
+def _touched(known: tuple[tuple[Rect, float, float], list[tuple[float, float]], Rect],
+             changed: list[Rect]) -> bool:
+    """A token that changed (``changed``: where it was and where it is) touches one of
+    the spots around the label (``known``: its token and size, ..., their extent)."""
+    near = [r for r in changed if _meets(known[2], r)]
+    if not near:
+        return False
+    (token, w, h), _, _ = known
+    return any(_meets((x, y, x + w, y + h), r) for x, y in around(token, w, h) for r in near)
+
+
 def around(token: Rect, w: float, h: float) -> list[tuple[float, float]]:
     """Top-left corners (pixels) of the spots tried for a ``w``×``h`` label beside a
     token's rectangle, best first: below, above, right, left, the four diagonals, then
@@ -618,7 +629,8 @@ class LabelLayer(QObject):
                 yield
         for n, m in enumerate(models):
             if m.isVisible() and self.mode != "none":
-                w, h = label_size(m.label_text(), False, True)
+                text = m.label_text()
+                w, h = label_size(text, False, True)
                 token = rects[m]
                 known = free.get(m)
                 if known is None or known[0] != (token, w, h):
@@ -626,7 +638,11 @@ class LabelLayer(QObject):
                     known = free[m] = ((token, w, h), [
                         (x, y) for x, y in spots if not tokens.hits((x, y, x + w, y + h))],
                         _reach(spots, w, h))
-                self._put(m, known[1], taken, None)
+                label = names.label(m)
+                if known[1] or label is None or label.placed or label.text != text:
+                    self._put(m, known[1], taken, None)
+                # else: hidden as it is, no spot free of tokens (its item keeps the
+                # label's look and anchor up to date)
             else:
                 names.place(m, None)
             if n % 16 == 15:
@@ -651,8 +667,7 @@ class LabelLayer(QObject):
             self._free = {}
         elif changed or len(self._free) > len(tokens):
             self._free = {owner: known for owner, known in self._free.items()
-                          if owner in tokens
-                          and not any(_meets(known[2], r) for r in changed)}
+                          if owner in tokens and not _touched(known, changed)}
         return self._free
 
     def _put(self, owner: Named, spots: list[tuple[float, float]], taken: _Hash,
