@@ -76,6 +76,27 @@ def test_hidden_models_and_another_zoom_are_taken_into_account(make_window, qtbo
     assert _where(window) == _from_nothing(window)
 
 
+def test_labels_of_another_size_or_a_far_move_are_tested_against_the_tokens(
+        make_window, qtbot):
+    """No terrain (whose labels need every token anyway): a label mode of other sizes,
+    and a model moved far from where it stood, still test their spots (a placement of
+    only such labels once tested them against no token at all)."""
+    from dataclasses import replace
+
+    from tabletop_gui.bench.cases_window import warcry_crowd_scenario
+
+    window = make_window(replace(warcry_crowd_scenario(600), obstacles=(), platforms=()))
+    layer = window.scene.labels
+    layer.place_now()
+    layer.set_mode("id")
+    layer.place_now()
+    assert _where(window) == _from_nothing(window)
+    layer.place_now()
+    _moved(window, "m599", -40.0, -3.0)  # the last one, into the middle of the crowd
+    layer.place_now()
+    assert _where(window) == _from_nothing(window)
+
+
 def test_an_edit_places_its_labels_at_once(make_window, qtbot):
     window = make_window(crowd_scenario(200))
     layer = window.scene.labels

@@ -448,6 +448,13 @@ def _reach(spots: list[tuple[float, float]], w: float, h: float) -> Rect:
     return (min(xs), min(ys), max(xs) + w, max(ys) + h)
 
 
+def _tokens_of(rects: dict[object, Rect]) -> _Hash:
+    tokens = _Hash()
+    for r in rects.values():
+        tokens.add(r)
+    return tokens
+
+
 def _touched(known: tuple[tuple[Rect, float, float], list[tuple[float, float]], Rect],
              changed: list[Rect]) -> bool:
     """A token that changed (``changed``: where it was and where it is) touches one of
@@ -615,12 +622,9 @@ class LabelLayer(QObject):
             if n % 64 == 63:
                 yield
         free = self._free_of_tokens(z, rects)
-        tokens = _Hash()
-        if len(free) < len(rects) or terrain:  # some spots to test against the tokens
-            for n, r in enumerate(rects.values()):
-                tokens.add(r)
-                if n % 256 == 255:
-                    yield
+        tokens: _Hash | None = None  # every token, made when spots are to be tested
+        if terrain or any(free.get(m) is None for m in rects):
+            tokens = _tokens_of(rects)
         yield
         for n, t in enumerate(terrain):
             self._put(t, inside(_px(t.terrain_rect(), z), *label_size(t.label(), True)),
@@ -634,6 +638,8 @@ class LabelLayer(QObject):
                 token = rects[m]
                 known = free.get(m)
                 if known is None or known[0] != (token, w, h):
+                    if tokens is None:
+                        tokens = _tokens_of(rects)
                     spots = around(token, w, h)
                     known = free[m] = ((token, w, h), [
                         (x, y) for x, y in spots if not tokens.hits((x, y, x + w, y + h))],
