@@ -125,7 +125,8 @@ class MarksLayer(QGraphicsItem):
         self._marks: dict[int, Any] = {}  # id -> mark (a Mark), in the order added
         self._dirty = 0  # areas to redraw asked for since the last paint
         self._area = QRectF()  # the union of those areas
-        self._held: QRectF | None = None  # while held: the area to redraw once released
+        # while held: the areas to redraw once released (past DIRTY_RECTS, their union)
+        self._held: list[QRectF] | None = None
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
         return self._bounds
@@ -139,12 +140,11 @@ class MarksLayer(QGraphicsItem):
         is released (a thousand marks drawn over several event-loop turns: one repaint of
         the view, not one a turn)."""
         if held and self._held is None:
-            self._held = QRectF()
+            self._held = []
         elif not held and self._held is not None:
-            area, self._held = self._held, None
-            if not area.isEmpty():
-                self._dirty = 0
-                self.update(area)
+            areas, self._held = self._held, None
+            for rect in areas:  # as if they had not waited
+                self._update_area(rect)
 
     def changed(self, mark: Mark) -> None:
         """Repaint where ``mark`` is drawn (it came, went, showed or hid)."""
@@ -155,9 +155,14 @@ class MarksLayer(QGraphicsItem):
             table = scene.sceneRect() if scene is not None else QRectF()
             self.prepareGeometryChange()  # the cache is made again at the new size
             self._bounds = self._bounds.united(rect).united(table)
-        if self._held is not None:
-            self._held = rect if self._held.isEmpty() else self._held.united(rect)
-            return
+        if self._held is None:
+            self._update_area(rect)
+        elif len(self._held) <= DIRTY_RECTS:
+            self._held.append(rect)
+        else:
+            self._held[-1] = self._held[-1].united(rect)
+
+    def _update_area(self, rect: QRectF) -> None:
         self._area = rect if self._dirty == 0 else self._area.united(rect)
         # past DIRTY_RECTS, the union of the areas (Qt would clip the cache's redraw to
         # thousands of rectangles): a burst of new marks near each other redraws that
