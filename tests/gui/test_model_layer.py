@@ -1,0 +1,142 @@
+"""Issue 17: the models' bases are drawn by one layer item (``ModelsLayer``) from shared
+pictures, through its device cache; the model items draw nothing themselves. What the
+view shows must be what the items say: a model moved, selected, hidden or greyed is
+redrawn where it was and where it is, and an SVG export draws every base as vectors."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from PySide6.QtGui import QColor, QImage
+from PySide6.QtWidgets import QGraphicsItem
+
+from tabletop_gui.bench.cases_gui import crowd_scenario
+from tabletop_gui.ui.canvas.board_items import TABLE
+from tabletop_gui.ui.canvas.coords import to_scene
+from tabletop_gui.ui.canvas.model_items import SELECTED, TAKEN_DOWN, ModelItem
+from tests.gui.attack_support import make_window
+
+RED = QColor("#c0392b")
+
+
+def _pixel(window, x: float, y: float) -> QColor:  # noqa: ANN001
+    """The colour the view shows at the table point (x, y) inches, painted now."""
+    vp = window.view.viewport()
+    vp.repaint()
+    image: QImage = vp.grab().toImage()
+    at = window.view.mapFromScene(to_scene(x, y))
+    ratio = image.devicePixelRatio()
+    return image.pixelColor(round(at.x() * ratio), round(at.y() * ratio))
+
+
+def _close(a: QColor, b: QColor, tol: int = 14) -> bool:
+    return all(abs(p - q) <= tol for p, q in zip(a.getRgb()[:3], b.getRgb()[:3], strict=True))
+
+
+def _zoomed(qtbot, tmp_path, n: int = 40):  # noqa: ANN001, ANN202
+    window, flow = make_window(qtbot, crowd_scenario(n), tmp_path)
+    qtbot.waitUntil(lambda: not window.scene.building, timeout=20000)
+    window.view.fit_to_window()
+    window.view.zoom_by(3.0)
+    m = window.document.scenario.model("m5")
+    window.view.centerOn(to_scene(m.x + 2.0, m.y))
+    return window, flow
+
+
+def test_models_hang_on_one_layer_and_share_pictures(qtbot, tmp_path):
+    window, _ = make_window(qtbot, crowd_scenario(200), tmp_path)
+    qtbot.waitUntil(lambda: not window.scene.building, timeout=20000)
+    window.view.fit_to_window()
+    layer = window.scene.models_layer
+    items = window.scene.model_items()
+    assert len(items) == 200 and len(layer.items) == 200
+    for item in items:
+        assert item.layer is layer
+        assert item.flags() & QGraphicsItem.GraphicsItemFlag.ItemHasNoContents
+        assert item.cacheMode() == QGraphicsItem.CacheMode.NoCache
+    window.view.viewport().repaint()
+    # two sides facing two ways, one base: a handful of pictures, not one per model
+    looks = {item.sprite_key for item in items}
+    assert len(looks) == 2
+    drawn = layer.sprites_drawn
+    window.view.zoom_by(1.5)
+    window.view.viewport().repaint()
+    assert layer.sprites_drawn - drawn == len(looks)  # each look once at the new zoom
+
+
+def test_a_moved_model_is_redrawn_where_it_left_and_where_it_went(qtbot, tmp_path):
+    window, _ = _zoomed(qtbot, tmp_path)
+    doc = window.document
+    m = doc.scenario.model("m5")
+    assert _close(_pixel(window, m.x, m.y), RED)
+    empty = (m.x + 1.15, m.y + 2.25)  # between the ranks and grid lines: nothing there
+    assert _close(_pixel(window, *empty), TABLE)
+    doc.edit("Move", doc.scenario.with_entity(m.moved_to(*empty)))
+    assert _close(_pixel(window, *empty), RED)
+    assert _close(_pixel(window, m.x, m.y), TABLE)
+    doc.undo_stack.undo()
+    assert _close(_pixel(window, m.x, m.y), RED)
+    assert _close(_pixel(window, *empty), TABLE)
+
+
+def test_a_drag_preview_moves_the_drawn_base(qtbot, tmp_path):
+    """A drag step moves the item only (the document's preview): the layer redraws."""
+    window, _ = _zoomed(qtbot, tmp_path)
+    item = window.scene.item_for("m5")
+    assert isinstance(item, ModelItem)
+    m = item.model
+    empty = (m.x + 1.15, m.y + 2.25)
+    item.set_model(m.moved_to(*empty), item.color)
+    assert _close(_pixel(window, *empty), RED)
+    assert _close(_pixel(window, m.x, m.y), TABLE)
+
+
+def test_selection_hiding_and_greying_are_redrawn(qtbot, tmp_path):
+    window, _ = _zoomed(qtbot, tmp_path)
+    doc, scene = window.document, window.scene
+    item = scene.item_for("m5")
+    assert isinstance(item, ModelItem)
+    handle = item.rotate_handle_pos()
+    hx, hy = handle.x() / 40.0, -handle.y() / 40.0  # scene units to inches (y up)
+    before = _pixel(window, hx, hy)
+    assert not _close(before, SELECTED, 40)
+    doc.set_selection(["m5"])
+    assert item.isSelected() and _close(_pixel(window, hx, hy), SELECTED, 40)
+    doc.set_selection([])
+    assert _pixel(window, hx, hy) == before
+    m = item.model
+    doc.edit("State", doc.scenario.with_entity(replace(m, state={"taken_down": True})))
+    assert _close(_pixel(window, m.x, m.y), TAKEN_DOWN)
+    scene.set_show_taken_down(False)
+    assert not item.isVisible() and _close(_pixel(window, m.x, m.y), TABLE)
+    scene.set_show_taken_down(True)
+    assert _close(_pixel(window, m.x, m.y), TAKEN_DOWN)
+
+
+def test_a_model_removed_leaves_the_layer_and_the_view(qtbot, tmp_path):
+    window, _ = _zoomed(qtbot, tmp_path)
+    doc = window.document
+    m = doc.scenario.model("m5")
+    item = window.scene.item_for("m5")
+    assert _close(_pixel(window, m.x, m.y), RED)
+    doc.edit("Delete", doc.scenario.without_entity("m5"))
+    assert item not in window.scene.models_layer.items and item.layer is None
+    assert _close(_pixel(window, m.x, m.y), TABLE)
+
+
+def test_an_svg_export_draws_every_base_as_vectors(qtbot, tmp_path, monkeypatch):
+    from tabletop_gui.ui.export import export_scene
+
+    window, _ = make_window(qtbot, crowd_scenario(40), tmp_path)
+    qtbot.waitUntil(lambda: not window.scene.building, timeout=20000)
+    painted: list[str] = []
+    real = ModelItem.paint
+
+    def counted(self, painter, option, widget=None):  # noqa: ANN001, ANN202
+        painted.append(self.entity_id)
+        real(self, painter, option, widget)
+
+    monkeypatch.setattr(ModelItem, "paint", counted)
+    assert export_scene(window.scene, tmp_path / "board.svg")
+    assert sorted(painted) == sorted(m.id for m in window.document.scenario.models)
+    assert "<path" in (tmp_path / "board.svg").read_text()
