@@ -15,7 +15,8 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
-from operator import attrgetter
+from itertools import compress, count
+from operator import attrgetter, is_not
 from typing import Any, Literal, TypeAlias
 
 from tabletop_gui.rules.combatant import is_taken_down, models_left
@@ -322,6 +323,16 @@ class Scenario:
             return model.taken_down
         known = INFOS.get(self.ruleset)  # a scenario being checked may name no ruleset
         return (known.taken_down_rule if known is not None else is_taken_down)(model)
+
+    def models_changed_from(self, old: Scenario) -> list[tuple[Model, Model]] | None:
+        """The models that are other values here than in ``old``, as (old, new) pairs,
+        when both have as many models under the same ruleset (an edit of some of them,
+        a drag step); None otherwise. Compared by identity, in C: a scenario of
+        thousands of models is walked in microseconds."""
+        mine, theirs = self.models, old.models
+        if self.ruleset != old.ruleset or len(mine) != len(theirs):
+            return None
+        return [(theirs[i], mine[i]) for i in compress(count(), map(is_not, theirs, mine))]
 
     # -- edits (each returns a new scenario) ---------------------------------
     @cached_property

@@ -140,3 +140,34 @@ def test_an_svg_export_draws_every_base_as_vectors(qtbot, tmp_path, monkeypatch)
     assert export_scene(window.scene, tmp_path / "board.svg")
     assert sorted(painted) == sorted(m.id for m in window.document.scenario.models)
     assert "<path" in (tmp_path / "board.svg").read_text()
+
+
+def _attacker_rows(panel) -> list[str]:  # noqa: ANN001
+    combo = panel.attacker_combo
+    return [combo.itemText(i) for i in range(combo.count())]
+
+
+def test_the_attacker_list_follows_edits_not_drag_steps(qtbot, tmp_path):
+    """A drag step (one model moved) keeps the attacker list as it is, without a walk
+    over every model; a rename or a model taken down changes it."""
+    from tests.gui.attack_support import select_attacker, settle
+
+    window, flow = make_window(qtbot, crowd_scenario(40), tmp_path)
+    select_attacker(qtbot, flow, "m5")
+    panel, doc = flow.attack_panel, window.document
+    rows = panel._attackers()
+    assert _attacker_rows(panel)[1:] == [f"Model {k} (m{k})" for k in range(40)]
+    m = doc.scenario.model("m5")
+    doc.preview({"m5": m.moved_to(m.x + 1, m.y)})
+    qtbot.waitUntil(lambda: flow.attack.scenario is doc.snapshot.scenario, timeout=5000)
+    assert panel._attackers() is rows
+    doc.end_preview()
+    doc.edit("Rename", doc.scenario.with_entity(replace(doc.scenario.model("m7"),
+                                                          name="Seventh")))
+    settle(qtbot, flow)
+    assert "Seventh (m7)" in _attacker_rows(panel)
+    doc.edit("Down", doc.scenario.with_entity(replace(doc.scenario.model("m8"),
+                                                        state={"taken_down": True})))
+    settle(qtbot, flow)
+    assert "Model 8 (m8)" not in _attacker_rows(panel)
+    assert len(_attacker_rows(panel)) == 40  # "(no attacker)" and 39 models
