@@ -171,3 +171,32 @@ def test_the_attacker_list_follows_edits_not_drag_steps(qtbot, tmp_path):
     settle(qtbot, flow)
     assert "Model 8 (m8)" not in _attacker_rows(panel)
     assert len(_attacker_rows(panel)) == 40  # "(no attacker)" and 39 models
+
+
+def test_a_small_repaint_finds_the_models_there_by_the_layers_grid(qtbot, tmp_path):
+    """A drag step repaints a small place of the layer: the models drawn there are
+    found by its grid, the same ones in the same order as a walk over all of them,
+    after moves (one across many cells) and a removal."""
+    import random
+
+    window, _ = make_window(qtbot, crowd_scenario(200), tmp_path)
+    qtbot.waitUntil(lambda: not window.scene.building, timeout=20000)
+    doc, layer = window.document, window.scene.models_layer
+    rnd = random.Random(5)
+    for _ in range(12):
+        m = rnd.choice(doc.scenario.models)
+        doc.edit("Move", doc.scenario.with_entity(m.moved_to(rnd.uniform(1, 47),
+                                                             rnd.uniform(1, 47))))
+    doc.edit("Delete", doc.scenario.without_entity("m3"))
+    board = window.scene.sceneRect()
+
+    def meets(a, r) -> bool:  # noqa: ANN001
+        return not (a[2] < r[0] or a[0] > r[2] or a[3] < r[1] or a[1] > r[3])
+
+    for _ in range(200):
+        w, h = rnd.uniform(1, 300), rnd.uniform(1, 300)
+        x, y = rnd.uniform(board.left(), board.right()), rnd.uniform(board.top(), board.bottom())
+        r = (x, y, x + w, y + h)
+        found = [i for i in layer._at(*r) if meets(i.area, r)]
+        assert found == [i for i in layer.items if meets(i.area, r)]
+    assert all(i.entity_id != "m3" for i in layer.items)

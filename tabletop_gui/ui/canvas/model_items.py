@@ -218,8 +218,7 @@ class ModelItem(Named, QGraphicsRectItem):
         x, y = self.at.x(), self.at.y()
         self.area = (x + r.left(), y + r.top(), x + r.right(), y + r.bottom())
         if self.layer is not None and self.area != before:
-            self.layer.changed(before)
-            self.layer.changed(self.area)
+            self.layer.moved(self, before)
 
     def itemChange(self, change: QGraphicsItem.GraphicsItemChange,  # noqa: N802 - Qt
                    value: Any) -> Any:

@@ -30,6 +30,7 @@ from tabletop_gui.ui.canvas.coords import Z_MODEL
 from tabletop_gui.ui.mark_sprites import plain_zoom
 
 DIRTY_RECTS = 64  # more places changed than this before a paint: one rectangle around all
+CELL = 160.0  # scene units (4"): the grid that finds the models in a repainted place
 SPRITE_BYTES = 48 * 2**20  # pictures kept (least recently used dropped past this)
 
 
@@ -57,6 +58,10 @@ class ModelsLayer(QGraphicsItem):
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         self._bounds = QRectF()
         self._items: dict[int, Any] = {}  # id -> item (a Drawn), in the order joined
+        self._order: dict[int, int] = {}  # id -> when it joined (the drawing order)
+        self._joined = 0
+        self._cells: dict[tuple[int, int], set[int]] = {}  # grid cell -> ids there
+        self._spans: dict[int, tuple[int, int, int, int]] = {}  # id -> its cells
         self._dirty = 0  # places to redraw asked for since the last paint
         self._area = QRectF()  # the union of those places
         self._sprites: OrderedDict[tuple[object, float], tuple[QPixmap, QPointF]] = (
@@ -79,12 +84,62 @@ class ModelsLayer(QGraphicsItem):
         return list(self._items.values())
 
     def join(self, item: Drawn) -> None:
-        self._items[id(item)] = item
+        key = id(item)
+        self._items[key] = item
+        self._order[key] = self._joined
+        self._joined += 1
+        self._index(key, item.area)
         self.changed(item.area)
 
     def leave(self, item: Drawn) -> None:
-        if self._items.pop(id(item), None) is not None:
+        key = id(item)
+        if self._items.pop(key, None) is not None:
+            self._order.pop(key, None)
+            self._index(key, None)
             self.changed(item.area)
+
+    def moved(self, item: Drawn, before: tuple[float, float, float, float]) -> None:
+        """``item`` is drawn elsewhere now (``item.area``), no longer at ``before``."""
+        if id(item) in self._items:
+            self._index(id(item), item.area)
+        self.changed(before)
+        self.changed(item.area)
+
+    @staticmethod
+    def _span(area: tuple[float, float, float, float]) -> tuple[int, int, int, int]:
+        left, top, right, bottom = area
+        return (math.floor(left / CELL), math.floor(top / CELL), math.floor(right / CELL),
+                math.floor(bottom / CELL))
+
+    def _index(self, key: int, area: tuple[float, float, float, float] | None) -> None:
+        """The grid knows ``key`` where ``area`` is (None: nowhere)."""
+        span = self._span(area) if area is not None and area[2] >= area[0] else None
+        old = self._spans.get(key)
+        if span == old:
+            return
+        if old is not None:
+            for cell in _cells(old):
+                here = self._cells.get(cell)
+                if here is not None:
+                    here.discard(key)
+                    if not here:
+                        del self._cells[cell]
+            del self._spans[key]
+        if span is not None:
+            self._spans[key] = span
+            for cell in _cells(span):
+                self._cells.setdefault(cell, set()).add(key)
+
+    def _at(self, x0: float, y0: float, x1: float, y1: float) -> list[Any]:
+        """The items that may be drawn in the rectangle, in the drawing order: those of
+        its grid cells when it spans few, else all."""
+        span = self._span((x0, y0, x1, y1))
+        if (span[2] - span[0] + 1) * (span[3] - span[1] + 1) * 4 > len(self._items):
+            return list(self._items.values())
+        keys: set[int] = set()
+        for cell in _cells(span):
+            keys.update(self._cells.get(cell, ()))
+        return [self._items[k] for k in sorted(keys, key=self._order.__getitem__)]
 
     def changed(self, area: tuple[float, float, float, float]) -> None:
         """Redraw ``area`` (left, top, right, bottom, scene): a model came, went, moved,
@@ -108,7 +163,7 @@ class ModelsLayer(QGraphicsItem):
         x0, y0, x1, y1 = exposed.left(), exposed.top(), exposed.right(), exposed.bottom()
         raster = painter.paintEngine().type() == QPaintEngine.Type.Raster
         scale = plain_zoom(painter) if raster else None
-        for item in self._items.values():
+        for item in self._at(x0, y0, x1, y1):
             left, top, right, bottom = item.area
             if not item.shown or right < x0 or left > x1 or bottom < y0 or top > y1:
                 continue
@@ -150,3 +205,8 @@ class ModelsLayer(QGraphicsItem):
             _, (old, _) = self._sprites.popitem(last=False)
             self._sprite_bytes -= old.width() * old.height() * 4
         return found
+
+
+def _cells(span: tuple[int, int, int, int]) -> list[tuple[int, int]]:
+    i0, j0, i1, j1 = span
+    return [(i, j) for i in range(i0, i1 + 1) for j in range(j0, j1 + 1)]
