@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from PySide6.QtGui import QColor, QImage
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QGraphicsItem
 
 from tabletop_gui.bench.cases_gui import crowd_scenario
@@ -15,18 +15,9 @@ from tabletop_gui.ui.canvas.board_items import TABLE
 from tabletop_gui.ui.canvas.coords import to_scene
 from tabletop_gui.ui.canvas.model_items import SELECTED, TAKEN_DOWN, ModelItem
 from tests.gui.attack_support import make_window
+from tests.gui.test_frame_work import _pixel
 
 RED = QColor("#c0392b")
-
-
-def _pixel(window, x: float, y: float) -> QColor:  # noqa: ANN001
-    """The colour the view shows at the table point (x, y) inches, painted now."""
-    vp = window.view.viewport()
-    vp.repaint()
-    image: QImage = vp.grab().toImage()
-    at = window.view.mapFromScene(to_scene(x, y))
-    ratio = image.devicePixelRatio()
-    return image.pixelColor(round(at.x() * ratio), round(at.y() * ratio))
 
 
 def _close(a: QColor, b: QColor, tol: int = 14) -> bool:

@@ -23,11 +23,11 @@ from collections import OrderedDict
 from typing import Any, Protocol
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QPaintEngine, QPainter, QPixmap
+from PySide6.QtGui import QPainter, QPixmap
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem, QWidget
 
 from tabletop_gui.ui.canvas.coords import Z_MODEL
-from tabletop_gui.ui.mark_sprites import plain_zoom
+from tabletop_gui.ui.mark_sprites import painted_area
 
 DIRTY_RECTS = 64  # more places changed than this before a paint: one rectangle around all
 CELL = 160.0  # scene units (4"): the grid that finds the models in a repainted place
@@ -159,10 +159,7 @@ class ModelsLayer(QGraphicsItem):
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
         self._dirty = 0
-        exposed = option.exposedRect  # type: ignore[attr-defined]
-        x0, y0, x1, y1 = exposed.left(), exposed.top(), exposed.right(), exposed.bottom()
-        raster = painter.paintEngine().type() == QPaintEngine.Type.Raster
-        scale = plain_zoom(painter) if raster else None
+        (x0, y0, x1, y1), scale = painted_area(painter, option)
         for item in self._at(x0, y0, x1, y1):
             left, top, right, bottom = item.area
             if not item.shown or right < x0 or left > x1 or bottom < y0 or top > y1:
