@@ -191,3 +191,46 @@ def test_a_small_repaint_finds_the_models_there_by_the_layers_grid(qtbot, tmp_pa
         found = [i for i in layer._at(*r) if meets(i.area, r)]
         assert found == [i for i in layer.items if meets(i.area, r)]
     assert all(i.entity_id != "m3" for i in layer.items)
+
+
+def test_undo_and_redo_of_many_edits_give_the_very_scenarios_with_their_look_ups(qtbot):
+    """Edits made with ``with_entity`` (look-ups handed on, weapons checked once) undo and
+    redo to the very scenario values, each answering its look-ups as one built afresh;
+    a model with a weapon that cannot be read keeps it unread, refused by the rules."""
+    import random
+
+    import pytest
+
+    from tabletop_gui.model.document import Document
+    from tabletop_gui.rules.base import RulesError
+    from tabletop_gui.rules.warcry_family.weapons import profile_of
+    from tabletop_gui.scenario.entities import Scenario, Weapon
+
+    bad = Weapon("Bow", {"range": "12-3", "attacks": 2, "strength": 3, "damage": "1/2"})
+    start = crowd_scenario(30)
+    start = start.with_entity(replace(start.model("m4"), weapons=(bad,)))
+    doc = Document(start)
+    rnd = random.Random(11)
+    values = [doc.scenario]
+    for _ in range(25):
+        m = rnd.choice(doc.scenario.models)
+        doc.edit("Move", doc.scenario.with_entity(m.moved_to(rnd.uniform(1, 47),
+                                                             rnd.uniform(1, 47))))
+        values.append(doc.scenario)
+    for value in reversed(values[:-1]):
+        doc.undo_stack.undo()
+        assert doc.scenario is value
+    for value in values[1:]:
+        doc.undo_stack.redo()
+        assert doc.scenario is value
+    for value in values:
+        fresh = Scenario(value.ruleset, value.battlefield, value.sides, value.name,
+                         dict(value.ruleset_options), tuple(value.fighters), (),
+                         tuple(value.obstacles), tuple(value.platforms))
+        assert value == fresh
+        for m in fresh.models:
+            assert value.model(m.id) == m and value.model(m.id) is value.entity(m.id)
+        archer = value.model("m4")
+        assert archer is not None and archer.weapons[0].parsed == {}
+        with pytest.raises(RulesError, match="m4 weapon 'Bow': range '12-3' was not read"):
+            profile_of(archer.weapons[0], "m4")
