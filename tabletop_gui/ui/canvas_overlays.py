@@ -391,21 +391,29 @@ class AttackOverlay:
                                            statuses))
         self._left = set()
         seen, self._seen = self._seen, {}
+        now = self._seen
+        model, target = scenario.model, self._choice.target
         for status in statuses:
             t = status.target
-            wanted.add(("target", t))
-            enemy = self._model(t)
-            chosen = t == self._choice.target
+            enemy = model(t)
+            chosen = t == target
             before = seen.get(t)
-            if before is not None and before[0] is status and before[1] is enemy \
-                    and before[2] == chosen and (before[3] is geometry or not before[4]):
-                self._seen[t] = before  # nothing changed since it was drawn
-            elif not self._again(before, status, enemy, chosen, geometry) and (
+            if before is not None and before[1] is enemy and before[2] == chosen:
+                if before[0] is status and (before[3] is geometry or not before[4]):
+                    now[t] = before  # nothing changed since it was drawn
+                    continue
+                marker = before[5]
+                if not before[4] and marker is not None and status.stale \
+                        and before[0].valid == status.valid:
+                    marker.show(status)  # judged again, the same (``_again``)
+                    now[t] = (status, enemy, chosen, geometry, False, marker)
+                    continue
+            if not self._again(before, status, enemy, chosen, geometry) and (
                     self._past_deadline()
                     or not self._enemy(status, attacker, geometry)):
                 self._left.add(t)  # for the next update
-            if t in self._seen and self._seen[t][4]:
-                wanted.add(("sight", t))
+        wanted.update([("target", s.target) for s in statuses])
+        wanted.update([("sight", t) for t, drawn in now.items() if drawn[4]])
         for name in [n for n in self._groups if n not in wanted]:
             self._drop(name)
 

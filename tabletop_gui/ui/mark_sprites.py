@@ -96,6 +96,17 @@ def plain_zoom(painter: QPainter) -> float | None:
     return scale
 
 
+def painted_area(painter: QPainter, option: QStyleOptionGraphicsItem
+                 ) -> tuple[tuple[float, float, float, float], float | None]:
+    """What a layer's paint draws: the exposed area (left, top, right, bottom, scene) and
+    the zoom its pictures are blitted at: into the screen, a cache or an image; None into
+    a vector file (SVG, PDF) or through a rotated painter, where it draws lines."""
+    exposed = option.exposedRect  # type: ignore[attr-defined]
+    area = (exposed.left(), exposed.top(), exposed.right(), exposed.bottom())
+    raster = painter.paintEngine().type() == QPaintEngine.Type.Raster
+    return area, plain_zoom(painter) if raster else None
+
+
 class Mark(Protocol):
     """What the layer reads of a mark hung on it (``canvas_overlays.TargetMarker``)."""
 
@@ -183,12 +194,7 @@ class MarksLayer(QGraphicsItem):
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
         self._dirty = 0
-        exposed = option.exposedRect  # type: ignore[attr-defined]
-        x0, y0, x1, y1 = exposed.left(), exposed.top(), exposed.right(), exposed.bottom()
-        # pictures into the screen, the layer's cache or an image; lines into a vector
-        # file (SVG, PDF)
-        raster = painter.paintEngine().type() == QPaintEngine.Type.Raster
-        scale = plain_zoom(painter) if raster else None
+        (x0, y0, x1, y1), scale = painted_area(painter, option)
         pictures: dict[object, tuple[QPixmap, QPointF]] = {}  # by sprite key, this paint
         for mark in self._marks.values():
             left, top, right, bottom = mark.area
