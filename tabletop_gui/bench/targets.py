@@ -65,6 +65,8 @@ TARGETS: dict[str, Target] = {
     "gui_frame_200": Target(under_ms=8),
     "gui_frame_800": Target(under_ms=16.7),
     "load_2000": Target(under_ms=2000),
+    "select_2000": Target(under_ms=100),
+    "move_2000": Target(under_ms=50),
     "startup": Target(under_ms=1000),
 }
 
