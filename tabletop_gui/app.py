@@ -23,6 +23,7 @@ from tabletop_gui.ui.application import ensure_application
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QWidget
 
+    from tabletop_gui.scenario.entities import Scenario
     from tabletop_gui.ui.main_window import MainWindow
 
 PAINT_MARKER = "tabletop-gui: first paint"
@@ -36,9 +37,11 @@ def run_app(file: str | None, ruleset: str | None) -> int:
     # lazy: the Qt-free scenario reader (with numpy and shapely) loads before PySide6, whose
     # import hook reads the source of every module imported after it (PYSIDE-2029)
     import tabletop_gui.scenario.resources  # noqa: F401
+    from tabletop_gui.geometry import jit
     from tabletop_gui.rules.registry import DEFAULT_RULESET, info
 
     ruleset_id = info(ruleset or DEFAULT_RULESET).id  # RulesError for an unknown one
+    jit.load_early()  # the window lives on: a big board's compiled loops load early
     app = ensure_application()
     exit_after_paint = os.environ.get("TABLETOP_GUI_EXIT_AFTER_PAINT") == "1"
     window = build_window(file, ruleset_id, complete=not exit_after_paint)
@@ -106,5 +109,17 @@ def build_window(file: str | None, ruleset_id: str, complete: bool = True) -> Ma
         QTimer.singleShot(0, lambda: window.files.show_problems(Path(file), problems))
     if complete:
         after_first_paint(window.view.viewport(), window.install_attack_flow,
-                          window.offer_recovery)
+                          window.offer_recovery, lambda: preload_kernels(document.scenario))
     return window
+
+
+def preload_kernels(scenario: Scenario) -> None:
+    """Start loading the compiled loops of the geometry (``geometry.jit.preload``) when the
+    board has enough opposing pairs of fighters or units to use them."""
+    from collections import Counter
+
+    from tabletop_gui.geometry import jit
+
+    sides = Counter([f.side for f in scenario.fighters] + [u.side for u in scenario.units])
+    total = sum(sides.values())
+    jit.preload(sum(n * (total - n) for n in sides.values()) // 2)

@@ -63,6 +63,9 @@ def _line(t: Timing) -> str:
     j = t.to_json()
     text = (f"{t.name:<16} median {j['median_ms']:>10.3f} ms  "
             f"(min {j['min_ms']:.3f}, max {j['max_ms']:.3f}, {j['runs']} runs)")
+    extra = ", ".join(f"{k} {v}" for k, v in t.details)
+    if extra:
+        text += f"  ({extra})"
     if "reference_median_ms" in j:
         text += (f"  reference {j['reference_median_ms']:.1f} ms, x{j['speedup']}, "
                  f"{'agrees' if t.agrees else 'DIFFERS'}")

@@ -12,6 +12,7 @@ from importlib import metadata
 from typing import Any
 
 from tabletop_gui.bench.registry import Case
+from tabletop_gui.geometry import jit
 
 
 @dataclass(frozen=True)
@@ -21,6 +22,7 @@ class Timing:
     reference_ms: tuple[float, ...] = ()
     agrees: bool | None = None  # answer == reference answer (None: no reference)
     reference_scale: float = 1.0  # > 1: the reference timed a sample, its time scaled up
+    details: tuple[tuple[str, Any], ...] = ()  # what else the case measured (``details``)
 
     @property
     def median_ms(self) -> float:
@@ -47,6 +49,7 @@ class Timing:
         if ref is not None:
             out["reference_median_ms"] = round(ref, 3)
             out["speedup"] = None if speedup is None else round(speedup, 1)
+        out.update(self.details)
         return out
 
 
@@ -57,17 +60,26 @@ def _timed(fn: Callable[[], Any]) -> tuple[float, Any]:
 
 
 def run_case(case: Case, quick: bool) -> Timing:
-    """Warm up once (untimed), time the runs, then the reference runs; compare answers."""
+    """Warm up once (untimed, with the compiled loops it started loading, ``geometry.jit``),
+    time the runs (each after the case's untimed ``prepare``), then the reference runs;
+    compare answers."""
     if case.set_quick is not None:
         case.set_quick(quick)
     runs = case.quick_runs if quick else case.runs
+    jit.load_early()  # as the window does: a big board's kernels load in the background
+    if case.prepare is not None:
+        case.prepare()
     answer = case.compute()
+    jit.wait()  # ... and the warm-up (untimed) waits for them
     times = []
     for _ in range(max(1, runs)):
+        if case.prepare is not None:
+            case.prepare()
         ms, answer = _timed(case.compute)
         times.append(ms)
+    details = tuple(case.details(case.name).items()) if case.details is not None else ()
     if case.reference is None:
-        return Timing(case.name, tuple(times))
+        return Timing(case.name, tuple(times), details=details)
     ref_times = []
     ref_answer: Any = None
     for _ in range(max(1, case.quick_reference_runs if quick else case.reference_runs)):
@@ -76,7 +88,7 @@ def run_case(case: Case, quick: bool) -> Timing:
     factor = 1.0 if case.reference_scale is None else case.reference_scale()
     ref_times = [ms * factor for ms in ref_times]
     return Timing(case.name, tuple(times), tuple(ref_times), case.same(answer, ref_answer),
-                  factor)
+                  factor, details)
 
 
 def machine() -> str:

@@ -57,12 +57,16 @@ TARGETS: dict[str, Target] = {
     "drag_800": Target(under_ms=5),
     "drag_2000": Target(under_ms=12),
     "ninth_age_inspect_40": Target(under_ms=150),
+    "inspect_156_units": Target(under_ms=2000),
+    "inspect_10000_vertices": Target(under_ms=2000),
     "odds_warcry": Target(under_ms=1, speedup_at_least=1.0, reference=ICEPOOL),
     "odds_ninth_age": Target(under_ms=1, speedup_at_least=1.0, reference=ICEPOOL),
     "odds_circle_of_realms": Target(under_ms=1),
     "gui_frame_200": Target(under_ms=8),
     "gui_frame_800": Target(under_ms=16.7),
     "load_2000": Target(under_ms=2000),
+    "select_2000": Target(under_ms=100),
+    "move_2000": Target(under_ms=50),
     "startup": Target(under_ms=1000),
 }
 

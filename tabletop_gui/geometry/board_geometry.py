@@ -181,9 +181,25 @@ class BoardGeometry:
         order = idx[np.argsort(dist[idx], kind="stable")]
         return [(ba.bodies[k].id, float(dist[k])) for k in order]
 
+    def enemies_within(self, body_id: str, limit: float) -> list[tuple[str, float]]:
+        """The active enemies within ``limit`` (3D distance), nearest first (ties by board
+        order): the start of ``enemies_by_distance``, with the same distances, but measured
+        only to the bodies whose circumscribed circles come within ``limit`` (a fighter
+        among two thousand: a few neighbours, not every body)."""
+        i = self.index(body_id)
+        ba = self.bodies
+        centre = np.hypot(ba.x - ba.x[i], ba.y - ba.y[i])
+        near = centre - ba.circumradius - ba.circumradius[i] <= limit + 1e-9
+        j = np.flatnonzero(near & ba.active & (ba.side != ba.side[i]))
+        gap, _, _ = gaps(ba, np.full(len(j), i, dtype=np.intp), j)
+        dist = np.hypot(gap, np.abs(ba.elevation[j] - ba.elevation[i]))
+        keep = np.flatnonzero(dist <= limit)
+        order = keep[np.argsort(dist[keep], kind="stable")]
+        return [(ba.bodies[j[k]].id, float(dist[k])) for k in order]
+
     def within_1_enemies(self, body_id: str) -> list[str]:
         """Active enemies within 1" (3D), nearest first."""
-        return [e for e, d in self.enemies_by_distance(body_id) if d <= ENGAGE + 1e-9]
+        return [e for e, _ in self.enemies_within(body_id, ENGAGE + 1e-9)]
 
     # -- sight and cover --------------------------------------------------------------
     def sight(self, a_id: str, b_id: str) -> Sight:

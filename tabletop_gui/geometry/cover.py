@@ -17,6 +17,7 @@ Platform cover: the target stands on a platform and its elevation is at least
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import ModuleType
 
 import numpy as np
 from numpy.typing import NDArray
@@ -150,31 +151,16 @@ def cover_both_ways(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
     exempt = distance > GATE + 1e-9 if rule.gate_1in else np.ones(m, dtype=bool)
     d = pb - pa
     length = np.hypot(d[:, 0], d[:, 1])
-    hit_ij = np.zeros(len(pk), dtype=bool)
-    hit_ji = np.zeros(len(pk), dtype=bool)
-    c_idx, a, b = _convex_spans(ts, pk, tk, pa, d, length)
+    kernels = jit.loaded()
+    if kernels is None:
+        hit_ij = np.zeros(len(pk), dtype=bool)
+        hit_ji = np.zeros(len(pk), dtype=bool)
+        c_idx, a, b = _convex_spans(ts, pk, tk, pa, d, length, ts.convex)
+    else:  # polygons in the padded arrays by the compiled loop, large ones below
+        hit_ij, hit_ji = _compiled_hits(kernels, ba, ts, i, j, pk, tk, pa, d, length, exempt)
+        c_idx, a, b = _convex_spans(ts, pk, tk, pa, d, length, ts.convex & ts.large)
     if len(c_idx):
-        q = pk[c_idx]
-        lq = length[q]
-        ex = exempt[q]
-        e = np.where(ex, np.minimum(1.0, EXEMPT / lq), 0.0)  # the same both ways
-        inside = (b > a) & ((b - a) * lq > EPS_LENGTH)
-        for attacker, out, forward in ((i[q], hit_ij, True), (j[q], hit_ji, False)):
-            circ = ba.circle[attacker] | ~ex
-            lo2 = np.maximum(a, e) if forward else a
-            hi2 = b if forward else np.minimum(b, 1.0 - e)
-            simple = (hi2 > lo2) & ((hi2 - lo2) * lq > EPS_LENGTH)
-            res = np.where(circ, simple, False)
-            other = np.flatnonzero(~circ & inside)
-            if len(other):
-                t_far = (b[other] - EPS_LENGTH / lq[other] if forward
-                         else a[other] + EPS_LENGTH / lq[other])
-                t_far = np.clip(t_far, 0.0, 1.0)
-                qq = q[other]
-                far = point_distance(ba, attacker[other], pa[qq, 0] + t_far * d[qq, 0],
-                                     pa[qq, 1] + t_far * d[qq, 1])[0] > EXEMPT
-                res[other] = far
-            out[c_idx] = res
+        _span_hits(ba, i, j, pk, c_idx, a, b, pa, d, length, exempt, hit_ij, hit_ji)
     n_idx = (np.zeros(0, dtype=np.intp) if ts.convex.all()
              else np.flatnonzero(~ts.convex[tk] & (length[pk] > 0)))
     if len(n_idx):
@@ -188,32 +174,80 @@ def cover_both_ways(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
             _result(ba, j, i, pk[hit_ji], tk[hit_ji], rule, m))
 
 
+def _span_hits(ba: BodyArrays, i: IntArray, j: IntArray, pk: IntArray, c_idx: IntArray,
+               a: FloatArray, b: FloatArray, pa: FloatArray, d: FloatArray,
+               length: FloatArray, exempt: BoolArray, hit_ij: BoolArray,
+               hit_ji: BoolArray) -> None:
+    """Write the cover of candidates ``c_idx`` (their line's part [a, b] inside a convex
+    obstacle) both ways: against i the part beyond i's exempt half inch, against j the
+    part before j's."""
+    q = pk[c_idx]
+    lq = length[q]
+    ex = exempt[q]
+    e = np.where(ex, np.minimum(1.0, EXEMPT / lq), 0.0)  # the same both ways
+    inside = (b > a) & ((b - a) * lq > EPS_LENGTH)
+    for attacker, out, forward in ((i[q], hit_ij, True), (j[q], hit_ji, False)):
+        circ = ba.circle[attacker] | ~ex
+        lo2 = np.maximum(a, e) if forward else a
+        hi2 = b if forward else np.minimum(b, 1.0 - e)
+        simple = (hi2 > lo2) & ((hi2 - lo2) * lq > EPS_LENGTH)
+        res = np.where(circ, simple, False)
+        other = np.flatnonzero(~circ & inside)
+        if len(other):
+            t_far = (b[other] - EPS_LENGTH / lq[other] if forward
+                     else a[other] + EPS_LENGTH / lq[other])
+            res[other] = _far(ba, attacker[other], pa[q[other]], d[q[other]],
+                              np.clip(t_far, 0.0, 1.0))
+        out[c_idx] = res
+
+
+def _far(ba: BodyArrays, k: IntArray, pa: FloatArray, d: FloatArray, t: FloatArray
+         ) -> BoolArray:
+    """Is the point pa + t d more than ``EXEMPT`` from body k's outline?"""
+    dist = point_distance(ba, k, pa[:, 0] + t * d[:, 0], pa[:, 1] + t * d[:, 1])[0]
+    return np.asarray(dist > EXEMPT, dtype=bool)
+
+
+def _compiled_hits(kernels: ModuleType, ba: BodyArrays, ts: TerrainSet, i: IntArray,
+                   j: IntArray, pk: IntArray, tk: IntArray, pa: FloatArray, d: FloatArray,
+                   length: FloatArray, exempt: BoolArray) -> tuple[BoolArray, BoolArray]:
+    """``_span_hits`` of the candidates in the padded edge arrays by the compiled loop
+    (``jit_kernels.cover_hits``, which measures the exempt ends from rectangles and ovals
+    itself: an oval's nearest point as ``point_distance`` finds it point by point); the
+    ends it asks about measured here."""
+    hit_ij: BoolArray
+    hit_ji: BoolArray
+    ask_e: IntArray
+    ask_fwd: BoolArray
+    ask_t: FloatArray
+    hit_ij, hit_ji, ask_e, ask_fwd, ask_t = kernels.cover_hits(
+        np.ascontiguousarray(pk, dtype=np.intp), np.ascontiguousarray(tk, dtype=np.intp),
+        np.ascontiguousarray(i, dtype=np.intp), np.ascontiguousarray(j, dtype=np.intp),
+        np.ascontiguousarray(pa, dtype=float), np.ascontiguousarray(d, dtype=float),
+        length, np.ascontiguousarray(exempt, dtype=bool), ba.circle, ba.x, ba.y, ba.shape,
+        ba.half_width, ba.half_length, ba.forward, ts.convex & ~ts.large, ts.bounds,
+        ts.edge_nx_t, ts.edge_ny_t, ts.edge_c_t, ts.edge_count)
+    for forward, out in ((True, hit_ij), (False, hit_ji)):
+        e = ask_e[ask_fwd == forward]
+        if len(e):
+            q = pk[e]
+            out[e] = _far(ba, (i if forward else j)[q], pa[q], d[q], ask_t[ask_fwd == forward])
+    return hit_ij, hit_ji
+
+
 def _convex_spans(ts: TerrainSet, pk: IntArray, tk: IntArray, pa: FloatArray, d: FloatArray,
-                  length: FloatArray) -> tuple[IntArray, FloatArray, FloatArray]:
-    """The candidates (indices into pk/tk) whose line pa -> pa + d of pair pk has a part
-    longer than ``EPS_LENGTH`` inside convex obstacle tk, with that part [a, b]: a line with
-    no such part gives no cover either way (each way counts a part of [a, b])."""
-    kernels = jit.loaded()
-    if kernels is None:
-        c_idx = np.flatnonzero(ts.convex[tk] & (length[pk] > 0))
-    else:  # polygons in the padded arrays by the compiled loop, large ones below
-        c_idx = np.flatnonzero(ts.convex[tk] & ts.large[tk] & (length[pk] > 0))
+                  length: FloatArray, which: BoolArray) -> tuple[IntArray, FloatArray, FloatArray]:
+    """The candidates (indices into pk/tk) whose obstacle tk is one of ``which`` (convex)
+    and whose line pa -> pa + d of pair pk has a part longer than ``EPS_LENGTH`` inside it,
+    with that part [a, b]: a line with no such part gives no cover either way (each way
+    counts a part of [a, b])."""
+    c_idx = np.flatnonzero(which[tk] & (length[pk] > 0))
     q = pk[c_idx]
     lo, hi = convex_interior(pa[q], d[q], tk[c_idx], ts)
     a = np.maximum(lo, 0.0)
     b = np.minimum(hi, 1.0)
     live = (b > a) & ((b - a) * length[q] > EPS_LENGTH)
-    c_idx, a, b = c_idx[live], a[live], b[live]
-    if kernels is not None:
-        k_idx, ka, kb = kernels.cover_spans(
-            np.ascontiguousarray(pk, dtype=np.intp), np.ascontiguousarray(tk, dtype=np.intp),
-            np.ascontiguousarray(pa, dtype=float), np.ascontiguousarray(d, dtype=float),
-            length, ts.convex & ~ts.large, ts.bounds, ts.edge_nx_t, ts.edge_ny_t,
-            ts.edge_c_t, ts.edge_count)
-        c_idx = np.concatenate([k_idx, c_idx])
-        a = np.concatenate([ka, a])
-        b = np.concatenate([kb, b])
-    return c_idx, a, b
+    return c_idx[live], a[live], b[live]
 
 
 def _result(ba: BodyArrays, i: IntArray, j: IntArray, pk: IntArray, tk: IntArray,

@@ -23,6 +23,7 @@ IntArray = NDArray[np.intp]
 _EPS_LENGTH = 1e-7  # segments.EPS_LENGTH
 _EPS_SIDE = 1e-9  # segments._EPS_SIDE
 _EPS_Z = 1e-9  # segments._EPS_Z
+_EXEMPT = 0.5  # cover.EXEMPT
 # sight.PATH_A / PATH_B, the outer and inner paths, and the lower height pairs
 _PATH_A = np.array([0, 1, 2, 1, 2, 3, 3, 0], dtype=np.intp)
 _PATH_B = np.array([0, 2, 1, 1, 2, 3, 0, 3], dtype=np.intp)
@@ -30,7 +31,9 @@ _ROUNDS = np.array([1, 2, 0, 3, 4, 5, 6, 7], dtype=np.intp)  # outer paths, then
 _LOWER_A = np.array([0, 0, 1, 1, 1, 2, 2, 2], dtype=np.intp)
 _LOWER_B = np.array([1, 2, 0, 1, 2, 0, 1, 2], dtype=np.intp)
 _HEIGHTS = np.array([1.0, 0.5, 0.0])  # sight.HEIGHTS
+_ELLIPSE = 1  # outline.ELLIPSE
 _RECT = 2  # outline.RECT
+_ELLIPSE_NEWTON_STEPS = 12  # outline_distance.ELLIPSE_NEWTON_STEPS
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -116,20 +119,120 @@ def clip(p: FloatArray, d: FloatArray, tid: IntArray, enx: FloatArray, eny: Floa
     return lo, hi
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _ellipse_point(uu: float, vv: float, w: float, h: float) -> tuple[float, float, bool]:
+    """``outline_distance._ellipse_point``: the nearest point of the ellipse region
+    (u/w)^2 + (v/h)^2 <= 1 to (uu, vv), and False where that function gives None (a
+    degenerate ellipse or a point not finite: left to numpy)."""
+    swap = w < h
+    if swap:
+        a, b, su, sv = h, w, vv, uu
+    else:
+        a, b, su, sv = w, h, uu, vv
+    if not (0 < b <= a < np.inf and math.isfinite(su) and math.isfinite(sv)):
+        return 0.0, 0.0, False
+    x = abs(su)
+    y = abs(sv)
+    xa = x / a
+    yb = y / b
+    if xa * xa + yb * yb <= 1.0:
+        ex = x
+        ey = y
+    else:
+        a2 = a * a
+        b2 = b * b
+        ax = a * x
+        by = b * y
+        tol = 1e-13 * a2
+        t = max(math.hypot(ax, by) - a2, by - b2)
+        for _ in range(_ELLIPSE_NEWTON_STEPS):
+            step = 0.0
+            if t + a2 != 0 and t + b2 != 0:
+                ta = t + a2
+                tb = t + b2
+                p = ax / ta
+                q = by / tb
+                pp = p * p
+                qq = q * q
+                f = pp + qq - 1.0
+                df = -2.0 * (pp / ta + qq / tb)
+                if df < 0 and math.isfinite(f):
+                    step = f / df
+            t = t - step
+            if not abs(step) > tol:
+                break
+        ta = t + a2
+        ex = a2 * x / ta if ta != 0 else a
+        if not math.isfinite(ex):
+            ex = a
+        denom = t + b2
+        ey = b2 * y / denom if denom > 0 else 0.0
+        ex = min(ex, a)
+    if su < 0:
+        ex = -ex
+    if sv < 0:
+        ey = -ey
+    if swap:
+        return ey, ex, True
+    return ex, ey, True
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _nearest(k: int, px: float, py: float, x: FloatArray, y: FloatArray, shape: IntArray,
+             half_width: FloatArray, half_length: FloatArray, forward: FloatArray
+             ) -> tuple[float, float, float, bool]:
+    """``outline_distance.point_distance`` from (px, py) to the outline of body k when it
+    is a rectangle or an oval (an oval's nearest point as ``_ellipse_point``): the
+    distance, the nearest point, and whether it was measured (not: another outline, or an
+    oval left to numpy)."""
+    fx = forward[k, 0]
+    fy = forward[k, 1]
+    rx = fy
+    ry = -fx
+    dx = px - x[k]
+    dy = py - y[k]
+    u = dx * rx + dy * ry
+    v = dx * fx + dy * fy
+    hw = half_width[k]
+    hl = half_length[k]
+    if shape[k] == _RECT:
+        nu = min(max(u, -hw), hw)
+        nv = min(max(v, -hl), hl)
+    elif shape[k] == _ELLIPSE:
+        nu, nv, ok = _ellipse_point(u, v, hw, hl)
+        if not ok:
+            return 0.0, 0.0, 0.0, False
+    else:
+        return 0.0, 0.0, 0.0, False
+    return (math.hypot(u - nu, v - nv), x[k] + nu * rx + nv * fx, y[k] + nu * ry + nv * fy,
+            True)
+
+
 @njit(cache=True, nogil=True)
-def cover_spans(pk: IntArray, tk: IntArray, pa: FloatArray, d: FloatArray,
-                length: FloatArray, padded: BoolArray, bounds: FloatArray, enx: FloatArray,
-                eny: FloatArray, ec: FloatArray, ecount: IntArray
-                ) -> tuple[IntArray, FloatArray, FloatArray]:
-    """The clipping of ``cover.cover_both_ways``: for each candidate e whose polygon is in
-    the padded edge arrays (``padded``) and whose line pa -> pa + d (of pair pk[e]) has a
-    length, the part [a, b] of the line inside the polygon, kept only when it is longer than
-    ``EPS_LENGTH`` (no cover either way otherwise). Returns (e, a, b) of those kept."""
+def cover_hits(pk: IntArray, tk: IntArray, i: IntArray, j: IntArray, pa: FloatArray,
+               d: FloatArray, length: FloatArray, exempt: BoolArray, circle: BoolArray,
+               x: FloatArray, y: FloatArray, shape: IntArray, half_width: FloatArray,
+               half_length: FloatArray, forward: FloatArray, padded: BoolArray,
+               bounds: FloatArray, enx: FloatArray, eny: FloatArray, ec: FloatArray,
+               ecount: IntArray
+               ) -> tuple[BoolArray, BoolArray, IntArray, BoolArray, FloatArray]:
+    """``cover.cover_both_ways`` for the candidates e whose obstacle is a convex polygon of
+    the padded edge arrays (``padded``): the part [a, b] of pair pk[e]'s line pa -> pa + d
+    inside it (``_convex_spans``), then whether it covers j against i (``hit_ij``: the part
+    beyond i's exempt half inch) and i against j (``hit_ji``), as ``_span_hits`` decides.
+
+    Where that attacker is not round and exempt, the answer needs the distance from its
+    outline of the span's far end (``_nearest``); those it cannot measure are
+    returned as (candidate e, whether i is the attacker, t of the end on the line) for
+    ``outline_distance.point_distance``.
+    """
     n = len(pk)
-    keep = np.empty(n, dtype=np.intp)
-    out_a = np.empty(n)
-    out_b = np.empty(n)
-    n_keep = 0
+    hit_ij = np.zeros(n, dtype=np.bool_)
+    hit_ji = np.zeros(n, dtype=np.bool_)
+    ask_e = np.empty(2 * n, dtype=np.intp)
+    ask_fwd = np.empty(2 * n, dtype=np.bool_)
+    ask_t = np.empty(2 * n)
+    n_ask = 0
     for e in range(n):
         t = tk[e]
         q = pk[e]
@@ -150,12 +253,37 @@ def cover_spans(pk: IntArray, tk: IntArray, pa: FloatArray, d: FloatArray,
                              ecount)
         a = max(ilo, 0.0)
         b = min(ihi, 1.0)
-        if b > a and (b - a) * lq > _EPS_LENGTH:
-            keep[n_keep] = e
-            out_a[n_keep] = a
-            out_b[n_keep] = b
-            n_keep += 1
-    return keep[:n_keep].copy(), out_a[:n_keep].copy(), out_b[:n_keep].copy()
+        if not (b > a and (b - a) * lq > _EPS_LENGTH):
+            continue
+        ex = exempt[q]
+        cut = min(1.0, _EXEMPT / lq) if ex else 0.0
+        for ahead in (True, False):  # i the attacker, then j
+            attacker = i[q] if ahead else j[q]
+            if circle[attacker] or not ex:
+                lo2 = max(a, cut) if ahead else a
+                hi2 = b if ahead else min(b, 1.0 - cut)
+                hit = hi2 > lo2 and (hi2 - lo2) * lq > _EPS_LENGTH
+                if ahead:
+                    hit_ij[e] = hit
+                else:
+                    hit_ji[e] = hit
+            else:
+                t_far = b - _EPS_LENGTH / lq if ahead else a + _EPS_LENGTH / lq
+                t_far = min(max(t_far, 0.0), 1.0)
+                dist, _, _, ok = _nearest(attacker, px + t_far * dx, py + t_far * dy, x, y,
+                                          shape, half_width, half_length, forward)
+                if ok:
+                    if ahead:
+                        hit_ij[e] = dist > _EXEMPT
+                    else:
+                        hit_ji[e] = dist > _EXEMPT
+                    continue
+                ask_e[n_ask] = e
+                ask_fwd[n_ask] = ahead
+                ask_t[n_ask] = t_far
+                n_ask += 1
+    return (hit_ij, hit_ji, ask_e[:n_ask].copy(), ask_fwd[:n_ask].copy(),
+            ask_t[:n_ask].copy())
 
 
 @njit(cache=True, nogil=True)
@@ -504,3 +632,114 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
             out_t[n_out] = tmp[off[p] + q]
             n_out += 1
     return out_p, out_t
+
+
+@njit(cache=True, nogil=True)
+def round_gaps(i: IntArray, j: IntArray, x: FloatArray, y: FloatArray, radius: FloatArray,
+               circle: BoolArray, shape: IntArray, half_width: FloatArray,
+               half_length: FloatArray, forward: FloatArray
+               ) -> tuple[FloatArray, FloatArray, FloatArray, BoolArray]:
+    """``gaps.gaps`` of the pairs (i[k], j[k]) of which at least one base is round (the
+    others are skipped): two round bases as ``gaps._circle_gaps``, a round base against
+    another outline as ``gaps._circle_shape_gaps`` (the nearest outline point as
+    ``outline_distance.point_distance`` finds it, an oval's point by point). Returns the
+    gaps, the closest points and which pairs were answered (not: no round base, or an
+    oval that ``_ellipse_point`` leaves to numpy)."""
+    m = len(i)
+    gap = np.zeros(m)
+    pa = np.zeros((m, 2))
+    pb = np.zeros((m, 2))
+    done = np.zeros(m, dtype=np.bool_)
+    for k in range(m):
+        a = i[k]
+        b = j[k]
+        if circle[a] and circle[b]:
+            dx = x[b] - x[a]
+            dy = y[b] - y[a]
+            dist = math.hypot(dx, dy)
+            ux = dx / dist if dist > 0 else 1.0
+            uy = dy / dist if dist > 0 else 0.0
+            ri = radius[a]
+            rj = radius[b]
+            raw = dist - ri - rj
+            gap[k] = max(raw, 0.0)
+            ta = ri if raw >= 0 else 0.5 * (ri + dist - rj)
+            tb = dist - rj if raw >= 0 else ta
+            pa[k, 0] = x[a] + ta * ux
+            pa[k, 1] = y[a] + ta * uy
+            pb[k, 0] = x[a] + tb * ux
+            pb[k, 1] = y[a] + tb * uy
+            done[k] = True
+            continue
+        if not (circle[a] or circle[b]):
+            continue
+        c, s = (a, b) if circle[a] else (b, a)  # the round base, the other outline
+        d, nx, ny, ok = _nearest(s, x[c], y[c], x, y, shape, half_width, half_length,
+                                 forward)
+        if not ok:
+            continue
+        r = radius[c]
+        raw = d - r
+        safe = d if d > 0 else 1.0
+        cux = (nx - x[c]) / safe
+        cuy = (ny - y[c]) / safe
+        if raw <= 0:
+            ox = nx
+            oy = ny
+        else:
+            ox = x[c] + r * cux
+            oy = y[c] + r * cuy
+        gap[k] = max(raw, 0.0)
+        if circle[a]:
+            pa[k, 0] = ox
+            pa[k, 1] = oy
+            pb[k, 0] = nx
+            pb[k, 1] = ny
+        else:
+            pa[k, 0] = nx
+            pa[k, 1] = ny
+            pb[k, 0] = ox
+            pb[k, 1] = oy
+        done[k] = True
+    return gap, pa, pb, done
+
+
+@njit(cache=True, nogil=True)
+def counting_order(col: IntArray, keys: int) -> tuple[IntArray, IntArray]:
+    """``np.argsort(col, kind="stable")`` of values in [0, keys) by counting (stable), and
+    the sorted values: ``triples._order``."""
+    count = np.zeros(keys + 1, dtype=np.intp)
+    for v in col:
+        count[v + 1] += 1
+    for k in range(keys):
+        count[k + 1] += count[k]
+    order = np.empty(len(col), dtype=np.intp)
+    ordered = np.empty(len(col), dtype=np.intp)
+    for r in range(len(col)):
+        v = col[r]
+        order[count[v]] = r
+        ordered[count[v]] = v
+        count[v] += 1
+    return order, ordered
+
+
+def warm() -> None:
+    """Call every loop once on empty arrays of the types the computations pass: numba
+    loads a loop's compiled code from its cache at its first call (tens of milliseconds
+    each), so ``jit`` does it here, with the import, rather than in the first computation."""
+    none = np.zeros(0, dtype=np.intp)
+    one = np.zeros(1, dtype=np.intp)
+    f = np.zeros(0)
+    b = np.zeros(0, dtype=np.bool_)
+    f2 = np.zeros((0, 2))
+    bounds = np.zeros((0, 4))
+    e = np.zeros((4, 0))
+    clip(f2, f2, none, e, e, e, none)
+    cover_hits(none, none, none, none, f2, f2, f, b, b, f, f, none, f, f, f2, b, bounds, e, e,
+               e, none)
+    sight_centre(none, none, one, none, f, f, f, f, f, bounds, e, e, e, none)
+    sight_samples(none, none, none, one, none, b, f, f, none, f, f, f2, f, f, f, f, bounds, e,
+                  e, e, none)
+    corridor(none, none, none, none, f, f, f, bounds, e, e, 128, 1e-6)
+    round_gaps(none, none, f, f, f, b, none, f, f, f2)
+    counting_order(none, 1)

@@ -274,7 +274,7 @@ def opposing_pairs(ba: BodyArrays) -> tuple[IntArray, IntArray]:
     act = ba.active
     opp = (ba.side[:, None] != ba.side[None, :]) & act[:, None] & act[None, :]
     i, j = np.nonzero(np.triu(opp, 1))
-    return i.astype(np.intp), j.astype(np.intp)
+    return i.astype(np.intp, copy=False), j.astype(np.intp, copy=False)
 
 
 def _pair_facts(ba: BodyArrays, ts: TerrainSet, rule: CoverRule | None, i: IntArray,
@@ -292,7 +292,7 @@ def _pair_facts(ba: BodyArrays, ts: TerrainSet, rule: CoverRule | None, i: IntAr
     vis[i, j] = vis[j, i] = sres.visible
     bi, bj = i[sres.blocker_pair], j[sres.blocker_pair]
     blocked = np.column_stack([np.minimum(bi, bj), np.maximum(bi, bj),
-                               sres.blocker_terrain]).astype(np.intp).reshape(-1, 3)
+                               sres.blocker_terrain]).astype(np.intp, copy=False).reshape(-1, 3)
     covers = np.zeros((0, 3), dtype=np.intp)
     if rule is not None and len(i):
         covers = _cover_facts(ba, ts, rule, i, j, pa, pb, np.hypot(gap, vert), (ck, ct), cov)
@@ -311,14 +311,14 @@ def _cover_facts(ba: BodyArrays, ts: TerrainSet, rule: CoverRule, i: IntArray, j
                                      res.obstacle]))
         plat = np.flatnonzero(res.platform >= 0)
         rows.append(np.column_stack([att[plat], tgt[plat], res.platform[plat]]))
-    return np.concatenate(rows).astype(np.intp).reshape(-1, 3)
+    return np.concatenate(rows).astype(np.intp, copy=False).reshape(-1, 3)
 
 
 def _near(d: FloatArray) -> tuple[IntArray, IntArray]:
     """The ordered pairs whose 3D distance is within 1" (NaN elsewhere: none)."""
     with np.errstate(invalid="ignore"):
         f, t = np.nonzero(d <= ENGAGE + 1e-9)
-    return f.astype(np.intp), t.astype(np.intp)
+    return f.astype(np.intp, copy=False), t.astype(np.intp, copy=False)
 
 
 def _flank_parts(side: IntArray, n_sides: int, near: tuple[IntArray, IntArray]

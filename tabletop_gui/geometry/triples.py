@@ -18,19 +18,36 @@ from dataclasses import dataclass, field
 import numpy as np
 from numpy.typing import NDArray
 
+from tabletop_gui.geometry import jit
+
 IntArray = NDArray[np.intp]
 BoolArray = NDArray[np.bool_]
 
 _EMPTY = np.zeros((0, 3), dtype=np.intp)
 
 
-def _stable_order(col: IntArray) -> IntArray:
-    """``np.argsort(col, kind="stable")``: the same order, through 16-bit keys (numpy's
-    radix sort, several times faster than a merge sort of the full integers) when every
-    body index fits in them."""
-    if len(col) and 0 <= int(col.min()) and int(col.max()) < 1 << 16:
-        return np.argsort(col.astype(np.uint16), kind="stable").astype(np.intp)
-    return np.argsort(col, kind="stable").astype(np.intp)
+def _order(col: IntArray) -> tuple[IntArray, IntArray]:
+    """``np.argsort(col, kind="stable")`` and the column in that order. No sort when the
+    column ascends already (the blocker rows of a table come by pair, first body
+    ascending); else by counting in a compiled loop when the kernels are loaded
+    (``jit_kernels.counting_order``), or through 16-bit keys (numpy's radix sort, several
+    times faster than a merge sort of the full integers) when every body index fits in
+    them: the same order every way."""
+    if len(col) < 2 or bool((col[1:] >= col[:-1]).all()):
+        return np.arange(len(col), dtype=np.intp), col.copy()
+    low, high = int(col.min()), int(col.max())
+    kernels = jit.loaded()
+    if kernels is not None and low >= 0 and high < max(1 << 16, 4 * len(col)):
+        order: IntArray
+        ordered: IntArray
+        order, ordered = kernels.counting_order(np.ascontiguousarray(col, dtype=np.intp),
+                                                high + 1)
+        return order, ordered
+    if low >= 0 and high < 1 << 16:
+        order = np.argsort(col.astype(np.uint16), kind="stable").astype(np.intp)
+    else:
+        order = np.argsort(col, kind="stable").astype(np.intp)
+    return order, col[order]
 
 
 MAX_BATCHES = 64
@@ -52,9 +69,9 @@ class Triples:
     @staticmethod
     def build(rows: IntArray) -> Triples:
         rows = np.asarray(rows, dtype=np.intp).reshape(-1, 3)
-        by_a = _stable_order(rows[:, 0])
-        by_t = _stable_order(rows[:, 1])
-        return Triples(rows, by_a, rows[by_a, 0], by_t, rows[by_t, 1])
+        by_a, a_sorted = _order(rows[:, 0])
+        by_t, t_sorted = _order(rows[:, 1])
+        return Triples(rows, by_a, a_sorted, by_t, t_sorted)
 
     def rows(self) -> IntArray:
         """Every row in force, as one (n, 3) array (base rows first)."""

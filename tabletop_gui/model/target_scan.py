@@ -289,7 +289,11 @@ class TargetScan:
         self._done = {t: _stale(s) for t, s in self._done.items() if t in enemies} \
             if same_choice else {}
         self.plan = plan
-        self._sorted = None
+        # the stale copies sort as their originals did (the same distance and target):
+        # the order known stays (a drag step among thousands does not sort them again)
+        known = self._sorted if same_choice else None
+        self._sorted = None if known is None else [
+            self._done[k.target] for k in known if k.target in self._done]
         self._failures = {}
         self.version += 1
         self._base, self._log = self.version, []

@@ -50,6 +50,18 @@ def enemies_of(scenario: Scenario, attacker: str | None) -> tuple[str, ...]:
                  if m.side != a.side and not scenario.taken_down(m))
 
 
+def same_enemies(old: Scenario, new: Scenario, attacker: str | None) -> bool:
+    """``enemies_of(new, attacker) == enemies_of(old, attacker)`` known without a walk
+    over every model: the models that changed (a drag step: one) kept their id, side
+    and taken-down state."""
+    if old is new:
+        return True
+    changed = new.models_changed_from(old)
+    return changed is not None and all(
+        a.id == b.id and a.side == b.side and old.taken_down(a) == new.taken_down(b)
+        for a, b in changed)
+
+
 def next_valid(statuses: list[TargetStatus], current: str | None, step: int = 1
                ) -> str | None:
     """The valid target ``step`` places after ``current`` among ``statuses`` (nearest
@@ -71,10 +83,14 @@ class TargetScanner:
         self.on_failure = on_failure
         self.scan = TargetScan()
         self.hold_reports = False  # the scan stops after the verdicts (a drag under way)
+        # the full reports wait (the verdicts go on): while the verdicts' marks are drawn,
+        # the worker would take the interpreter lock from the event loop half the time
+        self.pause_reports = False
         self._listeners: list[Listener] = []
         self._ticket: Ticket | None = None
         self._attacker: str | None = None
         self._enemies: tuple[str, ...] = ()
+        self._enemies_on: Scenario | None = None  # the scenario ``_enemies`` are of
 
     def subscribe(self, listener: Listener) -> None:
         """``listener()`` when more target statuses are known."""
@@ -88,9 +104,14 @@ class TargetScanner:
     def follow(self, snapshot: Snapshot | None, choice: AttackChoice) -> None:
         """Scan the enemies of ``choice.attacker`` on ``snapshot`` with that weapon,
         off-hand and options (the chosen target first), unless that scan is under way."""
+        same = snapshot is not None and self._enemies_on is not None \
+            and choice.attacker == self._attacker \
+            and same_enemies(self._enemies_on, snapshot.scenario, choice.attacker)
         self._attacker = choice.attacker
-        self._enemies = enemies_of(snapshot.scenario, choice.attacker) \
-            if snapshot is not None else ()
+        if not same:
+            self._enemies = enemies_of(snapshot.scenario, choice.attacker) \
+                if snapshot is not None else ()
+        self._enemies_on = snapshot.scenario if snapshot is not None else None
         if snapshot is None or choice.attacker is None \
                 or snapshot.scenario.model(choice.attacker) is None:
             return
@@ -130,6 +151,12 @@ class TargetScanner:
         """The scan stops after the verdicts (``on``: a drag under way) or not."""
         self.hold_reports = on
 
+    def pause(self, on: bool = True) -> None:
+        """The full reports wait (``on``) or go on; the verdicts go on either way."""
+        was, self.pause_reports = self.pause_reports, on
+        if was and not on:
+            self._go_on()
+
     def release_reports(self) -> None:
         """Go on with the full reports (the drag rested)."""
         self.hold_reports = False
@@ -158,16 +185,19 @@ class TargetScanner:
         self.scan = TargetScan()
         self._attacker = None
         self._enemies = ()
+        self._enemies_on = None
         self.hold_reports = False
+        self.pause_reports = False
 
     def _go_on(self) -> None:
         if self._attacker is None:
             return
+        reports = not self.hold_reports and not self.pause_reports
         if self.runner.synchronous:
-            while self.advance(reports=not self.hold_reports):
+            while self.advance(reports=reports):
                 pass
         else:
-            self.advance(reports=not self.hold_reports)
+            self.advance(reports=reports)
 
     def _cancel(self) -> None:
         if self._ticket is not None:

@@ -123,6 +123,7 @@ class AttackFlow(QObject):
             errors.guarded("Applying the attack", self.reset)(self.apply))
         self.attack_panel.attacker_combo.activated.connect(self._select_attacker_on_canvas)
         document.replaced.connect(self.reset)
+        scene.labels.placed.connect(self._reports_wait)
         # an edit is followed on the next turn: the canvas, the roster and the inspector
         # take it in this one (two thousand models: neither turn is long)
         self._document_timer = QTimer(self)
@@ -280,6 +281,20 @@ class AttackFlow(QObject):
             and not self._document_timer.isActive() \
             and (self.attack.choice.attacker is None or self.targets.scan.complete)
 
+    @property
+    def marked(self) -> bool:
+        """What the screen shows of the attack is up to date with the document: its view
+        (the Attack panel, the odds) published, every enemy's verdict known and its mark
+        drawn (or no attacker). The full reports may still be coming (the checks in the
+        tooltips, the sight lines to the valid targets: ``idle`` says when they are in)."""
+        scan = self.targets.scan
+        attacker = self.attack.choice.attacker
+        return not self.attack.pending and not self._draw_timer.isActive() \
+            and not self._preview_timer.isActive() and not self._document_timer.isActive() \
+            and (attacker is None or (scan.verdicts_known and scan.plan is not None
+                                      and scan.plan.attacker == attacker
+                                      and scan.plan.scenario is self.attack.scenario))
+
     def reset(self) -> None:
         """Start over on the document as it is (another file opened, or after a
         failure): no attack, no scan under way, no marks, nothing kept of before."""
@@ -378,13 +393,22 @@ class AttackFlow(QObject):
         self._show_progress()
 
     def _draw(self) -> None:
-        """The overlays of the attack, one slice per event-loop turn until all drawn."""
+        """The overlays of the attack, one slice per event-loop turn until all drawn; the
+        full reports wait meanwhile (the marks of the verdicts first)."""
         if self.overlay.update(self.attack.current_view, self.attack.scenario, self.targets,
                                budget_s=OVERLAY_SLICE_S):
             self._draw_timer.stop()
+            self._reports_wait()
         else:
+            self.targets.pause(True)
             self._draw_timer.start()
         self._show_progress()
+
+    def _reports_wait(self) -> None:
+        """The full reports wait while the canvas draws the marks or places the labels
+        (two thousand of them after an edit): the worker would take the interpreter lock
+        from the event loop half the time; the verdicts go on meanwhile."""
+        self.targets.pause(self._draw_timer.isActive() or self.scene.labels.pending)
 
     def _show_progress(self) -> None:
         scan = self.targets.scan

@@ -39,6 +39,7 @@ from tabletop_gui.model.attack_view import AttackView
 from tabletop_gui.model.target_scanner import TargetScanner
 from tabletop_gui.rules import words
 from tabletop_gui.rules.base import Check, Modifier
+from tabletop_gui.scenario.entities import Scenario
 from tabletop_gui.ui.card_view import ShownAttack, same, view_of
 from tabletop_gui.ui.choice_list import ChoiceList
 from tabletop_gui.ui.dice_entry import DiceEntry
@@ -328,6 +329,18 @@ class AttackPanel(QWidget):
     def _attackers(self) -> list[tuple[str, str | None]]:
         """Every model on the table, once per scenario value (thousands of rows)."""
         scenario = self.attack.scenario
+        before = self._attackers_of[0]
+        if before is not scenario and isinstance(before, Scenario) and scenario is not None \
+                and scenario.ruleset == self._attackers_ruleset:
+            changed = scenario.models_changed_from(before)  # a drag step: one model
+            if changed is not None and all(
+                    a.id == b.id and a.name == b.name
+                    and before.taken_down(a) == scenario.taken_down(b) for a, b in changed):
+                for _, b in changed:
+                    known = self._attacker_rows.get(b.id)
+                    if known is not None:
+                        self._attacker_rows[b.id] = (b, *known[1:])
+                self._attackers_of = (scenario, self._attackers_of[1])
         if self._attackers_of[0] is not scenario:
             models = scenario.models if scenario is not None else ()
             ruleset = scenario.ruleset if scenario is not None else None

@@ -43,7 +43,7 @@ from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import OverlayShape
 from tabletop_gui.rules.fields import RangeSpec
 from tabletop_gui.scenario.battle import body_of
-from tabletop_gui.scenario.entities import Model, Scenario
+from tabletop_gui.scenario.entities import Fighter, Model, Scenario
 from tabletop_gui.ui import mark_sprites
 from tabletop_gui.ui.canvas.coords import INCH, to_scene
 from tabletop_gui.ui.overlay_shapes import (
@@ -95,10 +95,24 @@ class OverlayItem(QGraphicsPathItem):
         self.clear_count = clear_count  # a ruling's sight line: heights clear of ``total``
         self.total = total
         self.setPen(pen)
-        self.setBrush(brush if brush is not None else QBrush(Qt.BrushStyle.NoBrush))
+        if brush is not None:  # a path item has no brush of its own
+            self.setBrush(brush)
         self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
         if tooltip:
             self.setToolTip(tooltip)
+
+
+_MARK_PENS: dict[bool, QPen] = {}
+
+
+def _mark_pen(valid: bool) -> QPen:
+    """The pen of a valid (solid) or invalid (dashed) mark, made once."""
+    pen = _MARK_PENS.get(valid)
+    if pen is None:
+        pen = _MARK_PENS[valid] = _cosmetic(
+            VALID if valid else INVALID, 3.0,
+            Qt.PenStyle.SolidLine if valid else Qt.PenStyle.DashLine)
+    return pen
 
 
 class TargetMarker(OverlayItem):
@@ -113,10 +127,8 @@ class TargetMarker(OverlayItem):
     def __init__(self, status: TargetStatus, shape: tuple[object, QPainterPath],
                  at: QPointF, model: Model | None = None,
                  layer: mark_sprites.MarksLayer | None = None) -> None:
-        color = VALID if status.valid else INVALID
-        style = Qt.PenStyle.SolidLine if status.valid else Qt.PenStyle.DashLine
         path = shape[1].translated(at)
-        super().__init__("target", status.target, path, _cosmetic(color, 3.0, style))
+        super().__init__("target", status.target, path, _mark_pen(status.valid))
         self.sprite_key, self.mark_path = shape  # (key, path around the origin)
         self.at = at  # where the origin goes
         self.shown = True
@@ -198,6 +210,9 @@ class AttackOverlay:
         self._choice: AttackChoice = NO_CHOICE  # and the attack it draws
         self._building: list[OverlayItem] = []
         self._marks: dict[tuple[Footprint, bool], QPainterPath] = {}
+        # the same by a fighter's base, facing and validity (no body made to find it)
+        self._quick_marks: dict[tuple[object, float, bool],
+                                tuple[tuple[Footprint, bool], QPainterPath]] = {}
         self._zones: tuple[object, QPainterPath | None, QPainterPath | None] | None = None
         self._zones_at = (0.0, 0.0)  # where the attacker stood when its zones were built
         self._spare: dict[tuple[str, bool], tuple[Model | None, TargetMarker]] = {}
@@ -222,12 +237,17 @@ class AttackOverlay:
         return next((i for i in self.items if isinstance(i, TargetMarker) and i.key == target),
                     None)
 
-    def clear(self) -> None:
+    def clear(self, keep_marks: bool = False) -> None:
+        """Draw nothing. ``keep_marks``: the enemies' marks are hidden, kept for the next
+        attacker on the same battlefield (its enemies' marks shown again, not made again:
+        a thousand of them are a tenth of a second)."""
         self._seen = {}
         self._context = None
         self._left = set()
         for name in list(self._groups):
             self._drop(name)
+        if keep_marks:
+            return
         for _, item in self._spare.values():
             self._remove(item)
         self._spare.clear()
@@ -291,12 +311,15 @@ class AttackOverlay:
         self._deadline = None if budget_s is None else time.perf_counter() + budget_s
         self._later = 0
         self._scenario, self._choice = scenario, view.choice
+        if budget_s is not None:  # drawn over several calls, maybe: repainted once
+            self.marks.hold(True)
         try:
             self._update(view, targets)
         finally:
             self._deadline = None
         later = self._later + len(self._left)
         self.progress = (len(self._groups), len(self._groups) + later)
+        self.marks.hold(later > 0)  # all drawn: repainted now
         return later == 0
 
     def _model(self, model_id: str | None) -> Model | None:
@@ -307,7 +330,7 @@ class AttackOverlay:
         attacker = self._model(self._choice.attacker)
         self.problems = []
         if attacker is None or self._scenario is None:
-            self.clear()
+            self.clear(keep_marks=self._scenario is not None)
             return
         info = registry.info(self._scenario.ruleset)
         weapon = view.report.weapon if view.report is not None else self._choice.weapon
@@ -368,21 +391,29 @@ class AttackOverlay:
                                            statuses))
         self._left = set()
         seen, self._seen = self._seen, {}
+        now = self._seen
+        model, target = scenario.model, self._choice.target
         for status in statuses:
             t = status.target
-            wanted.add(("target", t))
-            enemy = self._model(t)
-            chosen = t == self._choice.target
+            enemy = model(t)
+            chosen = t == target
             before = seen.get(t)
-            if before is not None and before[0] is status and before[1] is enemy \
-                    and before[2] == chosen and (before[3] is geometry or not before[4]):
-                self._seen[t] = before  # nothing changed since it was drawn
-            elif not self._again(before, status, enemy, chosen, geometry) and (
+            if before is not None and before[1] is enemy and before[2] == chosen:
+                if before[0] is status and (before[3] is geometry or not before[4]):
+                    now[t] = before  # nothing changed since it was drawn
+                    continue
+                marker = before[5]
+                if not before[4] and marker is not None and status.stale \
+                        and before[0].valid == status.valid:
+                    marker.show(status)  # judged again, the same (``_again``)
+                    now[t] = (status, enemy, chosen, geometry, False, marker)
+                    continue
+            if not self._again(before, status, enemy, chosen, geometry) and (
                     self._past_deadline()
                     or not self._enemy(status, attacker, geometry)):
                 self._left.add(t)  # for the next update
-            if t in self._seen and self._seen[t][4]:
-                wanted.add(("sight", t))
+        wanted.update([("target", s.target) for s in statuses])
+        wanted.update([("sight", t) for t, drawn in now.items() if drawn[4]])
         for name in [n for n in self._groups if n not in wanted]:
             self._drop(name)
 
@@ -506,6 +537,11 @@ class AttackOverlay:
         """Ring and glyph around an enemy's base: drawn once per base shape, size, facing
         and validity around the origin, then moved to the enemy (a board of 2,000 models
         has a handful of different bases); with the key they are known by."""
+        # a fighter's footprint at the origin is its base turned by its facing
+        quick = (enemy.base, enemy.facing, valid) if isinstance(enemy, Fighter) else None
+        found = self._quick_marks.get(quick) if quick is not None else None
+        if found is not None:
+            return found
         footprint = body_of(enemy).footprint
         key = (dataclasses.replace(footprint, x=0.0, y=0.0), valid)
         path = self._marks.get(key)
@@ -519,6 +555,10 @@ class AttackOverlay:
             if len(self._marks) > MARK_CACHE:
                 self._marks.clear()
             self._marks[key] = path
+        if quick is not None:
+            if len(self._quick_marks) > MARK_CACHE:
+                self._quick_marks.clear()
+            self._quick_marks[quick] = (key, path)
         return key, path
 
     def _sight_line(self, status: TargetStatus) -> None:

@@ -96,6 +96,17 @@ def plain_zoom(painter: QPainter) -> float | None:
     return scale
 
 
+def painted_area(painter: QPainter, option: QStyleOptionGraphicsItem
+                 ) -> tuple[tuple[float, float, float, float], float | None]:
+    """What a layer's paint draws: the exposed area (left, top, right, bottom, scene) and
+    the zoom its pictures are blitted at: into the screen, a cache or an image; None into
+    a vector file (SVG, PDF) or through a rotated painter, where it draws lines."""
+    exposed = option.exposedRect  # type: ignore[attr-defined]
+    area = (exposed.left(), exposed.top(), exposed.right(), exposed.bottom())
+    raster = painter.paintEngine().type() == QPaintEngine.Type.Raster
+    return area, plain_zoom(painter) if raster else None
+
+
 class Mark(Protocol):
     """What the layer reads of a mark hung on it (``canvas_overlays.TargetMarker``)."""
 
@@ -125,6 +136,8 @@ class MarksLayer(QGraphicsItem):
         self._marks: dict[int, Any] = {}  # id -> mark (a Mark), in the order added
         self._dirty = 0  # areas to redraw asked for since the last paint
         self._area = QRectF()  # the union of those areas
+        # while held: the areas to redraw once released (past DIRTY_RECTS, their union)
+        self._held: list[QRectF] | None = None
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
         return self._bounds
@@ -132,6 +145,17 @@ class MarksLayer(QGraphicsItem):
     @property
     def marks(self) -> list[Any]:
         return list(self._marks.values())
+
+    def hold(self, held: bool) -> None:
+        """While held, the marks that come, go, show or hide are repainted once, when it
+        is released (a thousand marks drawn over several event-loop turns: one repaint of
+        the view, not one a turn)."""
+        if held and self._held is None:
+            self._held = []
+        elif not held and self._held is not None:
+            areas, self._held = self._held, None
+            for rect in areas:  # as if they had not waited
+                self._update_area(rect)
 
     def changed(self, mark: Mark) -> None:
         """Repaint where ``mark`` is drawn (it came, went, showed or hid)."""
@@ -142,6 +166,14 @@ class MarksLayer(QGraphicsItem):
             table = scene.sceneRect() if scene is not None else QRectF()
             self.prepareGeometryChange()  # the cache is made again at the new size
             self._bounds = self._bounds.united(rect).united(table)
+        if self._held is None:
+            self._update_area(rect)
+        elif len(self._held) <= DIRTY_RECTS:
+            self._held.append(rect)
+        else:
+            self._held[-1] = self._held[-1].united(rect)
+
+    def _update_area(self, rect: QRectF) -> None:
         self._area = rect if self._dirty == 0 else self._area.united(rect)
         # past DIRTY_RECTS, the union of the areas (Qt would clip the cache's redraw to
         # thousands of rectangles): a burst of new marks near each other redraws that
@@ -162,12 +194,8 @@ class MarksLayer(QGraphicsItem):
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
         self._dirty = 0
-        exposed = option.exposedRect  # type: ignore[attr-defined]
-        x0, y0, x1, y1 = exposed.left(), exposed.top(), exposed.right(), exposed.bottom()
-        # pictures into the screen, the layer's cache or an image; lines into a vector
-        # file (SVG, PDF)
-        raster = painter.paintEngine().type() == QPaintEngine.Type.Raster
-        scale = plain_zoom(painter) if raster else None
+        (x0, y0, x1, y1), scale = painted_area(painter, option)
+        pictures: dict[object, tuple[QPixmap, QPointF]] = {}  # by sprite key, this paint
         for mark in self._marks.values():
             left, top, right, bottom = mark.area
             if not mark.shown or right < x0 or left > x1 or bottom < y0 or top > y1:
@@ -175,5 +203,8 @@ class MarksLayer(QGraphicsItem):
             if scale is None:
                 draw_lines(painter, mark.path(), mark.pen())
                 continue
-            pixmap, corner = sprite(mark.sprite_key, mark.mark_path, mark.pen(), scale)
-            painter.drawPixmap(mark.at + corner, pixmap)
+            found = pictures.get(mark.sprite_key)
+            if found is None:
+                found = pictures[mark.sprite_key] = sprite(mark.sprite_key, mark.mark_path,
+                                                           mark.pen(), scale)
+            painter.drawPixmap(mark.at + found[1], found[0])

@@ -4,8 +4,8 @@ Each mutant (numbers at and past their limits, odd strings, attributes, states, 
 moved into contact, unknown and missing keys) goes through validate, then - when it is
 accepted - inspect (text and JSON), attack (text, JSON, a seeded roll, given dice, random
 ``--set`` options and weapons), ruling (JSON, the same attack) and move. Every command
-must exit 0 or 2 without raising, write nothing on stdout when it refuses, and answer
-within the issue's 2 s.
+must exit 0 or 2 without raising and write nothing on stdout when it refuses; a hang
+fails by the suite's timeout (tests never check a time: speed is the benchmark's).
 
 Seeded (``random.Random(seed)``): a failure names its ruleset and seed and replays.
 The CLI runs in-process (``tabletop_gui.cli.main``), which is much faster than a process
@@ -21,7 +21,6 @@ import io
 import json
 import os
 import random
-import time
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +33,6 @@ from tabletop_gui.rules.registry import INFOS, RULESET_IDS
 from tabletop_gui.scenario.resources import demo_path
 
 DEMOS = {rid: json.loads(demo_path(rid).read_text(encoding="utf-8")) for rid in RULESET_IDS}
-BOUND = 2.0  # seconds per command
 # mutants per ruleset; TABLETOP_FUZZ_MUTANTS=300 runs a longer campaign by hand
 MUTANTS = int(os.environ.get("TABLETOP_FUZZ_MUTANTS", "20"))
 
@@ -158,11 +156,10 @@ def option_value(spec: OptionSpec, rng: random.Random) -> str:
     return rng.choice(["", "Great axe", "Spear", "nothing", "\u202e", "RH,LH"])
 
 
-def run_cli(argv: list[str]) -> tuple[int, str, str, float]:
-    """The command in-process: exit status, stdout, stderr, seconds. Any exception
+def run_cli(argv: list[str]) -> tuple[int, str, str]:
+    """The command in-process: exit status, stdout, stderr. Any exception
     (a traceback) propagates and fails the test with the command in the message."""
     out, err = io.StringIO(), io.StringIO()
-    start = time.perf_counter()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         try:
             code = main(argv)
@@ -170,15 +167,14 @@ def run_cli(argv: list[str]) -> tuple[int, str, str, float]:
             code = int(e.code or 0)
         except Exception as e:  # pragma: no cover - reported as the failure
             raise AssertionError(f"{argv} raised {type(e).__name__}: {e}") from e
-    return code, out.getvalue(), err.getvalue(), time.perf_counter() - start
+    return code, out.getvalue(), err.getvalue()
 
 
 def check(argv: list[str]) -> tuple[int, str]:
-    code, out, err, seconds = run_cli(argv)
+    code, out, err = run_cli(argv)
     shown = " ".join(repr(a) if " " in a or not a else a for a in argv)
     assert code in (0, 2), f"{shown}: exit {code}\n{err}"
     assert "Traceback" not in err, f"{shown}\n{err}"
-    assert seconds < BOUND, f"{shown}: {seconds:.2f} s"
     if code == 2:
         assert out == "" and err.strip(), f"{shown}: a refusal prints only on stderr"
     else:

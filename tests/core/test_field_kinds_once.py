@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -132,7 +133,7 @@ def test_an_edit_keeps_the_read_values_and_code_built_weapons_are_read_once() ->
     assert moved.model(model.id).weapons[0] is model.weapons[0]  # type: ignore[union-attr]
     bow = Weapon("Bow", {"range": "3-12", "attacks": 2, "strength": 3, "damage": "1/2"})
     assert bow.parsed == {}
-    built = moved.with_entity(model.__class__(**{**model.__dict__, "weapons": (bow,)}))
+    built = moved.with_entity(replace(model, weapons=(bow,)))
     read = built.model(model.id).weapons[0]  # type: ignore[union-attr]
     assert read.parsed["range"] == RangeSpec(12.0, 3.0) and read == bow
 

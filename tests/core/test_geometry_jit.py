@@ -17,14 +17,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tabletop_gui.bench.battlefields import synthetic_board
-from tabletop_gui.geometry import jit, segments
+from tabletop_gui.geometry import jit, outline, segments
 from tabletop_gui.geometry.board import Board, Terrain
 from tabletop_gui.geometry.bodies import BodyArrays
 from tabletop_gui.geometry.corridor import corridor_candidates
-from tabletop_gui.geometry.cover import CoverRule
+from tabletop_gui.geometry.cover import CoverRule, cover_both_ways
+from tabletop_gui.geometry.gaps import gaps
 from tabletop_gui.geometry.pairs import PairTable, opposing_pairs
 from tabletop_gui.geometry.sight import sight_pairs
 from tabletop_gui.geometry.terrain import TerrainSet
+from tabletop_gui.geometry.triples import Triples
 from tests.core.geometry_helpers import assert_same_tables, box, disc, oval, rect
 from tests.core.test_geometry_fast_paths import crowded_board
 
@@ -176,6 +178,115 @@ def test_pair_tables_with_and_without_the_kernels_are_equal(seed: int, odd: bool
     slow = numpy_only(PairTable.build, ba, ts, RULE)
     assert_same_tables(fast, slow)
     assert not slow.visible.all()
+
+
+def assert_same_cover(b: Board, rule: CoverRule) -> int:
+    """``cover_both_ways`` with the compiled loop (``jit_kernels.cover_hits``) and in numpy:
+    the same covers, obstacles (in the same order) and platforms both ways. Returns how
+    many covers an oval or rectangle attacker's exempt half inch decided (the loop
+    measures those ends from the outline itself)."""
+    ba, ts, i, j = arrays(b)
+    gap, pa, pb = gaps(ba, i, j)
+    dist = np.hypot(gap, np.abs(ba.elevation[i] - ba.elevation[j]))
+    cands = corridor_candidates(ba, ts, i, j)
+    fast = cover_both_ways(ba, ts, i, j, pa, pb, dist, rule, candidates=cands)
+    slow = numpy_only(cover_both_ways, ba, ts, i, j, pa, pb, dist, rule, candidates=cands)
+    asked = 0
+    for f, s_, att in zip(fast, slow, (i, j), strict=True):
+        assert np.array_equal(f.in_cover, s_.in_cover)
+        assert np.array_equal(f.obstacle_pair, s_.obstacle_pair)
+        assert np.array_equal(f.obstacle, s_.obstacle)
+        assert np.array_equal(f.platform, s_.platform)
+        asked += int((~ba.circle[att[s_.obstacle_pair]]
+                      & (dist[s_.obstacle_pair] > 1.0 + 1e-9)).sum())
+    return asked
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 50), st.integers(1, 30),
+       st.sampled_from([3.0, 12.0, 40.0]), st.booleans(), st.booleans())
+def test_compiled_cover_equals_numpy(seed: int, n: int, pieces: int, spread: float,
+                                     odd: bool, gate: bool) -> None:
+    b = crowded_board(seed, n, pieces, spread)
+    assert_same_cover(with_odd_pieces(b) if odd else b, CoverRule(gate, 3.0))
+
+
+@pytest.mark.parametrize("n", [40, 200])
+def test_compiled_cover_on_the_benchmark_boards(n: int) -> None:
+    assert assert_same_cover(synthetic_board(n, seed=3), RULE) > 0
+    assert assert_same_cover(with_odd_pieces(synthetic_board(n, seed=4)), RULE) > 0
+
+
+def assert_same_gaps(b: Board) -> None:
+    """``gaps`` with the compiled loop for the pairs holding a round base
+    (``jit_kernels.round_gaps``) and in numpy: the same gaps and closest points, to the
+    bit where no oval is involved (an oval's nearest point is found point by point there,
+    over the whole batch in numpy: the last bits may differ)."""
+    ba, _, i, j = arrays(b)
+    fast = gaps(ba, i, j)
+    slow = numpy_only(gaps, ba, i, j)
+    plain = (ba.shape[i] != outline.ELLIPSE) & (ba.shape[j] != outline.ELLIPSE)
+    for f, s_ in zip(fast, slow, strict=True):
+        assert np.array_equal(f[plain], s_[plain])
+        np.testing.assert_allclose(f, s_, rtol=0, atol=1e-12)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, 10_000), st.integers(2, 50), st.sampled_from([3.0, 12.0, 40.0]))
+def test_compiled_gaps_equal_numpy(seed: int, n: int, spread: float) -> None:
+    assert_same_gaps(crowded_board(seed, n, 1, spread))
+
+
+def test_compiled_gaps_on_the_benchmark_board_and_at_the_edges() -> None:
+    """Bases overlapping, touching, on the same centre; a round base inside an oval and
+    inside a rectangle, on their outlines and beyond their corners and ends."""
+    assert_same_gaps(synthetic_board(200, seed=3))
+    bodies = [oval("o", "x", 10.0, 10.0, 2.4, 1.4, facing=30.0),
+              rect("r", "x", 20.0, 10.0, 2.0, 1.0, facing=0.0),
+              disc("c0", "x", 10.0, 14.0)]
+    for k, (px, py) in enumerate(((10.0, 10.0), (10.3, 10.2), (10.0, 11.2), (10.0, 12.2),
+                                  (20.0, 10.0), (20.5, 11.0), (21.5, 10.0), (21.0, 11.5),
+                                  (10.0, 14.0), (11.0, 14.0), (30.0, 30.0))):
+        bodies.append(disc(f"d{k}", "y", px, py))
+    assert_same_gaps(Board(40.0, 40.0, tuple(bodies)))
+
+
+def test_compiled_counting_sort_orders_triples_as_numpy() -> None:
+    """``Triples.build`` by the compiled counting sort (``jit_kernels.counting_order``)
+    gives numpy's stable order of each column, and the sorted columns; small and large
+    body indices, ties, one row, rows already in order."""
+    rng = np.random.default_rng(5)
+    for high in (1, 50, 2_000, 70_000, 1 << 40):
+        rows = rng.integers(0, high, (3_000, 3)).astype(np.intp)
+        for r in (rows, rows[np.argsort(rows[:, 1], kind="stable")], rows[:1], rows[:0]):
+            fast = Triples.build(r)
+            slow = numpy_only(Triples.build, r)
+            assert np.array_equal(fast.by_a, np.argsort(r[:, 0], kind="stable"))
+            assert np.array_equal(fast.by_t, np.argsort(r[:, 1], kind="stable"))
+            for name in ("by_a", "a_sorted", "by_t", "t_sorted"):
+                assert np.array_equal(getattr(fast, name), getattr(slow, name))
+
+
+def test_in_a_process_that_lives_on_the_kernels_load_in_the_background(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Once ``load_early`` was called, the first computation of ``EARLY_FROM`` pairs starts
+    the load and goes on in numpy (``kernels`` answers at once, None while the import
+    runs); ``wait`` waits for it, and the kernels answer from then on. Before it, and for a
+    smaller computation, nothing is loaded."""
+    monkeypatch.setattr(jit, "JIT_FROM", 10**9)
+    monkeypatch.setattr(jit, "EARLY_FROM", 1000)
+    monkeypatch.setattr(jit, "_loaded", [])
+    monkeypatch.setattr(jit, "_loading", [])
+    monkeypatch.setattr(jit, "_early", [])
+    assert jit.kernels(10**6) is None and not jit._loading  # a one-shot process
+    jit.load_early()
+    assert jit.kernels(999) is None and not jit._loading
+    jit.kernels(1000)
+    assert len(jit._loading) == 1
+    assert jit.wait(60.0) is not None
+    assert jit.kernels(1) is jit.loaded() is not None
+    jit.kernels(10**6)
+    assert len(jit._loading) == 1  # loaded once
 
 
 def test_without_numba_the_numpy_paths_answer(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -93,6 +93,11 @@ def test_build_orders_rows_as_a_stable_sort_of_the_full_integers() -> None:
     rng = np.random.default_rng(3)
     for high in (50, 2_000, 70_000):
         rows = rng.integers(0, high, (5_000, 3)).astype(np.intp)
+        ascending = rows[np.argsort(rows[:, 0], kind="stable")]  # as a table's blockers come
+        for r in (rows, ascending, ascending[:1], ascending[:0]):
+            t = Triples.build(r)
+            assert np.array_equal(t.by_a, np.argsort(r[:, 0], kind="stable"))
+            assert np.array_equal(t.by_t, np.argsort(r[:, 1], kind="stable"))
         t = Triples.build(rows)
         assert np.array_equal(t.by_a, np.argsort(rows[:, 0], kind="stable"))
         assert np.array_equal(t.by_t, np.argsort(rows[:, 1], kind="stable"))

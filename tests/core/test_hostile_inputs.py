@@ -2,8 +2,9 @@
 located message, never a traceback or a hang.
 
 The small cases are files in tests/data/hostile/; the big ones (a million unknown keys)
-are generated here. The time bounds are the issue's: "answered or refused (a stated
-limit) within 2 s".
+are generated here. The issue asks for an answer or a refusal (a stated limit) within
+2 s: the tests check the answer and the refusal, a hang fails them by the suite's timeout
+(pytest-timeout), and speed is the benchmark's (tests never check a time).
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -24,17 +24,10 @@ from tabletop_gui.scenario.resources import demo_path
 from tests.core.acceptance_helpers import run
 
 HOSTILE = Path(__file__).resolve().parent.parent / "data" / "hostile"
-BOUND = 2.0  # seconds: the issue's bound for an answer or a refusal
 
 
 def hostile(name: str) -> str:
     return str(HOSTILE / name)
-
-
-def timed(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str, float]:
-    start = time.perf_counter()
-    code, out, err = run(capsys, *argv)
-    return code, out, err, time.perf_counter() - start
 
 
 def refused(code: int, out: str, err: str) -> list[str]:
@@ -130,22 +123,20 @@ def test_bad_attributes_inside_brackets_are_refused_at_load(
 def test_a_million_attacks_of_a_warcry_weapon_are_refused_at_their_place(
         capsys: pytest.CaptureFixture[str]) -> None:
     path = hostile("million-attacks.battle.json")
-    code, out, err, seconds = timed(capsys, "attack", path, "--attacker", "r1",
+    code, out, err = run(capsys, "attack", path, "--attacker", "r1",
                                     "--target", "b1")
     assert refused(code, out, err) == [
         f"{path}: fighters[0].weapons[0].attacks: must be at most 100"]
-    assert seconds < BOUND
 
 
 def test_a_die_of_a_million_sides_is_refused_at_its_place(
         capsys: pytest.CaptureFixture[str]) -> None:
     path = hostile("million-sides.battle.json")
-    code, out, err, seconds = timed(capsys, "attack", path, "--attacker", "c1",
+    code, out, err = run(capsys, "attack", path, "--attacker", "c1",
                                     "--target", "h1")
     assert refused(code, out, err) == [
         f"{path}: fighters[0].weapons[0].attack: must be a die size from 2 to 100",
         f"{path}: fighters[1].characteristics.defense: must be a die size from 2 to 100"]
-    assert seconds < BOUND
 
 
 @pytest.mark.parametrize(("ruleset", "attacker", "target", "option", "message"), [
@@ -163,22 +154,20 @@ def test_a_die_of_a_million_sides_is_refused_at_its_place(
 def test_option_values_past_their_limit_are_refused_naming_the_flag(
         capsys: pytest.CaptureFixture[str], ruleset: str, attacker: str, target: str,
         option: str, message: str) -> None:
-    code, out, err, seconds = timed(capsys, "attack", str(demo_path(ruleset)),
+    code, out, err = run(capsys, "attack", str(demo_path(ruleset)),
                                     "--attacker", attacker, "--target", target,
                                     "--set", option)
     assert refused(code, out, err) == [message]
-    assert seconds < BOUND
 
 
-def test_the_largest_option_values_are_answered_within_the_bound(
+def test_the_largest_option_values_are_answered(
         capsys: pytest.CaptureFixture[str]) -> None:
     for argv in (("attack", str(demo_path("ninth-age")), "--attacker", "u1", "--target", "u4",
                   "--set", "attacking_models=1000", "supporting_models=1000", "--json"),
                  ("attack", str(demo_path("circle-of-realms")), "--attacker", "c1",
                   "--target", "h1", "--set", "attack_bonus=1000", "--seed", "3")):
-        code, out, err, seconds = timed(capsys, *argv)
+        code, out, err = run(capsys, *argv)
         assert (code, err) == (0, "")
-        assert seconds < BOUND
 
 
 def test_a_ninth_age_attack_past_the_stated_size_is_refused_at_once(
@@ -190,13 +179,12 @@ def test_a_ninth_age_attack_past_the_stated_size_is_refused_at_once(
     path = tmp_path / "huge.battle.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
     for extra in ((), ("--seed", "1"), ("--json",)):
-        code, out, err, seconds = timed(capsys, "attack", str(path), "--attacker", "u1",
+        code, out, err = run(capsys, "attack", str(path), "--attacker", "u1",
                                         "--target", "u4", *extra)
         assert refused(code, out, err) == [
             "u1 with Spear: 5,000,010 attacks make up to 5,000,010 hits: more than the "
             "10,000 one attack is computed for; lower the unit's attacks, or the models "
             "with --set attacking_models=N (and supporting_models)"]
-        assert seconds < BOUND
 
 
 # -- the FIFO and other files that are not regular ------------------------------------------

@@ -55,3 +55,28 @@ def test_a_worker_scan_holds_the_reports_during_a_drag() -> None:
     assert scanner.scan.complete
     scanner.reset()
     assert scanner.scan.plan is None and scanner.statuses() == []
+
+
+def test_paused_reports_wait_while_the_verdicts_go_on_with_their_reasons() -> None:
+    """The window pauses the full reports while it draws the verdicts' marks (issue 17);
+    unlike a drag's hold, the verdicts still come with their reasons."""
+    scenario, _, requests = demo("warcry")
+    snap = Snapshot.of(scenario)
+    worker = Worker()
+    scanner = TargetScanner(worker, lambda where, e: None)
+    scanner.pause()
+    scanner.follow(snap, AttackChoice(requests[0].attacker, None, None, None))
+    while worker.jobs:
+        worker.run()
+    scan = scanner.scan
+    assert scan.verdicts_known and not scan.complete and not scanner.busy
+    invalid = [s for s in scanner.statuses() if not s.valid]
+    assert invalid and all(s.reasons for s in invalid)  # explained
+    scanner.pause(False)  # the marks are drawn
+    assert scanner.busy
+    while worker.jobs:
+        worker.run()
+    assert scan.complete
+    scanner.pause()
+    scanner.reset()
+    assert not scanner.pause_reports

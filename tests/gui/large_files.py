@@ -4,43 +4,19 @@ from __future__ import annotations
 
 import copy
 import json
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from tabletop_gui.bench.cases_gui import crowd_scenario
+from tabletop_gui.bench.cases_window import warcry_crowd_scenario
 from tabletop_gui.scenario.save import save_scenario
 
 DEMOS = Path(__file__).resolve().parents[2] / "resources" / "demos"
 
 
-COLUMNS = 50
-
-
 def warcry_crowd(path: Path, fighters: int = 2000) -> Path:
-    """``fighters`` Warcry fighters (32 mm bases, sword and bow), half a side each, in
-    ranks of ``COLUMNS`` facing each other across a 6" gap, all on the table (97" x 98"
-    for 2,000), with the benchmark crowd's wall and tower between the armies."""
-    crowd = crowd_scenario(2)
-    rows = -(-fighters // COLUMNS)
-    half = rows // 2
-    width, depth = COLUMNS * 1.9 + 2.0, rows * 2.3 + 6.0
-    template = crowd.fighters[0]
-    models = tuple(
-        replace(template, id=f"m{i}", name=f"Model {i}",
-                side="red" if i // COLUMNS < half else "blue",
-                x=2.0 + (i % COLUMNS) * 1.9,
-                y=2.0 + (i // COLUMNS) * 2.3 + (6.0 if i // COLUMNS >= half else 0.0),
-                facing=90.0 if i // COLUMNS < half else 270.0)
-        for i in range(fighters))
-    middle = 2.0 + half * 2.3 + 1.6
-    wall = replace(crowd.obstacles[0], polygon=((10, middle), (20, middle),
-                                                (20, middle + 0.5), (10, middle + 0.5)))
-    tower = replace(crowd.platforms[0], polygon=((40, middle - 2), (46, middle - 2),
-                                                 (46, middle + 4), (40, middle + 4)))
-    save_scenario(replace(crowd, name=f"{fighters} fighters",
-                          battlefield=replace(crowd.battlefield, width=width, depth=depth),
-                          fighters=models, obstacles=(wall,), platforms=(tower,)), path)
+    """``warcry_crowd_scenario(fighters)`` (the benchmark's 2,000-fighter board: two armies
+    in ranks of 50 facing each other across a 6" gap, a wall and a tower) saved to ``path``."""
+    save_scenario(warcry_crowd_scenario(fighters), path)
     return path
 
 

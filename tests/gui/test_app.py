@@ -181,3 +181,29 @@ def test_a_dark_start_draws_each_toolbar_icon_once(tmp_path):
     assert "table_view" in names and "select" in names
     assert len(names) == len(set(names)), names
     assert {ink for _, ink in start["drawn"]} == {start["ink"]}
+
+
+def test_a_big_board_starts_loading_the_compiled_loops_after_the_first_paint(
+        qtbot, monkeypatch, tmp_path):
+    """``preload_kernels`` asks ``geometry.jit.preload`` for the board's opposing pairs
+    (a 200-fighter board: 100 x 100; the demo: too few to load anything); the window asks
+    once it has been painted, not before."""
+    from tabletop_gui import app as app_module
+    from tabletop_gui.bench.cases_gui import crowd_scenario
+    from tabletop_gui.geometry import jit
+    from tabletop_gui.model import recovery as recovery_module
+
+    sizes: list[int] = []
+    monkeypatch.setattr(jit, "preload", sizes.append)
+    app_module.preload_kernels(crowd_scenario(200))
+    assert sizes == [100 * 100]
+    app_module.preload_kernels(load_demo("warcry"))
+    assert 0 < sizes[-1] < jit.EARLY_FROM
+    monkeypatch.setattr(recovery_module, "default_folder", lambda: tmp_path / "recovery")
+    w = build_window(str(demo_path("warcry")), "warcry")
+    qtbot.addWidget(w)
+    assert len(sizes) == 2  # nothing before a paint
+    with qtbot.waitExposed(w):
+        w.show()
+    qtbot.waitUntil(lambda: len(sizes) == 3)
+    assert sizes[-1] == sizes[-2]

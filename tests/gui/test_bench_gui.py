@@ -2,13 +2,65 @@
 
 from __future__ import annotations
 
-from tabletop_gui.bench import cases_gui
-from tabletop_gui.bench.registry import load_cases
+import pytest
+
+from tabletop_gui.bench import cases_gui, cases_window
+from tabletop_gui.bench.registry import CASE_MODULES, load_cases
 
 
 def test_cases_are_registered():
     names = {c.name for c in load_cases(["tabletop_gui.bench.cases_gui"])}
     assert names == {"gui_frame_200", "gui_frame_800", "load_2000", "startup"}
+    window_cases = load_cases(["tabletop_gui.bench.cases_window"])
+    assert {c.name for c in window_cases} == {"select_2000", "move_2000"}
+    assert all(c.prepare is not None and c.details is not None for c in window_cases)
+    assert "tabletop_gui.bench.cases_window" in CASE_MODULES
+
+
+def test_select_and_move_on_2000_fighters_show_what_they_must(qapp):
+    """Each run of the window cases checks its own answer (and raises when it is wrong):
+    the attacker chosen and its 1,000 enemies marked; the edit pushed and the moved
+    fighter's mark redrawn; then the full reports (a sight line per valid target)."""
+    try:
+        cases_window.prepare_select()
+        attacker, marked, valid = cases_window.select()
+        window = cases_window._win["window"]
+        flow = window.attack_flow
+        assert (attacker, marked) == ("m975", 1000) and valid > 0
+        assert flow.marked and flow.attack.choice.attacker == "m975"
+        assert len([m for m in flow.overlay.of_kind("target") if m.valid]) == valid
+        cases_window.prepare_move()  # the select run's full reports checked meanwhile
+        before = window.document.scenario.model(cases_window.MOVED)
+        assert cases_window.move() == (cases_window.MOVED, 1000, valid)
+        moved = window.document.scenario.model(cases_window.MOVED)
+        assert moved.x == pytest.approx(before.x + cases_window.STEP_IN, abs=0.2)
+        assert window.document.undo_stack.undoText().startswith("Move ")
+        details = cases_window.details("move_2000")
+        assert details["complete_ms"] > 0 and details["longest_gap_ms"] > 0
+        assert window.attack_flow.idle  # the move's full reports in, and checked
+    finally:
+        cases_window.reset()
+
+
+def test_a_window_case_fails_on_a_wrong_answer(qapp, monkeypatch):
+    """A run that times nothing fails: here the click lands on no fighter."""
+    try:
+        cases_window.prepare_select()
+        monkeypatch.setattr(cases_window, "_click", lambda model_id: None)
+        with pytest.raises(RuntimeError, match="m975 is not the attacker"):
+            cases_window.select()
+    finally:
+        cases_window.reset()
+
+
+def test_the_window_board_is_the_responsiveness_tests_board():
+    board = cases_window.warcry_crowd_scenario(2000)
+    assert len(board.fighters) == 2000
+    assert sum(f.side == "red" for f in board.fighters) == 1000
+    attacker = board.model(cases_window.ATTACKERS[0])
+    facing = board.model(cases_window.MOVED)
+    assert attacker.side == "red" and facing.side == "blue"
+    assert facing.x == attacker.x and facing.y - attacker.y == pytest.approx(2.3 + 6.0)
 
 
 def test_frame_step_moves_the_dragged_model(qapp):

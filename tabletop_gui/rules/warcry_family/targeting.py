@@ -110,8 +110,11 @@ class Targeting:
         """Active enemies within 1" of the fighter, nearest first."""
         near = self._engaging.get(fighter)
         if near is None:
-            near = sorted((Near(i, d) for i, d in self.enemies_by_distance(fighter)
-                           if d <= ENGAGE + EPS), key=lambda n: (n.distance, n.id))
+            known = self._enemies.get(fighter)  # every enemy ranked already, or the few
+            ranked = known if known is not None else self.g.enemies_within(fighter,
+                                                                          ENGAGE + EPS)
+            near = sorted((Near(i, d) for i, d in ranked if d <= ENGAGE + EPS),
+                          key=lambda n: (n.distance, n.id))
             _keep(self._engaging, fighter, near)
         return list(near)
 

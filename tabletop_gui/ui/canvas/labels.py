@@ -84,15 +84,24 @@ def label_font(bold: bool = False) -> QFont:
 
 
 _METRICS: dict[bool, QFontMetricsF] = {}
+_SIZES: dict[tuple[str, bool, bool], tuple[float, float]] = {}
+SIZES_KEPT = 20_000  # label sizes remembered (a placement asks for every label's)
 
 
 def label_size(text: str, bold: bool = False, stripe: bool = False) -> tuple[float, float]:
     """Width and height on screen (pixels) of a label with this text."""
+    key = (text, bold, stripe)
+    size = _SIZES.get(key)
+    if size is not None:
+        return size
     fm = _METRICS.get(bold)
     if fm is None:
         fm = _METRICS[bold] = QFontMetricsF(label_font(bold))
     pad = 7.0 if stripe else 3.0
-    return fm.horizontalAdvance(text) + pad + 3.0, fm.height() + 1.0
+    if len(_SIZES) >= SIZES_KEPT:
+        _SIZES.clear()
+    size = _SIZES[key] = (fm.horizontalAdvance(text) + pad + 3.0, fm.height() + 1.0)
+    return size
 
 
 class Label:
@@ -428,6 +437,35 @@ class _Hash:
         return False
 
 
+def _meets(a: Rect, b: Rect) -> bool:
+    """The rectangles overlap or touch."""
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
+def _reach(spots: list[tuple[float, float]], w: float, h: float) -> Rect:
+    """The rectangle holding every ``w`` x ``h`` label at these spots."""
+    xs, ys = [x for x, _ in spots], [y for _, y in spots]
+    return (min(xs), min(ys), max(xs) + w, max(ys) + h)
+
+
+def _tokens_of(rects: dict[object, Rect]) -> _Hash:
+    tokens = _Hash()
+    for r in rects.values():
+        tokens.add(r)
+    return tokens
+
+
+def _touched(known: tuple[tuple[Rect, float, float], list[tuple[float, float]], Rect],
+             changed: list[Rect]) -> bool:
+    """A token that changed (``changed``: where it was and where it is) touches one of
+    the spots around the label (``known``: its token and size, ..., their extent)."""
+    near = [r for r in changed if _meets(known[2], r)]
+    if not near:
+        return False
+    (token, w, h), _, _ = known
+    return any(_meets((x, y, x + w, y + h), r) for x, y in around(token, w, h) for r in near)
+
+
 def around(token: Rect, w: float, h: float) -> list[tuple[float, float]]:
     """Top-left corners (pixels) of the spots tried for a ``w``×``h`` label beside a
     token's rectangle, best first: below, above, right, left, the four diagonals, then
@@ -481,6 +519,13 @@ class LabelLayer(QObject):
         self._timer.setSingleShot(True)
         self._timer.timeout.connect(self._work)
         self._job: Iterator[None] | None = None
+        # per model label: (its token and size, the spots around it that no token
+        # overlaps, the rectangle they span), valid while no token that changed comes
+        # into that rectangle; the tokens (pixels) and the zoom they were found for
+        self._free: dict[object, tuple[tuple[Rect, float, float],
+                                       list[tuple[float, float]], Rect]] = {}
+        self._tokens: dict[object, Rect] = {}
+        self._free_zoom = 0.0
 
     # -- choices -----------------------------------------------------------------------
     def set_mode(self, mode: str) -> None:
@@ -570,12 +615,16 @@ class LabelLayer(QObject):
                 models.append(item)
             elif group == "terrain":
                 terrain.append(item)
-        tokens = _Hash()
+        rects: dict[object, Rect] = {}
         for n, m in enumerate(models):
             if m.isVisible():
-                tokens.add(_px(m.token_rect(), z))
+                rects[m] = _px(m.token_rect(), z)
             if n % 64 == 63:
                 yield
+        free = self._free_of_tokens(z, rects)
+        tokens: _Hash | None = None  # every token, made when spots are to be tested
+        if terrain or any(free.get(m) is None for m in rects):
+            tokens = _tokens_of(rects)
         yield
         for n, t in enumerate(terrain):
             self._put(t, inside(_px(t.terrain_rect(), z), *label_size(t.label(), True)),
@@ -584,16 +633,53 @@ class LabelLayer(QObject):
                 yield
         for n, m in enumerate(models):
             if m.isVisible() and self.mode != "none":
-                w, h = label_size(m.label_text(), False, True)
-                self._put(m, around(_px(m.token_rect(), z), w, h), taken, tokens)
+                text = m.label_text()
+                w, h = label_size(text, False, True)
+                token = rects[m]
+                known = free.get(m)
+                if known is None or known[0] != (token, w, h):
+                    if tokens is None:
+                        tokens = _tokens_of(rects)
+                    spots = around(token, w, h)
+                    known = free[m] = ((token, w, h), [
+                        (x, y) for x, y in spots if not tokens.hits((x, y, x + w, y + h))],
+                        _reach(spots, w, h))
+                label = names.label(m)
+                if known[1] or label is None or label.placed or label.text != text:
+                    self._put(m, known[1], taken, None)
+                # else: hidden as it is, no spot free of tokens (its item keeps the
+                # label's look and anchor up to date)
             else:
                 names.place(m, None)
             if n % 16 == 15:
                 yield
 
+    def _free_of_tokens(self, zoom: float, tokens: dict[object, Rect]
+                        ) -> dict[object, tuple[tuple[Rect, float, float],
+                                                list[tuple[float, float]], Rect]]:
+        """The spots found free of tokens by the placements before, still free of them
+        with ``tokens`` (each visible model's, pixels at ``zoom``): those of the labels
+        whose surroundings no token that moved, came or went touches. After a model is
+        moved, the next placement tests a few labels' spots against the tokens again,
+        not two thousand."""
+        old, self._tokens = self._tokens, tokens
+        if zoom != self._free_zoom:
+            self._free_zoom = zoom
+            self._free = {}
+            return self._free
+        changed = [r for owner, r in tokens.items() if old.get(owner) != r]
+        changed += [r for owner, r in old.items() if tokens.get(owner) != r]
+        if len(changed) > DIRTY_RECTS:
+            self._free = {}
+        elif changed or len(self._free) > len(tokens):
+            self._free = {owner: known for owner, known in self._free.items()
+                          if owner in tokens and not _touched(known, changed)}
+        return self._free
+
     def _put(self, owner: Named, spots: list[tuple[float, float]], taken: _Hash,
-             tokens: _Hash) -> None:
-        """The owner's label at the first free spot, or hidden."""
+             tokens: _Hash | None) -> None:
+        """The owner's label at the first spot that overlaps no label placed before and
+        no token (``tokens`` None: the spots overlap none), or hidden."""
         text, greyed, stripe = owner.label_spec()
         if not text:
             self.names.place(owner, None)
@@ -605,7 +691,7 @@ class LabelLayer(QObject):
         ax, ay = anchor.x() * self.zoom, anchor.y() * self.zoom
         for x, y in spots:
             r = (x, y, x + w, y + h)
-            if not taken.hits(r) and not tokens.hits(r):
+            if not taken.hits(r) and (tokens is None or not tokens.hits(r)):
                 taken.add(r)
                 self.names.place(owner, QPointF(x - ax, y - ay))
                 return

@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPainterPath, QPen, QTransform
@@ -26,6 +27,7 @@ from tabletop_gui.model.health import Health, health_of
 from tabletop_gui.scenario.entities import Fighter, Model, Unit
 from tabletop_gui.ui.canvas.coords import INCH, Z_MODEL, to_scene
 from tabletop_gui.ui.canvas.labels import Named
+from tabletop_gui.ui.canvas.model_layer import ModelsLayer
 
 HANDLE_GAP = 0.45 * INCH  # from the base edge to the rotate handle
 HANDLE_RADIUS = 0.12 * INCH
@@ -57,7 +59,9 @@ class ModelItem(Named, QGraphicsRectItem):
 
     Its bounds are the rectangle of a ``QGraphicsRectItem`` (no pen): Qt asks every
     item's bounds several times a repaint, and a bound answered in C++ costs no call into
-    Python (thousands of models: milliseconds a frame). It paints itself (``paint``)."""
+    Python (thousands of models: milliseconds a frame). On the scene it hangs on the
+    scene's ``ModelsLayer`` (``use_layer``), which draws it with the others from a
+    picture its ``paint`` made; off a layer it paints itself."""
 
     label_group = "model"
 
@@ -68,6 +72,11 @@ class ModelItem(Named, QGraphicsRectItem):
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable, True)
         self.setZValue(Z_MODEL)
         self.setCacheMode(QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        self.layer: ModelsLayer | None = None  # draws it (the scene's), see ``use_layer``
+        self.shown = True  # visible (kept here: the layer reads it at every paint)
+        self.area = (0.0, 0.0, -1.0, -1.0)  # where it is drawn: left, top, right, bottom
+        self.at = QPointF()  # its position (scene)
+        self.sprite_key: object = None  # what it looks like (``ModelsLayer``)
         self._model: Model | None = None
         self._color = QColor("#808080")
         self._length = self._width = INCH
@@ -137,7 +146,9 @@ class ModelItem(Named, QGraphicsRectItem):
         else:
             length, width = model.depth_in * INCH, model.width_in * INCH
         pos = to_scene(model.x, model.y)
+        before = self.area
         self.setPos(pos)
+        self.at = pos
         if self.names is not None:
             self.names.move(self, pos)
         old = self._model
@@ -169,9 +180,56 @@ class ModelItem(Named, QGraphicsRectItem):
             if self._bar is not None:
                 self._token = self._token.united(bar)
             self.refresh_label()
-            self.update()
+            self._looks_changed()
+        self._placed(before)
         if self.on_layout is not None:
             self.on_layout(moved_only)
+
+    # -- drawn by the layer ------------------------------------------------------------
+    def use_layer(self, layer: ModelsLayer | None) -> None:
+        """Drawn by ``layer`` (the scene's) with the other models, or by itself (None)."""
+        if self.layer is not None:
+            self.layer.leave(self)
+        self.layer = layer
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, layer is not None)
+        self.setCacheMode(QGraphicsItem.CacheMode.NoCache if layer is not None
+                          else QGraphicsItem.CacheMode.DeviceCoordinateCache)
+        if layer is not None:
+            layer.join(self)
+
+    def _looks_changed(self) -> None:
+        """Its look changed (data, colour, selection): a new picture, redrawn."""
+        m = self._model
+        if m is not None:
+            self.sprite_key = (
+                isinstance(m, Unit) and not m.round_base, _is_rect(m), self._length,
+                self._width, m.facing, self.fill_color.rgba(),
+                tuple((c.x(), c.y(), c.width(), c.height()) for c in self._cells),
+                self.isSelected())
+        if self.layer is not None:
+            self.layer.changed(self.area)
+        else:
+            self.update()
+
+    def _placed(self, before: tuple[float, float, float, float]) -> None:
+        """Where it is drawn, after a move or a new size: the layer redraws the place it
+        left and the one it reached."""
+        r = self.rect()
+        x, y = self.at.x(), self.at.y()
+        self.area = (x + r.left(), y + r.top(), x + r.right(), y + r.bottom())
+        if self.layer is not None and self.area != before:
+            self.layer.moved(self, before)
+
+    def itemChange(self, change: QGraphicsItem.GraphicsItemChange,  # noqa: N802 - Qt
+                   value: Any) -> Any:
+        kind = QGraphicsItem.GraphicsItemChange
+        if change == kind.ItemSelectedHasChanged:
+            self._looks_changed()
+        elif change == kind.ItemVisibleHasChanged:
+            self.shown = bool(value)
+            if self.layer is not None:
+                self.layer.changed(self.area)
+        return super().itemChange(change, value)
 
     def _layout(self) -> None:
         reach = self.radius + HANDLE_GAP + HANDLE_RADIUS + 2

@@ -41,6 +41,7 @@ from tabletop_gui.ui.canvas.board_items import BattlefieldItem, TerrainItem
 from tabletop_gui.ui.canvas.coords import INCH, Z_OVERLAY, Z_TOOL, board_rect
 from tabletop_gui.ui.canvas.labels import MOVE_SETTLE_MS, LabelLayer
 from tabletop_gui.ui.canvas.model_items import ModelItem
+from tabletop_gui.ui.canvas.model_layer import ModelsLayer
 from tabletop_gui.ui.canvas.model_tips import model_tooltip
 
 EntityItem = ModelItem | TerrainItem
@@ -76,6 +77,8 @@ class BattlefieldScene(QGraphicsScene):
         self._syncing = False
         self.show_taken_down = True
         self.labels = LabelLayer(self)
+        self.models_layer = ModelsLayer()  # draws every model item (``model_layer``)
+        self.addItem(self.models_layer)
         self.board_item = BattlefieldItem(document.scenario.battlefield)
         self.addItem(self.board_item)
         self.overlay_layer = LayerItem(Z_OVERLAY)
@@ -156,14 +159,19 @@ class BattlefieldScene(QGraphicsScene):
         bf = scenario.battlefield
         m = 1.5 * INCH
         self.setSceneRect(board_rect(bf.width, bf.depth).adjusted(-m, -m, m, m))
+        self.models_layer.set_bounds(self.sceneRect())
 
     def _add(self, item: EntityItem) -> None:
         item.use_names(self.labels.names)
         self.addItem(item)
+        if isinstance(item, ModelItem):
+            item.use_layer(self.models_layer)
 
     def _drop(self, item: EntityItem) -> None:
         self.labels.names.forget(item)
         item.use_names(None)
+        if isinstance(item, ModelItem):
+            item.use_layer(None)
         if item.scene() is self:
             self.removeItem(item)
 
@@ -262,10 +270,14 @@ class BattlefieldScene(QGraphicsScene):
                 self.labels.names.hold(True)  # its bars drawn once, when all are made
                 self._build_timer.start()
             return
+        models = False
         for entity_id in change.ids:
             found = scenario.entity(entity_id)
             if found is not None:
                 self._put(scenario, found)
+                models = models or isinstance(found, Fighter | Unit)
+        if models:  # an edit: its labels placed now (a drag's steps wait for a pause)
+            self.labels.schedule()
         self._on_document_selection()
 
     # -- selection both ways ---------------------------------------------------------

@@ -1,0 +1,185 @@
+"""Issue 17, the work a large board costs the window. A label placement after a model
+moved tests only the labels near it against the tokens again
+(``LabelLayer._free_of_tokens``), and must place every label exactly where a placement
+from nothing places it; an edit's labels are placed at once, not after the pause a drag
+waits for; marks drawn in slices are repainted once."""
+
+from __future__ import annotations
+
+import pytest
+
+from tabletop_gui.bench.cases_gui import crowd_scenario
+from tabletop_gui.ui.canvas import labels as labels_module
+
+
+def _where(window) -> dict[str, tuple[bool, float, float]]:  # noqa: ANN001
+    """Each model's and terrain's label: shown, and its offset from its anchor."""
+    names = window.scene.labels.names
+    out = {}
+    for entity_id, item in window.scene.entity_items().items():
+        label = names.label(item)
+        out[entity_id] = (False, 0.0, 0.0) if label is None or not label.placed \
+            else (True, label.dxy[0], label.dxy[1])
+    return out
+
+
+def _from_nothing(window) -> dict[str, tuple[bool, float, float]]:  # noqa: ANN001
+    layer = window.scene.labels
+    layer._free, layer._tokens = {}, {}
+    layer.place_now()
+    return _where(window)
+
+
+def _moved(window, model_id: str, dx: float, dy: float) -> None:  # noqa: ANN001
+    doc = window.document
+    m = doc.scenario.model(model_id)
+    doc.edit(f"Move {model_id}", doc.scenario.with_entity(m.moved_to(m.x + dx, m.y + dy)))
+
+
+@pytest.mark.parametrize("zoom", [1.0, 2.5])
+def test_a_placement_after_moves_equals_one_from_nothing(make_window, qtbot, monkeypatch,
+                                                         zoom):
+    window = make_window(crowd_scenario(400))
+    window.view.zoom_by(zoom)
+    layer = window.scene.labels
+    layer.place_now()
+    calls = []
+    real = labels_module.around
+    monkeypatch.setattr(labels_module, "around",
+                        lambda *a: calls.append(a) or real(*a))
+    shown_before = sum(p for p, _, _ in _where(window).values())
+    steps = [("m90", 0.7, 0.0), ("m91", -1.1, 2.2), ("m90", 0.0, -3.0), ("m250", 4.0, 1.0),
+             ("m0", 0.3, 0.3)]
+    for model_id, dx, dy in steps:
+        _moved(window, model_id, dx, dy)
+        calls.clear()
+        layer.place_now()
+        reused = _where(window)
+        assert 0 < len(calls) < 100  # the labels near the move only, of 400
+        assert reused == _from_nothing(window)
+    assert shown_before > 10  # some labels fit, some do not: the placement has choices
+
+
+def test_hidden_models_and_another_zoom_are_taken_into_account(make_window, qtbot):
+    window = make_window(crowd_scenario(200))
+    layer = window.scene.labels
+    layer.place_now()
+    item = window.scene.item_for("m45")
+    item.set_shown(False)  # a token gone: the labels around it may now fit
+    layer.place_now()
+    assert _where(window) == _from_nothing(window)
+    item.set_shown(True)
+    layer.place_now()
+    assert _where(window) == _from_nothing(window)
+    window.view.zoom_by(1.6)
+    layer.place_now()
+    assert _where(window) == _from_nothing(window)
+
+
+def test_labels_of_another_size_or_a_far_move_are_tested_against_the_tokens(
+        make_window, qtbot):
+    """No terrain (whose labels need every token anyway): a label mode of other sizes,
+    and a model moved far from where it stood, still test their spots (a placement of
+    only such labels once tested them against no token at all)."""
+    from dataclasses import replace
+
+    from tabletop_gui.bench.cases_window import warcry_crowd_scenario
+
+    window = make_window(replace(warcry_crowd_scenario(600), obstacles=(), platforms=()))
+    layer = window.scene.labels
+    layer.place_now()
+    layer.set_mode("id")
+    layer.place_now()
+    assert _where(window) == _from_nothing(window)
+    layer.place_now()
+    _moved(window, "m599", -40.0, -3.0)  # the last one, into the middle of the crowd
+    layer.place_now()
+    assert _where(window) == _from_nothing(window)
+
+
+def test_an_edit_places_its_labels_at_once(make_window, qtbot):
+    window = make_window(crowd_scenario(200))
+    layer = window.scene.labels
+    qtbot.waitUntil(lambda: not layer.pending, timeout=10000)
+    _moved(window, "m90", 1.0, 0.0)
+    assert layer.pending and layer._timer.interval() == 0  # not MOVE_SETTLE_MS later
+    with qtbot.waitSignal(layer.placed, timeout=10000):
+        pass
+
+
+def test_marks_drawn_over_several_turns_are_repainted_once(qtbot, tmp_path):
+    """The marks layer, held while an overlay is drawn in slices, asks for the repaint of
+    the area of every mark that came once, when released (issue 17)."""
+    from tabletop_gui.ui import mark_sprites
+    from tests.gui.attack_support import make_window, select_attacker
+
+    window, flow = make_window(qtbot, crowd_scenario(400), tmp_path)
+    select_attacker(qtbot, flow, "m90")
+    layer = flow.overlay.marks
+    asked: list[object] = []
+    real_update = mark_sprites.MarksLayer.update
+    flow.overlay.clear()
+    calls = 0
+    try:
+        mark_sprites.MarksLayer.update = lambda self, *a: asked.append(a)  # type: ignore
+        while not flow.overlay.update(flow.attack.current_view, flow.attack.scenario,
+                                      flow.targets, budget_s=0.002):
+            calls += 1
+            assert asked == []  # held: nothing repainted half-way
+        assert calls > 1
+    finally:
+        mark_sprites.MarksLayer.update = real_update  # type: ignore
+    # released: the areas of the new marks, as if they had not waited (past DIRTY_RECTS
+    # of them, the union of all)
+    assert 0 < len(asked) <= mark_sprites.DIRTY_RECTS + 1
+    areas = [a[0].adjusted(-1e-6, -1e-6, 1e-6, 1e-6) for a in asked]  # unions' rounding
+    marks = [m for m in layer.marks if m.shown]
+    assert len(marks) == len(flow.targets.enemies())
+    assert all(any(a.contains(m.area[0], m.area[1]) and a.contains(m.area[2], m.area[3])
+                   for a in areas) for m in marks)
+
+
+def test_full_reports_wait_while_the_labels_are_placed(qtbot, tmp_path):
+    """After an edit the verdicts are judged while the labels are placed, and the full
+    reports only once they are (issue 17: the worker and the event loop share one
+    interpreter lock)."""
+    from tests.gui.attack_support import make_window, select_attacker
+
+    window, flow = make_window(qtbot, crowd_scenario(400), tmp_path)
+    select_attacker(qtbot, flow, "m90")
+    layer = window.scene.labels
+    _moved(window, "m110", 0.5, 0.0)
+    layer.schedule(600_000)  # the labels still to place for as long as the test needs
+    scan = flow.targets.scan
+    qtbot.waitUntil(lambda: scan.verdicts_known and scan.plan.scenario
+                    is window.document.scenario and flow.marked, timeout=20000)
+    assert flow.targets.pause_reports and not flow.targets.busy and not scan.complete
+    layer.place_now()  # placed: the reports follow
+    qtbot.waitUntil(lambda: flow.idle, timeout=60000)
+    assert not flow.targets.pause_reports and scan.complete
+
+
+def test_the_next_attackers_marks_are_the_hidden_ones_shown_again(qtbot, tmp_path):
+    """Nothing selected hides the marks and keeps them; the next attacker's enemies with
+    the same verdict show theirs again (issue 17: a thousand new marks were a tenth of a
+    second of the event loop), and every mark says its own enemy's verdict."""
+    from tests.gui.attack_support import make_window, select_attacker, settle
+
+    window, flow = make_window(qtbot, crowd_scenario(400), tmp_path)
+    select_attacker(qtbot, flow, "m90")
+    first = {m.key: m for m in flow.overlay.of_kind("target")}
+    window.document.set_selection([])
+    settle(qtbot, flow)
+    assert flow.overlay.of_kind("target") == [] and not any(m.isVisible()
+                                                            for m in first.values())
+    select_attacker(qtbot, flow, "m91")
+    marks = {m.key: m for m in flow.overlay.of_kind("target")}
+    statuses = {s.target: s for s in flow.targets.statuses()}
+    assert set(marks) == set(statuses) == set(flow.targets.enemies())
+    assert all(m.valid == statuses[t].valid and m.status is statuses[t] and m.isVisible()
+               for t, m in marks.items())
+    again = [t for t in marks if t in first and first[t].valid == marks[t].valid]
+    assert len(again) > 100 and all(marks[t] is first[t] for t in again)
+    window.document.replace(crowd_scenario(200))  # another battlefield: none kept
+    settle(qtbot, flow)
+    assert flow.overlay._spare == {}
