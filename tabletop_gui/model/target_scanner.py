@@ -4,8 +4,9 @@ canvas's marks (``model.target_scan`` computes it in pieces).
 ``TargetScanner.follow(snapshot, choice)`` is fed the same snapshot and choice as the
 attack controller; when they call for another scan it starts one. With a synchronous
 runner (tests, the model parts alone) the scan is finished before ``follow`` returns; with a
-worker the pieces are computed one after another off the GUI thread (each piece asked for
-as soon as the previous one arrives, before its listeners draw it), the verdicts first,
+worker the pieces are computed one after another off the GUI thread (each verdict piece
+asked for as soon as the previous one arrives, before its listeners draw it; the first
+report piece once they have drawn the last verdicts), the verdicts first,
 then the full reports, which ``hold`` keeps back while a drag is under way. Its listeners
 are told when more statuses are known. Getters have no side effects.
 
@@ -214,10 +215,16 @@ class TargetScanner:
             self.on_failure(WHERE, e)
             return
         if self.scan.merge(piece):
-            if not self.runner.synchronous:
-                self._go_on()  # the worker computes the next piece while this is drawn
+            verdicts_next = not self.runner.synchronous and not self.scan.verdicts_known
+            if verdicts_next:
+                self._go_on()  # the worker judges the next enemies while these are drawn
             for listener in list(self._listeners):
                 listener()
+            if not verdicts_next and not self.runner.synchronous:
+                # the full reports are asked for once the listeners have seen the last
+                # verdicts: drawing their marks, they may pause the reports (``pause``),
+                # which would otherwise take the interpreter lock from them for a piece
+                self._go_on()
 
 
 def follow_attack(scanner: TargetScanner, controller: AttackController) -> None:

@@ -80,3 +80,37 @@ def test_paused_reports_wait_while_the_verdicts_go_on_with_their_reasons() -> No
     scanner.pause()
     scanner.reset()
     assert not scanner.pause_reports
+
+
+def test_the_reports_are_asked_for_after_the_listeners_saw_the_last_verdicts() -> None:
+    """A listener drawing the last verdicts' marks may pause the full reports: none is
+    under way behind its back (the worker took the interpreter lock from the drawing,
+    issue 17); a listener that does not pause has them asked for after it. A verdict
+    piece still goes on while the previous one is drawn."""
+    scenario, _, requests = demo("warcry")
+    snap = Snapshot.of(scenario)
+    worker = Worker()
+    scanner = TargetScanner(worker, lambda where, e: None)
+    seen: list[tuple[bool, bool]] = []  # (verdicts known, a piece under way) when told
+
+    def drawing() -> None:
+        seen.append((scanner.scan.verdicts_known, scanner.busy))
+        if scanner.scan.verdicts_known:
+            scanner.pause()  # the marks take more than this turn
+
+    scanner.subscribe(drawing)
+    scanner.follow(snap, AttackChoice(requests[0].attacker, None, None, None))
+    while worker.jobs:
+        worker.run()
+    assert seen and seen[-1] == (True, False)
+    assert all(busy for known, busy in seen if not known)  # verdicts: the next one asked
+    assert not scanner.busy and not scanner.scan.complete  # no report behind the drawing
+    scanner.pause(False)  # drawn
+    assert scanner.busy
+
+    other = TargetScanner(worker, lambda where, e: None)
+    told: list[bool] = []
+    other.subscribe(lambda: told.append(other.busy))
+    other.follow(snap, AttackChoice(requests[0].attacker, None, None, None))
+    worker.run()
+    assert other.scan.verdicts_known and told == [False] and other.busy  # asked for after
