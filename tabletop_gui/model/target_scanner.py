@@ -218,13 +218,16 @@ class TargetScanner:
             verdicts_next = not self.runner.synchronous and not self.scan.verdicts_known
             if verdicts_next:
                 self._go_on()  # the worker judges the next enemies while these are drawn
-            for listener in list(self._listeners):
-                listener()
-            if not verdicts_next and not self.runner.synchronous:
-                # the full reports are asked for once the listeners have seen the last
-                # verdicts: drawing their marks, they may pause the reports (``pause``),
-                # which would otherwise take the interpreter lock from them for a piece
-                self._go_on()
+            try:
+                for listener in list(self._listeners):
+                    listener()
+            finally:
+                if not verdicts_next and not self.runner.synchronous:
+                    # the full reports are asked for once the listeners have seen the
+                    # last verdicts: drawing their marks, they may pause the reports
+                    # (``pause``), which would otherwise take the interpreter lock from
+                    # them for a piece (even a listener that failed leaves the scan going)
+                    self._go_on()
 
 
 def follow_attack(scanner: TargetScanner, controller: AttackController) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tabletop_gui.model.attack_view import AttackChoice
 from tabletop_gui.model.jobs import InlineRunner
 from tabletop_gui.model.target_scanner import TargetScanner
@@ -114,3 +116,19 @@ def test_the_reports_are_asked_for_after_the_listeners_saw_the_last_verdicts() -
     other.follow(snap, AttackChoice(requests[0].attacker, None, None, None))
     worker.run()
     assert other.scan.verdicts_known and told == [False] and other.busy  # asked for after
+
+
+def test_a_listener_that_fails_on_the_last_verdicts_leaves_the_reports_going() -> None:
+    scenario, _, requests = demo("warcry")
+    snap = Snapshot.of(scenario)
+    worker = Worker()
+    scanner = TargetScanner(worker, lambda where, e: None)
+
+    def failing() -> None:
+        raise RuntimeError("drawing failed")
+
+    scanner.subscribe(failing)
+    scanner.follow(snap, AttackChoice(requests[0].attacker, None, None, None))
+    with pytest.raises(RuntimeError, match="drawing failed"):
+        worker.run()
+    assert scanner.scan.verdicts_known and scanner.busy  # the reports asked for anyway
