@@ -208,7 +208,7 @@ def compute_piece(job: PieceJob) -> ScanPiece:
             done = len(verdicts_for)
             break
         done += len(part)
-        chunk = _next_chunk(len(part), time.perf_counter() - began, job.budget_s)
+        chunk = _next_chunk(chunk, len(part), time.perf_counter() - began, job.budget_s)
     if done >= len(verdicts_for):
         for target in job.reports_for:
             if time.perf_counter() - start >= job.budget_s and statuses:
@@ -224,15 +224,19 @@ def _one_by_one(ruleset: Ruleset) -> bool:
     return type(ruleset).target_validity is Ruleset.target_validity
 
 
-def _next_chunk(size: int, spent: float, budget_s: float) -> int:
-    """The next verdict batch: twice as many targets while a batch takes under a quarter
-    of the budget (a ruleset answering in batches pays its overhead once per call), half
-    as many when one took longer than the whole budget (one answered at a time)."""
-    if spent < budget_s / 4:
-        return 2 * size
+def _next_chunk(chunk: int, size: int, spent: float, budget_s: float) -> int:
+    """The next verdict batch after one of ``size`` targets (of ``chunk`` asked: fewer
+    when the list ran out) took ``spent`` seconds: twice the chunk while a full one would
+    take under a quarter of the budget (a ruleset answering in batches pays its overhead
+    once per call), half as many when one took longer than the whole budget (one
+    answered at a time). A short last batch counts at its rate: else the chunk learnt
+    from a scan's tail stays below the number of enemies, and every drag step (whose
+    scans are superseded before they can teach it more) asks in two calls or more."""
+    if spent * chunk < size * budget_s / 4:
+        return 2 * chunk
     if spent > budget_s:
         return max(1, size // 2)
-    return size
+    return chunk
 
 
 def _nearest_first(geometry: BoardGeometry, plan: ScanPlan

@@ -132,3 +132,31 @@ def test_a_listener_that_fails_on_the_last_verdicts_leaves_the_reports_going() -
     with pytest.raises(RuntimeError, match="drawing failed"):
         worker.run()
     assert scanner.scan.verdicts_known and scanner.busy  # the reports asked for anyway
+
+
+def test_a_scan_of_cheap_verdicts_learns_a_chunk_that_takes_every_enemy_at_once() -> None:
+    """The chunk learnt from a scan's short last batch is the full batch's doubled when
+    it was cheap at its rate: a drag step's scan of the same enemies (superseded before
+    it can teach more) then asks for every verdict in one call, not two (issue 17)."""
+    from tabletop_gui.bench.cases_gui import crowd_scenario
+    from tabletop_gui.model.target_scan import PieceJob, compute_piece, plan_of
+    from tabletop_gui.model.target_scanner import enemies_of as enemies
+
+    snap = Snapshot.of(crowd_scenario(200))
+    attacker = "m90"
+    foes = enemies(snap.scenario, attacker)
+    assert len(foes) == 100
+    plan = plan_of(snap, attacker, None, None, {}, foes, None)
+    piece = compute_piece(PieceJob(plan, False, (), (), 1, budget_s=1e9, explain=False))
+    # 1 + 2 + ... + 32 = 63 targets, then the last 37: cheap at any rate with this budget
+    assert len(piece.verdicts) == 100
+    assert piece.chunk == 128
+
+
+def test_the_next_chunk_doubles_a_cheap_one_and_halves_one_over_the_budget() -> None:
+    from tabletop_gui.model.target_scan import _next_chunk
+
+    assert _next_chunk(64, 64, 0.001, 0.05) == 128
+    assert _next_chunk(64, 16, 0.001, 0.05) == 128  # a short last batch, at its rate
+    assert _next_chunk(64, 16, 0.004, 0.05) == 64  # 0.016 s for 64: not under a quarter
+    assert _next_chunk(64, 64, 0.06, 0.05) == 32
