@@ -34,18 +34,26 @@ def _folder() -> Path:
     return Path(tempfile.mkdtemp(prefix="tabletop-bench-"))
 
 
-@functools.cache
-def units_file() -> Path:
-    path = _folder() / "army.battle.json"
+def write_units(path: Path) -> Path:
+    """The Ninth Age file of ``UNITS`` units, written at ``path``."""
     path.write_text(json.dumps(ninth_age_scenario(UNITS)))
     return path
 
 
-@functools.cache
-def vertices_file() -> Path:
-    path = _folder() / "rocks.battle.json"
+def write_vertices(path: Path) -> Path:
+    """The Warcry file with an obstacle of ``MAX_VERTICES`` vertices, written at ``path``."""
     path.write_text(json.dumps(warcry_jagged_scenario(MAX_VERTICES, 40)))
     return path
+
+
+@functools.cache
+def units_file() -> Path:
+    return write_units(_folder() / "army.battle.json")
+
+
+@functools.cache
+def vertices_file() -> Path:
+    return write_vertices(_folder() / "rocks.battle.json")
 
 
 def inspect_json(path: Path) -> str:

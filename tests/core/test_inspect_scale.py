@@ -8,6 +8,7 @@ command answers them in full (every pair, every kind of cover)."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from tabletop_gui.bench import cases_inspect_files as case
 from tabletop_gui.bench.registry import load_cases
@@ -22,19 +23,22 @@ def test_the_benchmark_times_both_files_against_the_issues_bound() -> None:
         assert TARGETS[name].under_ms == 2000
 
 
-def test_ninth_age_file_of_156_units_is_inspected_in_full() -> None:
-    doc = json.loads(case.units_file().read_text())
+def test_ninth_age_file_of_156_units_is_inspected_in_full(tmp_path: Path) -> None:
+    path = case.write_units(tmp_path / "army.battle.json")
+    doc = json.loads(path.read_text())
     assert doc["ruleset"] == "ninth-age" and len(doc["units"]) == 156
-    out = json.loads(case.inspect_json(case.units_file()))
+    out = json.loads(case.inspect_json(path))
     assert len(out["pairs"]) == 2 * 78 * 78
     covers = {p["cover"] for p in out["pairs"]}
     assert covers == {"none", "soft", "hard"}  # facing cover of every kind was computed
 
 
-def test_file_with_an_obstacle_of_the_most_vertices_is_inspected_in_full() -> None:
-    doc = json.loads(case.vertices_file().read_text())
+def test_file_with_an_obstacle_of_the_most_vertices_is_inspected_in_full(
+        tmp_path: Path) -> None:
+    path = case.write_vertices(tmp_path / "rocks.battle.json")
+    doc = json.loads(path.read_text())
     assert len(doc["obstacles"][0]["polygon"]) == MAX_VERTICES
-    out = json.loads(case.inspect_json(case.vertices_file()))
+    out = json.loads(case.inspect_json(path))
     assert len(out["pairs"]) == 2 * 20 * 20
     assert any(not p["visible"] for p in out["pairs"])
     assert any(p["cover"] == "cover" for p in out["pairs"])
