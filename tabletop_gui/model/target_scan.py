@@ -5,10 +5,14 @@ valid or invalid with the rules' own reasons. It runs in pieces (``ScanPiece``),
 job of bounded length that a runner may compute on a worker thread (``model.jobs``):
 
 1. the enemies nearest first, as the geometry library orders them, and every enemy's
-   verdict (valid, and the reasons when not) from ``Ruleset.target_validity``, which
-   rulesets answer in batches from the pair table (asked in chunks that grow while they
-   stay cheap, so a ruleset that answers one pair at a time is still cut in pieces);
-2. then the full reports (facts, every check, modifiers), nearest enemies first; until its
+   verdict (valid or not) from ``Ruleset.target_validity``, which rulesets answer in
+   batches from the pair table (asked in chunks that grow while they stay cheap, so a
+   ruleset that answers one pair at a time is still cut in pieces); the verdicts come
+   without their reasons: the sentences are nine tenths of a verdict's cost (a thousand
+   enemies of 2,000 Warcry fighters: ~5 ms without them, ~50-75 ms with), and the marks
+   need the verdicts only;
+2. then the reasons of the invalid verdicts (the same ``target_validity``, explained);
+3. then the full reports (facts, every check, modifiers), nearest enemies first; until its
    report comes, a status holds the verdict only, flagged ``stale``.
 
 ``TargetScan`` (on the caller's thread) holds what is known for one attacker and attack
@@ -43,6 +47,7 @@ from tabletop_gui.scenario.snapshot import Snapshot
 
 PIECE_S = 0.05  # work per piece: how soon a superseded scan stops, how often it reports
 FIRST_CHUNK = 1  # targets in the first verdict batch of a scan (then doubled while cheap)
+FIRST_EXPLAIN_CHUNK = 32  # targets in the first batch of reasons (then learnt apart)
 
 
 @dataclass(frozen=True)
@@ -62,6 +67,8 @@ class TargetStatus:
     def tooltip(self) -> str:
         if self.valid:
             head = "✔ valid target"
+        elif not self.reasons:  # a verdict whose reasons are being worked out
+            head = "✖ invalid target (checking why\u2026)"
         else:
             head = "✖ invalid target:\n" + "\n".join(f"✖ {r}" for r in self.reasons)
         if self.report is not None:
@@ -150,8 +157,8 @@ class PieceJob:
     reports_for: tuple[str, ...]
     chunk: int = FIRST_CHUNK
     budget_s: float = PIECE_S
-    explain: bool = True  # the reasons of invalid verdicts (False: a drag under way, whose
-    # reasons come with the full reports once it rests; they are most of a verdict's cost)
+    explain: bool = True  # the reasons of invalid verdicts (False: the verdicts alone, the
+    # first pass of a scan; the reasons are most of a verdict's cost)
 
 
 @dataclass(frozen=True)
@@ -266,9 +273,11 @@ class TargetScan:
         self._order: tuple[str, ...] | None = None
         self._distance: dict[str, float] = {}
         self._verdicts_left: list[str] = []
+        self._explain_left: list[str] = []  # invalid verdicts known without their reasons
         self._reports_left: list[str] = []
         self._done: dict[str, TargetStatus] = {}
         self._chunk = FIRST_CHUNK
+        self._explain_chunk = FIRST_EXPLAIN_CHUNK
         self._failed: Notice | None = None
         self._sorted: list[TargetStatus] | None = None  # ``statuses()``, until a change
         self._failures: dict[str, TargetStatus] = {}  # statuses the engine failed on
@@ -304,6 +313,7 @@ class TargetScan:
         self._order = None
         self._distance = {}
         self._verdicts_left = list(plan.enemies)
+        self._explain_left = []
         self._reports_left = []
         self._failed = None
 
@@ -324,8 +334,13 @@ class TargetScan:
         return self.plan is not None and self._order is not None and not self._verdicts_left
 
     @property
+    def explained(self) -> bool:
+        """Every verdict known with its reasons (the full reports may still come)."""
+        return self.verdicts_known and not self._explain_left
+
+    @property
     def complete(self) -> bool:
-        return self.verdicts_known and not self._reports_left
+        return self.explained and not self._reports_left
 
     def progress(self) -> tuple[int, int]:
         """(judged, to judge) for the current phase: verdicts, then full reports."""
@@ -337,16 +352,20 @@ class TargetScan:
         return (total - len(self._reports_left), total)
 
     def next_job(self, reports: bool = True) -> PieceJob | None:
-        """The next piece to compute (None when nothing is left, or only reports are left
-        and ``reports`` is False)."""
+        """The next piece to compute: the verdicts (without reasons), then the reasons of
+        the invalid ones, then the full reports. None when nothing is left, or only the
+        reasons and reports are left and ``reports`` is False."""
         plan = self.plan
         if plan is None or self.complete:
             return None
         if not self.verdicts_known:
             return PieceJob(plan, self._order is not None, tuple(self._verdicts_left), (),
-                            self._chunk)
+                            self._chunk, explain=False)
         if not reports:
             return None
+        if self._explain_left:
+            return PieceJob(plan, True, tuple(self._explain_left), (), self._explain_chunk,
+                            explain=True)
         return PieceJob(plan, True, (), tuple(self._reports_left), self._chunk)
 
     def merge(self, piece: ScanPiece) -> bool:
@@ -377,9 +396,16 @@ class TargetScan:
             if not self._verdicts_left:
                 self._reports_left = [t for t in self._order or ()
                                       if self._done.get(t) is None or self._done[t].stale]
-        elif piece.statuses:
+                self._explain_left = [t for t in self._reports_left
+                                      if _unexplained(self._done.get(t))]
+            self._chunk = piece.chunk
+        elif piece.verdicts:  # reasons (their batches learn their own size)
+            self._explain_left = [t for t in self._explain_left if t not in piece.verdicts]
+            self._explain_chunk = piece.chunk
+        if piece.statuses and not self._verdicts_left:
             self._reports_left = [t for t in self._reports_left if t not in piece.statuses]
-        self._chunk = piece.chunk
+            self._explain_left = [t for t in self._explain_left if t not in piece.statuses]
+            self._chunk = piece.chunk
         self._changed(judged)
         return True
 
@@ -394,6 +420,8 @@ class TargetScan:
             self._failures[status.target] = status
         if status.target in self._reports_left:
             self._reports_left.remove(status.target)
+        if status.target in self._explain_left:
+            self._explain_left.remove(status.target)
         self._changed(frozenset((status.target,)))
 
     def problems(self) -> list[Notice]:
@@ -419,6 +447,11 @@ class TargetScan:
         if self._sorted is None:
             self._sorted = sorted(self._done.values(), key=_nearness)
         return list(self._sorted)
+
+
+def _unexplained(s: TargetStatus | None) -> bool:
+    """An invalid verdict known without its reasons."""
+    return s is not None and s.stale and not s.valid and not s.reasons
 
 
 def _stale(s: TargetStatus) -> TargetStatus:

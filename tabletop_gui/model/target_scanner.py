@@ -6,9 +6,11 @@ attack controller; when they call for another scan it starts one. With a synchro
 runner (tests, the model parts alone) the scan is finished before ``follow`` returns; with a
 worker the pieces are computed one after another off the GUI thread (each verdict piece
 asked for as soon as the previous one arrives, before its listeners draw it; the first
-report piece once they have drawn the last verdicts), the verdicts first,
-then the full reports, which ``hold`` keeps back while a drag is under way. Its listeners
-are told when more statuses are known. Getters have no side effects.
+piece of reasons once they have drawn the last verdicts), the verdicts first (without
+their reasons), then the reasons of the invalid ones, then the full reports; ``hold``
+keeps the reasons and reports back while a drag is under way, ``pause`` while the
+window draws. Its listeners are told when more statuses are known. Getters have no side
+effects.
 
 ``follow_attack(scanner, controller)`` is the coupling the window makes: the scan follows
 the attack controller's snapshot and choice, and the controller's own report of the
@@ -149,11 +151,13 @@ class TargetScanner:
         return self.scan.problems() if self._attacker is not None else []
 
     def hold(self, on: bool = True) -> None:
-        """The scan stops after the verdicts (``on``: a drag under way) or not."""
+        """The scan stops after the verdicts, their reasons and the full reports wait
+        (``on``: a drag under way), or not."""
         self.hold_reports = on
 
     def pause(self, on: bool = True) -> None:
-        """The full reports wait (``on``) or go on; the verdicts go on either way."""
+        """The reasons and full reports wait (``on``) or go on; the verdicts go on
+        either way."""
         was, self.pause_reports = self.pause_reports, on
         if was and not on:
             self._go_on()
@@ -164,14 +168,15 @@ class TargetScanner:
         self._go_on()
 
     def advance(self, reports: bool = True, budget_s: float = PIECE_S) -> bool:
-        """Compute the next piece (``reports``: the full reports too, not only the
-        verdicts); False when none was started (nothing left, or a piece under way)."""
+        """Compute the next piece (``reports``: the reasons and full reports too, not
+        only the verdicts); False when none was started (nothing left, or a piece under
+        way)."""
         if self._ticket is not None:
             return False
         job = self.scan.next_job(reports)
         if job is None:
             return False
-        job = replace(job, budget_s=budget_s, explain=not self.hold_reports)
+        job = replace(job, budget_s=budget_s)
         holder = [Ticket()]
         self._ticket = holder[0]
         ticket = self.runner.submit(partial(compute_piece, job),

@@ -59,23 +59,35 @@ def test_a_worker_scan_holds_the_reports_during_a_drag() -> None:
     assert scanner.scan.plan is None and scanner.statuses() == []
 
 
-def test_paused_reports_wait_while_the_verdicts_go_on_with_their_reasons() -> None:
-    """The window pauses the full reports while it draws the verdicts' marks (issue 17);
-    unlike a drag's hold, the verdicts still come with their reasons."""
+def test_verdicts_come_first_then_their_reasons_then_the_full_reports() -> None:
+    """The window pauses what follows the verdicts while it draws their marks (issue 17):
+    the verdicts come without their reasons (nine tenths of a verdict's cost), the
+    reasons of the invalid ones follow once it is drawn, then the full reports; the
+    reasons are those an explained ``target_validity`` gives."""
     scenario, _, requests = demo("warcry")
     snap = Snapshot.of(scenario)
     worker = Worker()
     scanner = TargetScanner(worker, lambda where, e: None)
     scanner.pause()
-    scanner.follow(snap, AttackChoice(requests[0].attacker, None, None, None))
+    attacker = requests[0].attacker
+    scanner.follow(snap, AttackChoice(attacker, None, None, None))
     while worker.jobs:
         worker.run()
     scan = scanner.scan
-    assert scan.verdicts_known and not scan.complete and not scanner.busy
+    assert scan.verdicts_known and not scan.explained and not scanner.busy
     invalid = [s for s in scanner.statuses() if not s.valid]
-    assert invalid and all(s.reasons for s in invalid)  # explained
-    scanner.pause(False)  # the marks are drawn
+    assert invalid and not any(s.reasons for s in invalid)  # the verdicts alone
+    assert all("checking why" in s.tooltip for s in invalid)
+    valid_before = {s.target: s.valid for s in scanner.statuses()}
+    scanner.pause(False)  # the marks are drawn: the reasons follow, first
     assert scanner.busy
+    worker.run()
+    assert scan.explained and not scan.complete
+    statuses = {s.target: s for s in scanner.statuses()}
+    want = registry.get("warcry").target_validity(snap.battle, attacker, list(statuses))
+    assert {t: (s.valid, s.reasons) for t, s in statuses.items()} == want
+    assert {t: s.valid for t, s in statuses.items()} == valid_before
+    assert all(s.stale and s.reasons for s in statuses.values() if not s.valid)
     while worker.jobs:
         worker.run()
     assert scan.complete
@@ -129,9 +141,10 @@ def test_a_listener_that_fails_on_the_last_verdicts_leaves_the_reports_going() -
 
     scanner.subscribe(failing)
     scanner.follow(snap, AttackChoice(requests[0].attacker, None, None, None))
-    with pytest.raises(RuntimeError, match="drawing failed"):
-        worker.run()
-    assert scanner.scan.verdicts_known and scanner.busy  # the reports asked for anyway
+    while not scanner.scan.verdicts_known:  # one piece, or more on a loaded machine (the
+        with pytest.raises(RuntimeError, match="drawing failed"):  # first builds the board)
+            worker.run()
+    assert scanner.busy  # the reasons and reports asked for anyway
 
 
 def test_a_scan_of_cheap_verdicts_learns_a_chunk_that_takes_every_enemy_at_once() -> None:
@@ -160,3 +173,47 @@ def test_the_next_chunk_doubles_a_cheap_one_and_halves_one_over_the_budget() -> 
     assert _next_chunk(64, 16, 0.001, 0.05) == 128  # a short last batch, at its rate
     assert _next_chunk(64, 16, 0.004, 0.05) == 64  # 0.016 s for 64: not under a quarter
     assert _next_chunk(64, 64, 0.06, 0.05) == 32
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_each_phase_of_a_scan_on_a_shuffled_crowd_says_what_attack_says(seed: int) -> None:
+    """On a crowd whose fighters are moved at random: the verdicts (without reasons) are
+    the valid flags of ``attack``, the reasons that follow are its reasons, and the full
+    reports are its reports, for every enemy (the three phases of issue 17's scan)."""
+    import random
+    from dataclasses import replace
+
+    from tabletop_gui.bench.cases_gui import crowd_scenario
+    from tests.core.test_target_validity import one_by_one
+
+    rng = random.Random(seed)
+    crowd = crowd_scenario(60)
+    fighters = tuple(replace(f, x=rng.uniform(1.0, 47.0), y=rng.uniform(1.0, 47.0),
+                             facing=rng.uniform(0.0, 360.0), side=rng.choice(("red", "blue")))
+                     for f in crowd.fighters)
+    scenario = replace(crowd, fighters=fighters)
+    snap = Snapshot.of(scenario)
+    ruleset = registry.get(scenario.ruleset)
+    for attacker in rng.sample([f.id for f in fighters], 3):
+        worker = Worker()
+        scanner = TargetScanner(worker, lambda where, e: None)
+        scanner.pause()
+        scanner.follow(snap, AttackChoice(attacker, None, None, None))
+        while worker.jobs:
+            worker.run()
+        scan = scanner.scan
+        want = one_by_one(ruleset, snap.battle, attacker, sorted(enemies_of(snap, attacker)),
+                          None)
+        assert scan.verdicts_known and not scan.explained
+        assert any(not v for v, _ in want.values()) and any(v for v, _ in want.values())
+        assert {s.target: s.valid for s in scanner.statuses()} == \
+            {t: v for t, (v, _) in want.items()}
+        scanner.pause(False)
+        while not scan.explained:
+            worker.run()
+        assert {s.target: (s.valid, s.reasons) for s in scanner.statuses()} == want
+        while worker.jobs:
+            worker.run()
+        assert scan.complete
+        assert all(not s.stale for s in scanner.statuses())
+        assert {s.target: (s.valid, s.reasons) for s in scanner.statuses()} == want
