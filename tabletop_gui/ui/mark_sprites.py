@@ -136,8 +136,8 @@ class MarksLayer(QGraphicsItem):
         self._marks: dict[int, Any] = {}  # id -> mark (a Mark), in the order added
         self._dirty = 0  # areas to redraw asked for since the last paint
         self._area = QRectF()  # the union of those areas
-        # while held: the areas to redraw once released (past DIRTY_RECTS, their union)
-        self._held: list[QRectF] | None = None
+        # while held: the areas to redraw once released (left, top, right, bottom)
+        self._held: list[tuple[float, float, float, float]] | None = None
 
     def boundingRect(self) -> QRectF:  # noqa: N802 - Qt override
         return self._bounds
@@ -154,24 +154,30 @@ class MarksLayer(QGraphicsItem):
             self._held = []
         elif not held and self._held is not None:
             areas, self._held = self._held, None
-            for rect in areas:  # as if they had not waited
-                self._update_area(rect)
+            if len(areas) > DIRTY_RECTS:  # as if they had not waited: past DIRTY_RECTS,
+                # the rectangle around them all (made here: a thousand marks shown at
+                # once cost no rectangle each)
+                lefts, tops, rights, bottoms = zip(*areas, strict=True)
+                areas = [(min(lefts), min(tops), max(rights), max(bottoms))]
+            for area in areas:
+                self._repaint(area)
 
     def changed(self, mark: Mark) -> None:
         """Repaint where ``mark`` is drawn (it came, went, showed or hid)."""
-        left, top, right, bottom = mark.area
+        if self._held is not None:
+            self._held.append(mark.area)
+        else:
+            self._repaint(mark.area)
+
+    def _repaint(self, area: tuple[float, float, float, float]) -> None:
+        left, top, right, bottom = area
         rect = QRectF(left, top, right - left, bottom - top)
         if not self._bounds.contains(rect):  # the table, at least: seldom grown
             scene = self.scene()
             table = scene.sceneRect() if scene is not None else QRectF()
             self.prepareGeometryChange()  # the cache is made again at the new size
             self._bounds = self._bounds.united(rect).united(table)
-        if self._held is None:
-            self._update_area(rect)
-        elif len(self._held) <= DIRTY_RECTS:
-            self._held.append(rect)
-        else:
-            self._held[-1] = self._held[-1].united(rect)
+        self._update_area(rect)
 
     def _update_area(self, rect: QRectF) -> None:
         self._area = rect if self._dirty == 0 else self._area.united(rect)

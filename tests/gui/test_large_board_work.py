@@ -183,3 +183,53 @@ def test_the_next_attackers_marks_are_the_hidden_ones_shown_again(qtbot, tmp_pat
     window.document.replace(crowd_scenario(200))  # another battlefield: none kept
     settle(qtbot, flow)
     assert flow.overlay._spare == {}
+
+
+@pytest.mark.parametrize("count", [3, 80])
+def test_a_held_marks_layer_repaints_every_mark_and_grows_for_it_on_release(
+        qtbot, monkeypatch, count: int) -> None:  # noqa: ANN001
+    """While held, marks shown and hidden only note their areas; on release the layer
+    asks for the repaint of each (past DIRTY_RECTS, of the rectangle around them all) and
+    grows to hold the ones outside it, as it would have without the hold (issue 17)."""
+    from PySide6.QtCore import QPointF, QRectF
+    from PySide6.QtGui import QPainterPath
+    from PySide6.QtWidgets import QGraphicsScene
+
+    from tabletop_gui.model.target_scan import TargetStatus
+    from tabletop_gui.ui import mark_sprites
+    from tabletop_gui.ui.canvas_overlays import TargetMarker
+
+    scene = QGraphicsScene()
+    scene.setSceneRect(QRectF(0, 0, 100, 100))
+    layer = mark_sprites.MarksLayer()
+    scene.addItem(layer)
+    ring = QPainterPath()
+    ring.addEllipse(QPointF(0, 0), 5, 5)
+    layer.hold(True)
+    marks = [TargetMarker(TargetStatus(f"t{i}", i % 2 == 0, (), None, None),
+                          (("ring", i % 2 == 0), ring), QPointF(40.0 * i, 30.0 * (i % 7)),
+                          layer=layer) for i in range(count)]
+    for m in marks[::3]:
+        m.set_shown(False)
+    asked: list[QRectF] = []
+    monkeypatch.setattr(mark_sprites.MarksLayer, "update",
+                        lambda self, *a: asked.append(a[0]))
+    layer.hold(False)
+    areas = [QRectF(m.area[0], m.area[1], m.area[2] - m.area[0], m.area[3] - m.area[1])
+             for m in marks]
+    if count <= mark_sprites.DIRTY_RECTS:  # each area itself (added, then hidden: twice)
+        assert sorted((r.x(), r.y()) for r in asked) == sorted(
+            [(r.x(), r.y()) for r in areas] + [(areas[i].x(), areas[i].y())
+                                               for i in range(0, count, 3)])
+    else:
+        assert len(asked) == 1
+        union = areas[0]
+        for r in areas[1:]:
+            union = union.united(r)
+        got = asked[0].getCoords()  # the same rectangle, but for rounding
+        assert got == pytest.approx(union.getCoords(), abs=1e-9)
+    assert all(layer.boundingRect().contains(r) for r in areas)
+    assert all(m.isVisible() == m.shown == (i % 3 != 0) for i, m in enumerate(marks))
+    asked.clear()
+    marks[0].set_shown(True)  # not held: at once
+    assert len(asked) == 1 and asked[0] == areas[0]
