@@ -233,3 +233,56 @@ def test_a_held_marks_layer_repaints_every_mark_and_grows_for_it_on_release(
     asked.clear()
     marks[0].set_shown(True)  # not held: at once
     assert len(asked) == 1 and asked[0] == areas[0]
+
+
+def _overlay_state(overlay) -> dict[object, object]:  # noqa: ANN001
+    """What the overlay shows and remembers, per group, without the items' identity."""
+    out: dict[object, object] = {}
+    for name, (key, items) in overlay._groups.items():
+        out[name] = (key, [(i.kind, i.key, i.isVisible(), i.path().boundingRect().getRect(),
+                            getattr(i, "status", None), getattr(i, "valid", None),
+                            getattr(i, "sprite_key", None), getattr(i, "shown", None))
+                           for i in items])
+    seen = {t: (s, e, c, g, sight, m is not None and m.shown and m.status is s)
+            for t, (s, e, c, g, sight, m) in overlay._seen.items()}
+    return {"groups": out, "seen": seen}
+
+
+def test_marks_shown_again_for_the_next_attacker_equal_marks_drawn_afresh(qtbot, tmp_path):
+    """The next attacker's enemies whose marks were kept are shown again in one step
+    (``AttackOverlay._kept``): the overlay then shows and remembers what drawing every
+    mark afresh gives, on the verdicts (the reports held back) and once every report is
+    in, for attackers of either side, with a target chosen or not."""
+    from tests.gui.attack_support import make_window, select_attacker, settle
+
+    window, flow = make_window(qtbot, crowd_scenario(400), tmp_path)
+    overlay = flow.overlay
+
+    def same_as_afresh() -> None:
+        shown = _overlay_state(overlay)
+        overlay.clear()  # nothing kept: every mark drawn afresh
+        assert overlay.update(flow.attack.current_view, flow.attack.scenario, flow.targets)
+        assert _overlay_state(overlay) == shown
+
+    for first, then, target in (("m90", "m91", None), ("m215", "m230", None),
+                                ("m91", "m92", "m111")):
+        select_attacker(qtbot, flow, first)
+        kept = {m.key: m for m in overlay.of_kind("target")}
+        window.document.set_selection([])
+        settle(qtbot, flow)
+        flow.targets.hold()  # the verdicts only, as drawn by the fast way
+        window.document.set_selection([then])
+        if target is not None:
+            flow.attack.set_target(target)
+        qtbot.waitUntil(lambda: flow.marked and not flow.targets.busy, timeout=20000)
+        statuses = flow.targets.statuses()
+        assert statuses and all(s.stale for s in statuses if s.target != target)
+        again = [m for m in overlay.of_kind("target") if kept.get(m.key) is m]
+        assert len(again) > len(kept) // 2  # the fast way was taken
+        assert (target is not None) == bool(overlay.of_kind("selected_target"))
+        same_as_afresh()
+        flow.targets.release_reports()
+        settle(qtbot, flow)
+        same_as_afresh()
+        window.document.set_selection([])
+        settle(qtbot, flow)
