@@ -94,6 +94,8 @@ class TargetScanner:
         self._attacker: str | None = None
         self._enemies: tuple[str, ...] = ()
         self._enemies_on: Scenario | None = None  # the scenario ``_enemies`` are of
+        # the enemies last listed for a side: (scenario, side, ids)
+        self._side_enemies: tuple[Scenario, str, tuple[str, ...]] | None = None
 
     def subscribe(self, listener: Listener) -> None:
         """``listener()`` when more target statuses are known."""
@@ -112,7 +114,7 @@ class TargetScanner:
             and same_enemies(self._enemies_on, snapshot.scenario, choice.attacker)
         self._attacker = choice.attacker
         if not same:
-            self._enemies = enemies_of(snapshot.scenario, choice.attacker) \
+            self._enemies = self._enemies_of(snapshot.scenario, choice.attacker) \
                 if snapshot is not None else ()
         self._enemies_on = snapshot.scenario if snapshot is not None else None
         if snapshot is None or choice.attacker is None \
@@ -124,6 +126,20 @@ class TargetScanner:
             self._cancel()
             self.scan.start(plan)
         self._go_on()
+
+    def _enemies_of(self, scenario: Scenario, attacker: str | None) -> tuple[str, ...]:
+        """``enemies_of(scenario, attacker)``; on the same scenario value, for an
+        attacker of the side listed last, that list (the next attacker picked among
+        2,000 fighters: no walk over them all)."""
+        a = scenario.model(attacker) if attacker is not None else None
+        if a is None:
+            return ()
+        kept = self._side_enemies
+        if kept is not None and kept[0] is scenario and kept[1] == a.side:
+            return kept[2]
+        enemies = enemies_of(scenario, attacker)
+        self._side_enemies = (scenario, a.side, enemies)
+        return enemies
 
     def statuses(self) -> list[TargetStatus]:
         """Every enemy of the attacker known so far, valid or not with reasons, nearest
@@ -192,6 +208,7 @@ class TargetScanner:
         self._attacker = None
         self._enemies = ()
         self._enemies_on = None
+        self._side_enemies = None
         self.hold_reports = False
         self.pause_reports = False
 

@@ -217,3 +217,27 @@ def test_each_phase_of_a_scan_on_a_shuffled_crowd_says_what_attack_says(seed: in
         assert scan.complete
         assert all(not s.stale for s in scanner.statuses())
         assert {s.target: (s.valid, s.reasons) for s in scanner.statuses()} == want
+
+
+def test_the_enemies_followed_are_those_of_each_attacker_in_turn() -> None:
+    """The scanner lists the enemies of an attacker of the side it listed last on the
+    same battlefield value without walking the models again (issue 17); whatever the
+    order of attackers, sides and battlefield values, they are ``enemies_of``'s."""
+    import random
+    from dataclasses import replace
+
+    from tabletop_gui.bench.cases_gui import crowd_scenario
+    from tabletop_gui.model.target_scanner import enemies_of as listed
+
+    rng = random.Random(7)
+    crowd = crowd_scenario(40)
+    scenarios = [replace(crowd, fighters=tuple(
+        replace(f, side=rng.choice(("red", "blue")), state={"taken_down": rng.random() < 0.3})
+        for f in crowd.fighters)) for _ in range(3)]
+    assert any(s.taken_down(m) for s in scenarios for m in s.models)
+    scanner = TargetScanner(Worker(), lambda where, e: None)
+    for _ in range(60):
+        snap = Snapshot.of(rng.choice(scenarios))
+        attacker = rng.choice([None, "nobody", *(f.id for f in crowd.fighters)])
+        scanner.follow(snap, AttackChoice(attacker, None, None, None))
+        assert scanner.enemies() == listed(snap.scenario, attacker)
