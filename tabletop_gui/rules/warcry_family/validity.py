@@ -251,17 +251,17 @@ def batch_validity(battle: Battle, attacker_id: str, targets: Sequence[str],
     out: dict[str, Verdict] = {}
     left: list[str] = []
     for t in targets:
+        fast = passes.get(t)  # None: not an opposing pair (or not on the battlefield)
+        if fast:
+            out[t] = (True, ())
+            continue
+        if fast is not None and not explain:
+            out[t] = (False, ())
+            continue
         target = combatants.get(t)
         k = index.get(t)
         if target is None or k is None:
             left.append(t)
-            continue
-        fast = t in passes
-        if fast and passes[t]:
-            out[t] = (True, ())
-            continue
-        if fast and not explain:
-            out[t] = (False, ())
             continue
         first: tuple[str, ...] | None = None
         error: RulesError | None = None
@@ -271,7 +271,7 @@ def batch_validity(battle: Battle, attacker_id: str, targets: Sequence[str],
                 error = error or p
                 continue
             prof, missile, exception = p
-            if not fast:
+            if fast is None:
                 reasons = tuple(c.text for c in _exact_checks(tg, attacker, target, prof,
                                                               missile, exception)
                                 if not c.ok)
@@ -279,7 +279,7 @@ def batch_validity(battle: Battle, attacker_id: str, targets: Sequence[str],
                     verdict = (True, ())
                     break
                 first = first or reasons
-        if verdict is None and fast:  # the sentences of the first weapon planned only
+        if verdict is None and fast is not None:  # the sentences of the first weapon planned
             planned = next((p for p in profiles if not isinstance(p, RulesError)), None)
             if planned is not None:
                 head = [] if b.visible[k] else [tg.visible_check(attacker.id, t).text]
