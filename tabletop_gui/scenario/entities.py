@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from itertools import compress, count
 from operator import attrgetter, is_not
@@ -282,12 +282,15 @@ class Scenario:
         # an editor are read by the ruleset's field kinds here, once; a weapon that does
         # not fit is kept unread and the rules refuse it, naming it. Each model knows
         # whether it has any (``unread_weapons``, once per model value).
+        all_read = True  # no model is left with an unread weapon (``with_entity``)
         for attr in ("fighters", "units"):
             models: tuple[Model, ...] = getattr(self, attr)
             if any(map(_HAS_UNREAD, models)):
                 read = tuple(_read_weapons(m, self.ruleset) for m in models)
                 if any(a is not b for a, b in zip(read, models, strict=True)):
                     object.__setattr__(self, attr, read)
+                all_read = all_read and not any(map(_HAS_UNREAD, read))
+        object.__setattr__(self, "_all_read", all_read)
 
     # -- look-ups (computed once per scenario value: a scenario never changes) --------
     @cached_property
@@ -358,6 +361,18 @@ class Scenario:
             new = tuple(new_list)
         else:
             new = (*items, entity)
+        if vars(self).get("_all_read") and not (
+                isinstance(entity, Fighter | Unit) and entity.unread_weapons):
+            # every weapon read, the new entity's too: ``__post_init__`` would find
+            # nothing to read, after a walk over every model (a drag step makes two)
+            out = object.__new__(Scenario)
+            mine, theirs = vars(self), vars(out)
+            for name in _FIELDS:
+                theirs[name] = mine[name]
+            theirs[attr] = new
+            theirs["_all_read"] = True
+            self._hand_over(out, key, at)
+            return out
         changes: dict[str, Any] = {attr: new}
         out = replace(self, **changes)
         if getattr(out, attr) is new and out.fighters is (
@@ -433,6 +448,7 @@ def _unread(weapon: Weapon) -> bool:
 
 
 _HAS_UNREAD = attrgetter("unread_weapons")
+_FIELDS = tuple(f.name for f in fields(Scenario))
 
 
 def _read_weapons(model: Model, ruleset: str) -> Model:

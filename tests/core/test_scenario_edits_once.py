@@ -139,3 +139,51 @@ def test_another_ruleset_reads_what_the_first_could_not() -> None:
     assert nothing.fighters[0].weapons[0].parsed == {}
     warcry = replace(nothing, ruleset="warcry")
     assert warcry.fighters[0].weapons[0].parsed
+
+
+def _by_replace(s: Scenario, entity: Fighter | Obstacle) -> Scenario:
+    """``with_entity`` the obvious way: the collection rebuilt, the scenario made by
+    ``dataclasses.replace`` (its ``__post_init__`` reading every model's weapons)."""
+    attr = "fighters" if isinstance(entity, Fighter) else "obstacles"
+    items = getattr(s, attr)
+    if any(e.id == entity.id for e in items):
+        new = tuple(entity if e.id == entity.id else e for e in items)
+    else:
+        new = (*items, entity)
+    return replace(s, **{attr: new})
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_edits_without_a_walk_over_every_model_give_the_scenario_replace_gives(
+        seed: int) -> None:
+    """A scenario whose weapons are all read skips the walk over every model when one
+    entity is replaced or added (a drag step): random edits, moves and new fighters with
+    weapons readable or not, weapons fixed, terrain; every step equals, model by model
+    and by identity, the scenario ``dataclasses.replace`` makes."""
+    rnd = random.Random(seed)
+    s = _scenario(tuple(_fighter(f"f{i}", 1.0 + i, (_bow(),) if i % 2 else ())
+                        for i in range(12)))
+    fast = 0
+    for step in range(80):
+        kind = rnd.random()
+        if kind < 0.6:  # a model moved (a drag step), or its weapons changed
+            m = rnd.choice(s.fighters)
+            e: Fighter | Obstacle = m.moved_to(rnd.uniform(1, 29), rnd.uniform(1, 21))
+            if rnd.random() < 0.2:
+                e = replace(m, weapons=(_bow(rnd.choice(("3-12", "12-3", "6"))),))
+        elif kind < 0.8:  # a new fighter, its bow readable or not
+            e = _fighter(f"n{step}", rnd.uniform(1, 29), (_bow(rnd.choice(("3-9", "9-3"))),))
+        else:
+            e = Obstacle(f"o{rnd.randint(0, 3)}", ((1, 1), (2, 1), (2, 2)), 1.0, "Wall")
+        expected = _by_replace(s, e)
+        fast += bool(vars(s).get("_all_read"))
+        s = s.with_entity(e)
+        assert s == expected
+        for attr in ("fighters", "obstacles"):  # the others are the very same values
+            assert all(a is b for a, b in zip(getattr(s, attr), getattr(expected, attr),
+                                              strict=True) if a.id != e.id)
+        assert [m.unread_weapons for m in s.fighters] == [
+            m.unread_weapons for m in expected.fighters]
+        assert vars(s)["_all_read"] == (not any(m.unread_weapons for m in s.models))
+        _same_answers(s)
+    assert 0 < fast < 80  # both ways were taken

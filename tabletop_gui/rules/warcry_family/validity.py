@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from tabletop_gui.geometry.cover import CoverRule
 from tabletop_gui.rules.base import Battle, Check, Combatant, RulesError
@@ -23,6 +24,9 @@ from tabletop_gui.rules.warcry_family.targeting import ENGAGE, EPS, Near, Target
 from tabletop_gui.rules.warcry_family.weapons import Profile, find_weapon, profile_of
 
 Verdict = tuple[bool, tuple[str, ...]]
+IntArray = npt.NDArray[np.intp]
+BoolArray = npt.NDArray[np.bool_]
+StateArray = npt.NDArray[np.int8]
 MissileRule = Callable[[Profile, str], tuple[bool, bool]]
 
 
@@ -46,8 +50,10 @@ class _Board:
         self.side = ba.side
         # the attacker's rows, and the pairs within 1" (the table's list): no whole matrix
         # is read, so a drag step's derived table is never folded (``geometry.layered``)
-        self.visible = self.table.visible_layers.row(ai).tolist()
+        self.visible_row = self.table.visible_layers.row(ai)
+        self.visible = self.visible_row.tolist()
         row = self.table.distance_layers.row(ai)  # to every active enemy (NaN elsewhere)
+        self.distance_row = row
         self.distance = row.tolist()
         friend = (ba.side == ba.side[ai]) & ba.active
         friend[ai] = False
@@ -63,6 +69,14 @@ class _Board:
                 self.engaging = {ba.bodies[j].id for j in np.flatnonzero(row <= ENGAGE + EPS)}
         else:
             self.engaging = {n.id for n in tg.engaging(attacker.id)}
+
+    def opposing_mask(self, ks: IntArray) -> BoolArray:
+        """``opposing`` of each body index in ``ks``."""
+        ai = self.ai
+        if not self.active[ai]:
+            return np.zeros(len(ks), dtype=bool)
+        ba = self.tg.g.bodies
+        return np.asarray(ba.active[ks] & (self.side[ks] != self.side[ai]), dtype=bool)
 
     def opposing(self, k: int) -> bool:
         """An active enemy of an active attacker: a pair the table holds."""
@@ -147,6 +161,69 @@ def _fast_ok(b: _Board, k: int, t: str, prof: Profile, missile: bool,
     return True
 
 
+def _fast_states(b: _Board, ks: IntArray, prof: Profile, missile: bool) -> StateArray:
+    """``_fast_ok`` of the opposing pairs (the attacker, each body index of ``ks``) with
+    one weapon, decided at once from the attacker's rows where the rows decide it: 1 every
+    check passes, 0 one fails, -1 undecided here (a distance within ``NEAR_EDGE`` of a
+    limit or not a number, a friend of the attacker within 1" of the target with a
+    missile weapon): ``_fast_ok`` answers those one by one. The same comparisons as
+    ``_fast_ok`` on the same numbers."""
+    visible = b.visible_row[ks].astype(bool)
+    if b.engaging:
+        engaged = np.zeros(len(b.side), dtype=bool)
+        engaged[[b.index[t] for t in b.engaging if t in b.index]] = True
+        visible &= engaged[ks]
+    d = b.distance_row[ks]
+    rng = prof.range
+    unsure = np.isnan(d)
+    with np.errstate(invalid="ignore"):
+        for x in (rng.maximum, rng.minimum, 3.0):
+            if x is not None:
+                gap = d - x
+                unsure |= (-NEAR_EDGE < gap) & (gap < NEAR_EDGE)
+        ok = d <= rng.maximum + EPS
+        if rng.minimum is not None:
+            ok &= ~(d <= rng.minimum + EPS)
+    ok &= visible
+    if missile and b.near:
+        friends = np.zeros(len(b.side), dtype=bool)
+        friends[list(b.near)] = True
+        unsure |= ok & friends[ks]
+    states = ok.astype(np.int8)
+    states[unsure & visible] = -1
+    return states
+
+
+def _fast_verdicts(b: _Board, targets: Sequence[str], ks: Sequence[int],
+                   profiles: Sequence[tuple[Profile, bool, bool] | RulesError]
+                   ) -> dict[str, bool]:
+    """Whether a weapon of ``profiles`` passes every check against each target of an
+    opposing pair (``targets`` at body indexes ``ks``), as ``_fast_ok`` says weapon by
+    weapon: decided for all of them at once from the rows (``_fast_states``), the few the
+    rows leave undecided by ``_fast_ok`` itself. A pair that is not opposing is left out."""
+    if not ks:
+        return {}
+    idx = np.asarray(ks, dtype=np.intp)
+    keep = b.opposing_mask(idx)
+    chosen = [t for t, kept in zip(targets, keep.tolist(), strict=True) if kept]
+    if not chosen:
+        return {}
+    idx = idx[keep]
+    planned = [p for p in profiles if not isinstance(p, RulesError)]
+    if not planned:
+        return dict.fromkeys(chosen, False)
+    states = np.stack([_fast_states(b, idx, prof, missile) for prof, missile, _ in planned])
+    valid = (states == 1).any(axis=0)
+    out = dict(zip(chosen, valid.tolist(), strict=True))
+    undecided = np.flatnonzero(~valid & (states == -1).any(axis=0))
+    for n in undecided.tolist():
+        t, k = chosen[n], int(idx[n])
+        out[t] = any(_fast_ok(b, k, t, prof, missile, exception)
+                     for (prof, missile, exception), s in zip(planned, states[:, n].tolist(),
+                                                              strict=True) if s == -1)
+    return out
+
+
 def batch_validity(battle: Battle, attacker_id: str, targets: Sequence[str],
                    weapons: Sequence[str], missile_rule: MissileRule,
                    rule: CoverRule | None, explain: bool = True,
@@ -166,15 +243,26 @@ def batch_validity(battle: Battle, attacker_id: str, targets: Sequence[str],
         except RulesError as e:
             profiles.append(e)
     b = _Board(tg, rule, attacker)
+    combatants, index = battle.combatants, b.index
+    found = [(t, k) for t in targets
+             if (k := index.get(t)) is not None and t in combatants]
+    # the opposing pairs, every weapon tried at once (what ``_fast_ok`` says of each)
+    passes = _fast_verdicts(b, [t for t, _ in found], [k for _, k in found], profiles)
     out: dict[str, Verdict] = {}
     left: list[str] = []
     for t in targets:
-        target = battle.combatants.get(t)
-        k = b.index.get(t)
+        fast = passes.get(t)  # None: not an opposing pair (or not on the battlefield)
+        if fast:
+            out[t] = (True, ())
+            continue
+        if fast is not None and not explain:
+            out[t] = (False, ())
+            continue
+        target = combatants.get(t)
+        k = index.get(t)
         if target is None or k is None:
             left.append(t)
             continue
-        fast = b.opposing(k)
         first: tuple[str, ...] | None = None
         error: RulesError | None = None
         verdict: Verdict | None = None
@@ -183,7 +271,7 @@ def batch_validity(battle: Battle, attacker_id: str, targets: Sequence[str],
                 error = error or p
                 continue
             prof, missile, exception = p
-            if not fast:
+            if fast is None:
                 reasons = tuple(c.text for c in _exact_checks(tg, attacker, target, prof,
                                                               missile, exception)
                                 if not c.ok)
@@ -191,12 +279,7 @@ def batch_validity(battle: Battle, attacker_id: str, targets: Sequence[str],
                     verdict = (True, ())
                     break
                 first = first or reasons
-            elif _fast_ok(b, k, t, prof, missile, exception):
-                verdict = (True, ())
-                break
-        if verdict is None and fast and not explain:
-            verdict = (False, ())
-        if verdict is None and fast:  # the sentences of the first weapon planned only
+        if verdict is None and fast is not None:  # the sentences of the first weapon planned
             planned = next((p for p in profiles if not isinstance(p, RulesError)), None)
             if planned is not None:
                 head = [] if b.visible[k] else [tg.visible_check(attacker.id, t).text]

@@ -66,6 +66,7 @@ CELL_PX = 64.0  # the placement's spatial hash
 MOVE_SETTLE_MS = 150  # a drag that pauses this long gets its labels re-placed
 SLICE_S = 0.006  # placement work per event-loop turn
 DIRTY_RECTS = 64  # more places to repaint than this before a paint: repaint it all
+NEAR_CELL = 160.0  # scene units (4"): the cells a paint finds the owners near it by
 TEXT = QColor("#1b1b1b")
 TEXT_DOWN = QColor("#6f6f6f")
 BACK = QColor(255, 255, 255, 215)
@@ -190,6 +191,7 @@ class NamesLayer(QGraphicsItem):
         # the placed bar as numbers (x, y) and (left, top, right, bottom): a paint picks
         # what it shows without a call into Qt per owner]
         self._owners: dict[object, list[Any]] = {}
+        self._near = _Near()  # the owners by where their anchors are (a paint's look-up)
 
     def hold(self, held: bool, why: str = "build") -> None:
         """While held (for any reason), changes are not repainted one by one; once every
@@ -221,6 +223,7 @@ class NamesLayer(QGraphicsItem):
         if entry is None:
             entry = self._owners[owner] = [QPointF(), True, None, None, 0.0, None, None,
                                            (0.0, 0.0), None]
+            self._near.put(owner, entry)
         return entry
 
     @staticmethod
@@ -284,6 +287,7 @@ class NamesLayer(QGraphicsItem):
             self._dirty(entry)
             entry[0] = QPointF(anchor)
             entry[7] = (anchor.x(), anchor.y())
+            self._near.put(owner, entry)
             self._place_bar(entry)
             self._dirty(entry)
 
@@ -299,6 +303,7 @@ class NamesLayer(QGraphicsItem):
         if (entry[3], entry[4]) != (bar, fraction):
             self._dirty(entry)
             entry[3] = QRectF(bar) if bar is not None else None
+            self._near.bar(entry[3])
             entry[4] = fraction
             self._place_bar(entry)
             self._dirty(entry)
@@ -323,6 +328,7 @@ class NamesLayer(QGraphicsItem):
             old = label
             label = entry[2] = Label(text, greyed, stripe, bold,
                                      *((old.offset, old.placed) if old is not None else ()))
+            self._near.label(label)
             self._dirty(entry)
         return label
 
@@ -337,11 +343,13 @@ class NamesLayer(QGraphicsItem):
             return
         self._dirty(entry)
         label.place(offset)
+        self._near.label(label)
         self._dirty(entry)
 
     def forget(self, owner: object) -> None:
         entry = self._owners.pop(owner, None)
         if entry is not None:
+            self._near.forget(owner)
             self._dirty(entry)
 
     # -- what tests and the placement read -------------------------------------------------
@@ -380,7 +388,11 @@ class NamesLayer(QGraphicsItem):
         self._dirty_count, self._all_dirty = 0, False
         exposed = option.exposedRect  # type: ignore[attr-defined]
         x0, y0, x1, y1 = exposed.left(), exposed.top(), exposed.right(), exposed.bottom()
-        entries = [e for e in self._owners.values() if e[1]]
+        world = painter.worldTransform()
+        near = None  # the owners whose bar or label may be in the area (None: any)
+        if not self.vector and world.m12() == 0 and world.m21() == 0:
+            near = self._near.around(x0, y0, x1, y1, min(world.m11(), world.m22()))
+        entries = [e for e in (self._owners.values() if near is None else near) if e[1]]
         bars = [e for e in entries if (r := e[8]) is not None
                 and r[0] <= x1 and r[2] >= x0 and r[1] <= y1 and r[3] >= y0]
         if bars:
@@ -390,7 +402,6 @@ class NamesLayer(QGraphicsItem):
             painter.setBrush(BAR_LEFT)
             painter.drawRects([e[6] for e in bars if e[4] > 0])
         # labels at the device's scale: each where its anchor falls, plus its offset
-        world = painter.worldTransform()
         seen = world.mapRect(exposed)
         left, top, right, bottom = seen.left(), seen.top(), seen.right(), seen.bottom()
         m11, m12, m21, m22 = world.m11(), world.m12(), world.m21(), world.m22()
@@ -435,6 +446,84 @@ class _Hash:
                 if r[0] < o[2] and o[0] < r[2] and r[1] < o[3] and o[1] < r[3]:
                     return True
         return False
+
+
+class _Near:
+    """The owners of a ``NamesLayer`` by the cell (``NEAR_CELL`` scene units) their
+    anchors are in, and how far from its anchor any bar (scene units) or placed label
+    (pixels) has reached: a paint of a small area (a drag step's) looks at the owners
+    anchored near it, not at every one (thousands). The reaches only grow: an owner
+    looked at needlessly costs a comparison, one missed would not be drawn."""
+
+    def __init__(self) -> None:
+        # owner -> (its order, its entry in the layer)
+        self._cells: dict[tuple[int, int], dict[object, tuple[int, list[Any]]]] = {}
+        self._where: dict[object, tuple[tuple[int, int], int]] = {}
+        self._next = 0  # the order of the next owner (the layer's drawing order)
+        self._bar = 0.0  # scene units
+        self._label = 0.0  # pixels
+
+    def put(self, owner: object, entry: list[Any]) -> None:
+        """The owner's entry (its anchor as numbers at ``entry[7]``) is new or moved."""
+        anchor = entry[7]
+        cell = (math.floor(anchor[0] / NEAR_CELL), math.floor(anchor[1] / NEAR_CELL))
+        known = self._where.get(owner)
+        if known is not None and known[0] == cell:
+            return
+        if known is None:
+            order, self._next = self._next, self._next + 1
+        else:
+            order = known[1]
+            self._drop(owner, known[0])
+        self._where[owner] = (cell, order)
+        self._cells.setdefault(cell, {})[owner] = (order, entry)
+
+    def forget(self, owner: object) -> None:
+        known = self._where.pop(owner, None)
+        if known is not None:
+            self._drop(owner, known[0])
+
+    def _drop(self, owner: object, cell: tuple[int, int]) -> None:
+        here = self._cells[cell]
+        del here[owner]
+        if not here:
+            del self._cells[cell]
+
+    def bar(self, bar: QRectF | None) -> None:
+        """A bar (around its anchor) was set."""
+        if bar is not None:
+            self._bar = max(self._bar, abs(bar.left()), abs(bar.right()), abs(bar.top()),
+                            abs(bar.bottom()))
+
+    def label(self, label: Label) -> None:
+        """A label was made or placed (its offset from its anchor)."""
+        (ox, oy), (w, h) = label.dxy, label.size
+        self._label = max(self._label, abs(ox), abs(oy), abs(ox + w), abs(oy + h))
+
+    def around(self, x0: float, y0: float, x1: float, y1: float, scale: float
+               ) -> list[list[Any]] | None:
+        """The entries of the owners, in their order, whose bar or label (drawn at
+        ``scale`` pixels per scene unit) may meet the area (scene); None when the area
+        spans more cells than it pays to look at (then every owner's may)."""
+        if not scale > 0:
+            return None
+        r = self._bar + self._label / scale + 1.0
+        i0, j0 = math.floor((x0 - r) / NEAR_CELL), math.floor((y0 - r) / NEAR_CELL)
+        i1, j1 = math.floor((x1 + r) / NEAR_CELL), math.floor((y1 + r) / NEAR_CELL)
+        if (i1 - i0 + 1) * (j1 - j0 + 1) * 4 > len(self._where):
+            return None
+        found: list[tuple[int, list[Any]]] = []
+        cells = self._cells
+        for i in range(i0, i1 + 1):
+            for j in range(j0, j1 + 1):
+                if (i, j) in cells:  # (not ``get``: no call per cell, empty ones too)
+                    found += cells[i, j].values()
+        found.sort(key=_first)
+        return [entry for _, entry in found]
+
+
+def _first(pair: tuple[int, list[Any]]) -> int:
+    return pair[0]
 
 
 def _meets(a: Rect, b: Rect) -> bool:
