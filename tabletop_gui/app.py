@@ -34,9 +34,13 @@ def run_app(file: str | None, ruleset: str | None) -> int:
 
     The arguments and the machine were checked by the command line (``cli``) before Qt
     was loaded; a ruleset that is not known is a fault of the caller here."""
-    # lazy: the Qt-free scenario reader (with numpy and shapely) loads before PySide6, whose
-    # import hook reads the source of every module imported after it (PYSIDE-2029)
+    # lazy: the Qt-free scenario reader loads before PySide6, whose import hook reads the
+    # source of every module imported after it (PYSIDE-2029); so do numpy and shapely when
+    # a file's polygons are to be checked (a shipped demo is painted without them)
     import tabletop_gui.scenario.resources  # noqa: F401
+
+    if file is not None:
+        import shapely  # noqa: F401  (and numpy)
     from tabletop_gui.geometry import jit
     from tabletop_gui.rules.registry import DEFAULT_RULESET, info
 

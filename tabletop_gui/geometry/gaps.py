@@ -50,14 +50,16 @@ def _numpy_gaps(ba: BodyArrays, i: IntArray, j: IntArray
     k = np.flatnonzero(cc)
     if len(k):
         gap[k], pa[k], pb[k] = _circle_gaps(ba, i[k], j[k])
-    for ci, cj, flip in ((ba.circle[i], ~ba.circle[j], False),
-                         (~ba.circle[i], ba.circle[j], True)):
-        k = np.flatnonzero(ci & cj)
-        if len(k):
-            if flip:
-                gap[k], pb[k], pa[k] = _circle_shape_gaps(ba, j[k], i[k])
-            else:
-                gap[k], pa[k], pb[k] = _circle_shape_gaps(ba, i[k], j[k])
+    # a round base against another outline, either way round, in one call (measured from
+    # the round one; a small board's few such pairs pay for each call more than for them)
+    k = np.flatnonzero(ba.circle[i] != ba.circle[j])
+    if len(k):
+        first = ba.circle[i[k]]
+        g, on_round, on_other = _circle_shape_gaps(ba, np.where(first, i[k], j[k]),
+                                                   np.where(first, j[k], i[k]))
+        gap[k] = g
+        pa[k] = np.where(first[:, None], on_round, on_other)
+        pb[k] = np.where(first[:, None], on_other, on_round)
     k = np.flatnonzero(~ba.circle[i] & ~ba.circle[j])
     if len(k):
         gap[k], pa[k], pb[k] = _shape_gaps(ba, i[k], j[k])
@@ -153,23 +155,29 @@ def _shape_gaps(ba: BodyArrays, i: IntArray, j: IntArray
     rest = np.ones(n, dtype=bool)
     oval_i = ba.shape[i] == outline.ELLIPSE
     oval_j = ba.shape[j] == outline.ELLIPSE
-    k = np.flatnonzero(oval_i != oval_j)
+    mixed = np.flatnonzero(oval_i != oval_j)
+    both = np.flatnonzero(oval_i & oval_j)
+    if len(both):
+        both = both[_ovals_parted(ba, i[both], j[both])]
+    # the ovals against rectangles (whose refinement reads no guess) and the parted pairs
+    # of ovals (from their support guess) refined in one call (``refine_gaps`` measures
+    # each kind apart: the same values), then each kept where sure
+    m = len(mixed)
+    k = np.concatenate([mixed, both])
     if len(k):
-        none = np.zeros((len(k), 2))
-        d, a, b = refine_gaps(ba, i[k], j[k], none, none)
-        first = oval_i[k]
-        apart = _parted(ba, np.where(first, i[k], j[k]), np.where(first, j[k], i[k]),
-                        np.where(first[:, None], b - a, a - b))
-        k = k[apart]
-        gap[k], pa[k], pb[k] = _finish(ba, i[k], j[k], d[apart], a[apart], b[apart])
-        rest[k] = False
-    k = np.flatnonzero(oval_i & oval_j)
-    if len(k):
-        k = k[_ovals_parted(ba, i[k], j[k])]
-    if len(k):
-        a, b = _support_guess(ba, i[k], j[k])
-        d, a, b = refine_gaps(ba, i[k], j[k], a, b)
-        sure = _closest(ba, i[k], j[k], d, a, b)
+        guess_a = np.zeros((len(k), 2))
+        guess_b = np.zeros((len(k), 2))
+        if len(both):
+            guess_a[m:], guess_b[m:] = _support_guess(ba, i[both], j[both])
+        d, a, b = refine_gaps(ba, i[k], j[k], guess_a, guess_b)
+        sure = np.empty(len(k), dtype=bool)
+        if m:
+            first = oval_i[mixed]
+            sure[:m] = _parted(ba, np.where(first, i[mixed], j[mixed]),
+                               np.where(first, j[mixed], i[mixed]),
+                               np.where(first[:, None], b[:m] - a[:m], a[:m] - b[:m]))
+        if len(both):
+            sure[m:] = _closest(ba, i[both], j[both], d[m:], a[m:], b[m:])
         k, d, a, b = k[sure], d[sure], a[sure], b[sure]
         gap[k], pa[k], pb[k] = _finish(ba, i[k], j[k], d, a, b)
         rest[k] = False
@@ -198,6 +206,17 @@ def _support(ba: BodyArrays, k: IntArray, ux: FloatArray, uy: FloatArray
     return ba.x[k] + su * fy + sv * fx, ba.y[k] - su * fx + sv * fy, norm
 
 
+def _both_supports(ba: BodyArrays, a: IntArray, b: IntArray, ux: FloatArray, uy: FloatArray
+                   ) -> tuple[FloatArray, FloatArray, FloatArray, FloatArray, FloatArray,
+                              FloatArray]:
+    """``_support`` of ovals a along (ux, uy) and of ovals b the other way, in one call
+    (the same values element by element): (ax, ay, reach_a, bx, by, reach_b)."""
+    n = len(a)
+    x, y, reach = _support(ba, np.concatenate([a, b]), np.concatenate([ux, -ux]),
+                           np.concatenate([uy, -uy]))
+    return x[:n], y[:n], reach[:n], x[n:], y[n:], reach[n:]
+
+
 def _ovals_parted(ba: BodyArrays, a: IntArray, b: IntArray) -> BoolArray:
     """Does the line square to the centres' part ovals a and b by more than ``_APART``?"""
     dx, dy = ba.x[b] - ba.x[a], ba.y[b] - ba.y[a]
@@ -205,8 +224,7 @@ def _ovals_parted(ba: BodyArrays, a: IntArray, b: IntArray) -> BoolArray:
     ok = dist > 0
     ux = dx / np.where(ok, dist, 1.0)
     uy = dy / np.where(ok, dist, 1.0)
-    reach_a = _support(ba, a, ux, uy)[2]
-    reach_b = _support(ba, b, -ux, -uy)[2]
+    reach_a, reach_b = _both_supports(ba, a, b, ux, uy)[2::3]
     return np.asarray(ok & (dist - reach_a - reach_b > _APART), dtype=bool)
 
 
@@ -219,8 +237,7 @@ def _closest(ba: BodyArrays, a: IntArray, b: IntArray, gap: FloatArray, pa: Floa
     ok = gap > 0
     ux = d[:, 0] / np.where(ok, gap, 1.0)
     uy = d[:, 1] / np.where(ok, gap, 1.0)
-    reach_a = _support(ba, a, ux, uy)[2]
-    reach_b = _support(ba, b, -ux, -uy)[2]
+    reach_a, reach_b = _both_supports(ba, a, b, ux, uy)[2::3]
     parted = ((ba.x[b] - ba.x[a]) * ux + (ba.y[b] - ba.y[a]) * uy) - reach_a - reach_b
     return np.asarray(ok & (np.abs(gap - parted) <= _SURE), dtype=bool)
 
@@ -235,8 +252,7 @@ def _support_guess(ba: BodyArrays, a: IntArray, b: IntArray) -> tuple[FloatArray
     for _ in range(_GUESS_STEPS):
         length = np.hypot(ux, uy)
         ux, uy = ux / length, uy / length
-        ax, ay, _ = _support(ba, a, ux, uy)
-        bx, by, _ = _support(ba, b, -ux, -uy)
+        ax, ay, _, bx, by, _ = _both_supports(ba, a, b, ux, uy)
         ux, uy = bx - ax, by - ay
     return np.stack([ax, ay], axis=1), np.stack([bx, by], axis=1)
 

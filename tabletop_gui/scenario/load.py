@@ -50,10 +50,12 @@ SIDE_FIELDS = ("id", "name", "color")
 _NON_FINITE = {"NaN": float("nan"), "Infinity": float("inf"), "-Infinity": float("-inf")}
 
 
-def load_scenario(path: str | os.PathLike[str]) -> Scenario:
-    """Read and check a scenario file; raise ScenarioError listing every problem."""
+def load_scenario(path: str | os.PathLike[str], *, shipped: bool = False) -> Scenario:
+    """Read and check a scenario file; raise ScenarioError listing every problem.
+    ``shipped``: a file shipped with the program, whose polygons its tests check
+    (``load_terrain``)."""
     source = str(path)
-    return loads_scenario(read_file(path, source), source=source)
+    return loads_scenario(read_file(path, source), source=source, shipped=shipped)
 
 
 def read_file(path: str | os.PathLike[str], source: str) -> bytes:
@@ -94,10 +96,13 @@ def _file_kind(mode: int) -> str:
     return next((name for test, name in kinds if test(mode)), "not a file")
 
 
-def loads_scenario(data: str | bytes, source: str = "<string>") -> Scenario:
-    """Check a scenario given as JSON text or bytes; raise ScenarioError on any problem."""
+def loads_scenario(data: str | bytes, source: str = "<string>", *,
+                   shipped: bool = False) -> Scenario:
+    """Check a scenario given as JSON text or bytes; raise ScenarioError on any problem
+    (``shipped``: see ``load_scenario``)."""
     document, non_finite, escapes = _decode(data, source)
-    return scenario_from_json(document, source, non_finite=non_finite, escapes=escapes)
+    return scenario_from_json(document, source, non_finite=non_finite, escapes=escapes,
+                              shipped=shipped)
 
 
 def decode(data: str | bytes, source: str = "<string>") -> Any:
@@ -172,14 +177,14 @@ def _too_deep(text: str) -> str:
 
 def scenario_from_json(
     document: Any, source: str = "<string>", *, non_finite: str | None = None,
-    escapes: bool | None = None,
+    escapes: bool | None = None, shipped: bool = False,
 ) -> Scenario:
     """Check a decoded document and build its Scenario.
 
     ``non_finite`` names a NaN/Infinity literal the text used: every number is checked
     where it is read, and this catches one that no check reached. ``escapes`` says
     whether the text had surrogate escapes (False: no string needs the surrogate check;
-    None: not known, every string is checked).
+    None: not known, every string is checked). ``shipped``: see ``load_scenario``.
     """
     r = Reader()
 
@@ -227,7 +232,7 @@ def scenario_from_json(
             entity = read(item, index_path(key, i), side_ids)
             if entity is not None:
                 out.append(entity)  # type: ignore[arg-type]
-    terrain = TerrainReader(r)
+    terrain = TerrainReader(r, check_shapes=not shipped)
     obstacles = terrain.obstacles(top.get("obstacles", []))
     platforms = terrain.platforms(top.get("platforms", []))
     _unique_ids(r, top)

@@ -1,16 +1,15 @@
 """Reading the battlefield, its grid, obstacles and platforms.
 
 Polygons need at least 3 vertices and must be simple (checked with shapely 2): a ring
-that crosses or touches itself, or whose vertices lie on one line, is refused.
+that crosses or touches itself, or whose vertices lie on one line, is refused. A file
+shipped with the program (a demo, ``resources.load_demo``) is read without the shapely
+check, which its tests make: numpy and shapely then load only when first needed (the
+window's first paint of a demo does not wait for them).
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal, cast
-
-import numpy as np
-import shapely
-from shapely.geometry import LinearRing, Polygon
 
 from tabletop_gui.rules.fields import Declaration
 from tabletop_gui.scenario.background import decode_data_uri
@@ -90,8 +89,10 @@ def _grid(r: Reader, value: Any, path: str) -> Grid | None:
 class TerrainReader:
     """Reads terrain; polygons are checked in one batch by ``check_polygons``."""
 
-    def __init__(self, reader: Reader) -> None:
+    def __init__(self, reader: Reader, check_shapes: bool = True) -> None:
+        """``check_shapes``: polygons are checked to be simple (False: a shipped file)."""
         self.r = reader
+        self._check_shapes = check_shapes
         self._pending: list[tuple[str, list[tuple[float, float]]]] = []
 
     def obstacles(self, value: Any) -> tuple[Obstacle, ...]:
@@ -116,6 +117,12 @@ class TerrainReader:
         """Check every polygon read so far at once (shapely's array functions)."""
         if not self._pending:
             return
+        if not self._check_shapes:
+            self._pending = []
+            return
+        import numpy as np  # lazy: a shipped demo is painted without them (module doc)
+        import shapely
+
         paths = [p for p, _ in self._pending]
         rings = [c[:-1] if c[0] == c[-1] else c for _, c in self._pending]
         self._pending = []
@@ -208,6 +215,9 @@ def _plain_points(items: list[Any]) -> list[tuple[float, float]] | None:
 
 def polygon_defect(coords: list[tuple[float, float]]) -> str | None:
     """Why these vertices do not make a simple polygon, or None when they do."""
+    import shapely  # lazy: see ``check_polygons``
+    from shapely.geometry import LinearRing, Polygon
+
     ring = coords[:-1] if len(coords) > 1 and coords[0] == coords[-1] else coords
     distinct = len(set(ring))
     if distinct < 3:

@@ -48,7 +48,9 @@ def demo_path(ruleset_id: str) -> Path:
 
 
 def load_demo(ruleset_id: str) -> Scenario:
-    return load_scenario(demo_path(ruleset_id))
+    """The demo battlefield of a ruleset, read as a shipped file (its polygons are
+    checked by the tests, not on each start: ``load_terrain``)."""
+    return load_scenario(demo_path(ruleset_id), shipped=True)
 
 
 def profiles_path(ruleset_id: str) -> Path:

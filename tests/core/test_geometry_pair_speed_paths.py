@@ -6,6 +6,10 @@
   such a pair with the same arithmetic (two ovals: from another starting guess, to the
   same closest points within 1e-12"). Random ovals and rectangles, overlapping, touching,
   nearly touching and apart.
+- A round base against another outline is measured from the round one, the pairs of
+  either order in one call (``gaps._numpy_gaps``): the same gaps and closest points, each
+  on its own body, as measuring each pair from its round base alone
+  (``gaps._circle_shape_gaps``).
 """
 
 from __future__ import annotations
@@ -81,3 +85,30 @@ def test_two_ovals_touching_nearly_touching_and_long_ones_askew() -> None:
                      Footprint("ellipse", 12.0, 13.5, 6.0, 0.4, 30.0 + turn),
                      Footprint("ellipse", 15.0, 9.0, 5.0, 0.3, 100.0 + turn)]
         assert_same_as_polygon_path(arrays(long_ones))
+
+
+any_kind = st.sampled_from(["circle", "ellipse", "rect"])
+any_base = st.tuples(any_kind, place, place, size, size, angle)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(any_base, min_size=2, max_size=12))
+def test_round_against_other_both_ways_in_one_call_equals_each_pair_alone(
+        bases: list[tuple[str, float, float, float, float, float]]) -> None:
+    fps = [Footprint(kind, x, y, w, w if kind == "circle" else ln, a)
+           for kind, x, y, w, ln, a in bases]
+    ba = arrays(fps)
+    n = len(ba)
+    i, j = (a.ravel().astype(np.intp) for a in np.meshgrid(np.arange(n), np.arange(n)))
+    mixed = ba.circle[i] != ba.circle[j]
+    i, j = i[mixed], j[mixed]  # every ordered pair of a round base and another outline
+    gap, pa, pb = gaps_module.gaps(ba, i, j)
+    for k, (a, b) in enumerate(zip(i.tolist(), j.tolist(), strict=True)):
+        if ba.circle[a]:
+            g, on_a, on_b = gaps_module._circle_shape_gaps(ba, np.array([a]), np.array([b]))
+        else:
+            g, on_b, on_a = gaps_module._circle_shape_gaps(ba, np.array([b]), np.array([a]))
+        # the Newton steps on an oval run over the whole batch: the last bit may move
+        assert gap[k] == pytest.approx(g[0], abs=1e-12)
+        assert pa[k] == pytest.approx(on_a[0], abs=1e-12)
+        assert pb[k] == pytest.approx(on_b[0], abs=1e-12)

@@ -30,6 +30,25 @@ from tabletop_gui.scenario.resources import (
 
 
 @pytest.mark.parametrize("ruleset", RULESET_IDS)
+def test_a_demo_read_as_shipped_is_the_demo_fully_checked(ruleset: str) -> None:
+    """A demo is read without the shapely check of its polygons (``load_demo``): checked
+    here instead. A shipped polygon that crosses itself would fail this test."""
+    assert load_demo(ruleset) == load_module.load_scenario(demo_path(ruleset))
+
+
+def test_only_the_polygon_check_is_left_out_of_a_shipped_file() -> None:
+    doc = json.loads(demo_path("warcry").read_text(encoding="utf-8"))
+    doc["obstacles"][0]["polygon"] = [[0, 0], [4, 4], [4, 0], [0, 4]]  # a bow tie
+    with pytest.raises(ScenarioError, match="crosses or touches itself"):
+        load_module.loads_scenario(json.dumps(doc))
+    load_module.loads_scenario(json.dumps(doc), shipped=True)
+    doc["obstacles"][0]["polygon"] = [[0, 0], [4, 4], [4, 0]]
+    doc["obstacles"][0]["height"] = -1
+    with pytest.raises(ScenarioError, match="height"):  # every other check is made
+        load_module.loads_scenario(json.dumps(doc), shipped=True)
+
+
+@pytest.mark.parametrize("ruleset", RULESET_IDS)
 def test_demo_is_a_little_game(ruleset: str) -> None:
     s = load_demo(ruleset)
     assert demo_path(ruleset).name == f"{ruleset}.battle.json"
