@@ -273,9 +273,15 @@ def hidden_many(obs: Obstructions, pairs: list[tuple[int, int]]) -> Hidden:
     cert = np.zeros((n_e, SHOOTER_SAMPLES), dtype=np.uint64)
     has = np.flatnonzero(counts > 0)
     if len(row):
+        # the masks of an obstruction's pieces or-ed together: its first piece's, then
+        # those of the few obstructions in several pieces (a forest's convex parts)
         starts = (np.cumsum(counts) - counts)[has]
-        poss[has] = np.bitwise_or.reduceat(poss_r, starts, axis=0)
-        cert[has] = np.bitwise_or.reduceat(cert_r, starts, axis=0)
+        poss[has] = poss_r[starts]
+        cert[has] = cert_r[starts]
+        more = np.flatnonzero(np.diff(row, prepend=-1) == 0)  # not the first piece
+        if len(more):
+            np.bitwise_or.at(poss, row[more], poss_r[more])
+            np.bitwise_or.at(cert, row[more], cert_r[more])
     poss_f, cert_f = poss.ravel(), cert.ravel()
     es_p = np.repeat(pe, SHOOTER_SAMPLES)
     es_s = np.tile(np.arange(SHOOTER_SAMPLES), n_e)
@@ -373,7 +379,7 @@ def _candidates(obs: Obstructions, pairs: list[tuple[int, int]],
     ts = obs.ts
     boxes = _slab_boxes(ends).reshape(-1, 4)
     live = np.flatnonzero(boxes[:, 0] <= boxes[:, 2])
-    at, oe = obs.tree.query(shapely.box(*boxes[live].T))
+    at, oe = _boxes_meeting(obs, boxes[live])
     keys = np.sort((live[at] // _SLABS) * len(ts) + oe)  # by pair, then obstruction
     keys = keys[np.r_[True, keys[1:] != keys[:-1]]] if len(keys) else keys
     pe, oe = (keys // len(ts)).astype(np.intp), (keys % len(ts)).astype(np.intp)
@@ -391,6 +397,24 @@ def _candidates(obs: Obstructions, pairs: list[tuple[int, int]],
             k = own[pe[plat], end]
             mine[plat] |= shapely.intersects_xy(polys, ba.x[k], ba.y[k])
     return pe[~mine], oe[~mine]
+
+
+_OVERLAP_AT_ONCE = 1 << 20  # (box, obstruction) pairs compared in numpy at most
+
+
+def _boxes_meeting(obs: Obstructions, boxes: FloatArray) -> tuple[IntArray, IntArray]:
+    """(box, obstruction) of every box (minx, miny, maxx, maxy) and obstruction whose
+    boxes meet (edges touching count), in any order: what ``obs.tree.query`` finds for
+    the boxes as polygons. A few boxes and obstructions are compared all at once in
+    numpy (no polygon made per box); many go through the tree."""
+    bd = obs.ts.bounds
+    if len(boxes) * len(bd) > _OVERLAP_AT_ONCE:
+        at, oe = obs.tree.query(shapely.box(*boxes.T))
+        return at.astype(np.intp), oe.astype(np.intp)
+    meet = ((boxes[:, None, 0] <= bd[None, :, 2]) & (boxes[:, None, 2] >= bd[None, :, 0])
+            & (boxes[:, None, 1] <= bd[None, :, 3]) & (boxes[:, None, 3] >= bd[None, :, 1]))
+    at, oe = np.nonzero(meet)
+    return at.astype(np.intp), oe.astype(np.intp)
 
 
 _SLABS = 4  # slabs across the line between the facings, each with its own box

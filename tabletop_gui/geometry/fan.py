@@ -45,6 +45,7 @@ DELTA = 1e-6  # inches P is shrunk by for certainly hidden lines (far above EPS_
 MARGIN = 1e-7  # relative widening (narrowing) of u-ranges, far above rounding
 _PREFIX = np.array([(1 << k) - 1 for k in range(N)] + [(1 << N) - 1], dtype=np.uint64)
 ALL = _PREFIX[N]
+_NOT_PREFIX = ~_PREFIX
 _ROWS = 1 << 15  # (piece, point) rows computed together
 
 
@@ -383,16 +384,22 @@ def _group_masks(pg: PieceGroup, slot: IntArray, fans: Fans, r: IntArray, f: Flo
 
 def _range_mask(lo: FloatArray, hi: FloatArray, closed: bool) -> MaskArray:
     """Lines with lo <= u_k <= hi (``closed``) or lo < u_k < hi (finite lo and hi; the
-    sample parameters are (k + 1/2) / N, so 64 u - 1/2 is exact)."""
-    x, y = np.clip(N * lo - 0.5, -1.0, N), np.clip(N * hi - 0.5, -1.0, N)
+    sample parameters are (k + 1/2) / N, so 64 u - 1/2 is exact). The first line k = a
+    and the line after the last, b, are clipped to [0, N] once: rounding to an integer
+    and clipping to integer limits commute."""
+    x, y = N * lo - 0.5, N * hi - 0.5
     if closed:  # lines with k >= x and k <= y
-        a, b = np.ceil(x), np.floor(y) + 1.0
+        a, b = np.ceil(x), np.floor(y)
+        b += 1.0
     else:  # k > x and k < y
-        a, b = np.floor(x) + 1.0, np.ceil(y)
-    a = np.clip(a, 0, N).astype(np.intp)
-    b = np.clip(b, 0, N).astype(np.intp)
-    b = np.maximum(a, b)
-    return np.asarray(_PREFIX[b] & ~_PREFIX[a], dtype=np.uint64)
+        a, b = np.floor(x), np.ceil(y)
+        a += 1.0
+    ai = np.clip(a, 0, N, out=a).astype(np.intp)
+    bi = np.clip(b, 0, N, out=b).astype(np.intp)
+    np.maximum(ai, bi, out=bi)
+    out = _PREFIX[bi]
+    out &= _NOT_PREFIX[ai]
+    return out
 
 
 def _cut_range(hs: list[FloatArray], gs: list[FloatArray], low: FloatArray,

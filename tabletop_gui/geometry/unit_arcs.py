@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import shapely
+from numpy.typing import NDArray
 
 from tabletop_gui.geometry import outline
 from tabletop_gui.geometry.board import Board, Body, Point
@@ -86,32 +88,38 @@ def engaged_facing(target: Body, attacker: Body, contact: Point) -> Arc:
 
 def front_rank_bases(body: Body) -> list[shapely.Polygon]:
     """The bases of a unit's front-rank models (one outline for a body without formation)."""
+    return list(_front_rank_bases(body))
+
+
+def _front_rank_bases(body: Body) -> NDArray[np.object_]:
+    """``front_rank_bases`` as an array of polygons, made in one call: each corner is
+    ``outline.to_world`` of the base's corner, in the same arithmetic."""
     f = body.formation
     fp = body.footprint
     if f is None or f.round_base or f.models == 0:
-        return [outline.polygon(fp)]
+        return np.array([outline.polygon(fp)], dtype=object)
     centres = model_centres(f)
     front_v = max(v for _, v in centres)
-    out = []
+    front = np.array([(u, v) for u, v in centres if abs(v - front_v) <= 1e-9], dtype=float)
     hw, hd = 0.5 * f.base_width, 0.5 * f.base_depth
-    for u, v in centres:
-        if abs(v - front_v) > 1e-9:
-            continue
-        pts = [outline.to_world(fp, u + su * hw, v + sv * hd)
-               for su, sv in ((1, 1), (-1, 1), (-1, -1), (1, -1))]
-        out.append(shapely.Polygon(pts))
-    return out
+    corner = np.array(((1, 1), (-1, 1), (-1, -1), (1, -1)), dtype=float)
+    u = front[:, 0:1] + corner[None, :, 0] * hw  # (bases, 4)
+    v = front[:, 1:2] + corner[None, :, 1] * hd
+    (fx, fy), (rx, ry) = outline.axes(fp.facing)
+    return np.asarray(shapely.polygons(np.stack([fp.x + u * rx + v * fx,
+                                                 fp.y + u * ry + v * fy], axis=2)))
 
 
 def contact_models(attacker: Body, target: Body) -> int:
     """Front-rank models of ``attacker`` whose bases are within 0.01" of ``target``."""
     tfp = target.footprint
+    bases = _front_rank_bases(attacker)
     if outline.is_circle(tfp):
-        centre = shapely.Point(tfp.x, tfp.y)
         r = 0.5 * tfp.length
-        return sum(1 for b in front_rank_bases(attacker) if b.distance(centre) - r <= CONTACT)
-    tpoly = outline.polygon(tfp)
-    return sum(1 for b in front_rank_bases(attacker) if b.distance(tpoly) <= CONTACT)
+        gap = shapely.distance(bases, shapely.Point(tfp.x, tfp.y)) - r
+    else:
+        gap = shapely.distance(bases, outline.polygon(tfp))
+    return int(np.count_nonzero(gap <= CONTACT))
 
 
 def arc_lines(board: Board, body_id: str, length: float = ARC_LINE_IN) -> list[Segment]:
