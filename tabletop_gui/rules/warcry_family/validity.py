@@ -13,6 +13,7 @@ dragged attacker stays cheap.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -69,6 +70,23 @@ class _Board:
                 self.engaging = {ba.bodies[j].id for j in np.flatnonzero(row <= ENGAGE + EPS)}
         else:
             self.engaging = {n.id for n in tg.engaging(attacker.id)}
+
+    @cached_property
+    def engaged_mask(self) -> BoolArray | None:
+        """Per body index, engaged by the attacker (None: it engages none); made once
+        for every weapon of a batch (``_fast_states``)."""
+        if not self.engaging:
+            return None
+        engaged = np.zeros(len(self.side), dtype=bool)
+        engaged[[self.index[t] for t in self.engaging if t in self.index]] = True
+        return engaged
+
+    @cached_property
+    def friends_near_mask(self) -> BoolArray:
+        """Per body index, a target with a friend of the attacker within 1" (``near``)."""
+        friends = np.zeros(len(self.side), dtype=bool)
+        friends[list(self.near)] = True
+        return friends
 
     def opposing_mask(self, ks: IntArray) -> BoolArray:
         """``opposing`` of each body index in ``ks``."""
@@ -169,10 +187,8 @@ def _fast_states(b: _Board, ks: IntArray, prof: Profile, missile: bool) -> State
     missile weapon): ``_fast_ok`` answers those one by one. The same comparisons as
     ``_fast_ok`` on the same numbers."""
     visible = b.visible_row[ks].astype(bool)
-    if b.engaging:
-        engaged = np.zeros(len(b.side), dtype=bool)
-        engaged[[b.index[t] for t in b.engaging if t in b.index]] = True
-        visible &= engaged[ks]
+    if b.engaged_mask is not None:
+        visible &= b.engaged_mask[ks]
     d = b.distance_row[ks]
     rng = prof.range
     unsure = np.isnan(d)
@@ -186,9 +202,7 @@ def _fast_states(b: _Board, ks: IntArray, prof: Profile, missile: bool) -> State
             ok &= ~(d <= rng.minimum + EPS)
     ok &= visible
     if missile and b.near:
-        friends = np.zeros(len(b.side), dtype=bool)
-        friends[list(b.near)] = True
-        unsure |= ok & friends[ks]
+        unsure |= ok & b.friends_near_mask[ks]
     states = ok.astype(np.int8)
     states[unsure & visible] = -1
     return states
