@@ -188,6 +188,10 @@ class Document(QObject):
         """Push one undoable step that replaces the scenario by ``new_scenario``."""
         if new_scenario == self._scenario:
             return
+        if self._preview is not None and new_scenario == self._preview.scenario:
+            # a drag's release: the very scenario the drag showed, so that its snapshot
+            # (its battle, its geometry, what was worked out on it) is the revision's
+            new_scenario = self._preview.scenario
         self.undo_stack.push(ScenarioEdit(self, text, self._scenario, new_scenario, merge_id))
 
     def replace(self, scenario: Scenario, path: Path | None = None,

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from tabletop_gui.model.document import Change, Document, diff
 from tests.gui.factories import skirmish
 
@@ -66,6 +68,32 @@ def test_diff_sees_side_changes_as_structural():
     s2 = replace(s, sides=(replace(s.sides[0], color="#000000"), s.sides[1]))
     assert diff(s, s2).structural and not diff(s, s2).ids
     assert diff(s, s) == Change(frozenset(), False)
+
+
+def test_a_release_keeps_the_drags_scenario_and_snapshot(qtbot):
+    """The edit pushed on a drag's release equals the scenario the drag showed: the
+    document takes that very value, and the preview's snapshot is the revision's (what
+    was worked out on it goes on, issue 17); undo and redo give the values back; a
+    release that pushes something else gets a snapshot of its own."""
+    s0 = skirmish()
+    doc = Document(s0)
+    f1 = s0.model("f1")
+    moved = f1.moved_to(7, 5)
+    doc.preview({"f1": moved})
+    preview = doc.snapshot
+    pushed = s0.with_entity(moved)
+    doc.edit("Move", pushed)
+    assert doc.scenario is preview.scenario and doc.snapshot is preview
+    assert doc.scenario == pushed and not doc.previewing
+    doc.undo_stack.undo()
+    assert doc.scenario is s0 and doc.snapshot.scenario is s0
+    doc.undo_stack.redo()
+    assert doc.scenario == pushed and doc.snapshot.scenario is doc.scenario
+    doc.preview({"f1": f1.moved_to(9, 5)})
+    shown = doc.snapshot
+    doc.edit("Move", doc.scenario.with_entity(f1.moved_to(10, 5)))
+    assert doc.snapshot is not shown and doc.snapshot.scenario is doc.scenario
+    assert doc.scenario.model("f1").x == pytest.approx(10.0, abs=1e-9)
 
 
 def test_battle_of_document(qtbot):
