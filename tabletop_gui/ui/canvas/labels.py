@@ -76,6 +76,10 @@ BAR_BACK = QColor("#5a1c1c")
 BAR_LEFT = QColor("#2ecc40")
 
 Rect = tuple[float, float, float, float]  # left, top, right, bottom (pixels)
+Spot = tuple[float, float]  # a label's top-left corner (pixels)
+# what a model's label knows of the tokens around it: (its token and size, the spots
+# around it free of tokens, the rectangle all its spots span, all its spots)
+Known = tuple[tuple[Rect, float, float], list[Spot], Rect, list[Spot]]
 
 
 def label_font(bold: bool = False) -> QFont:
@@ -584,8 +588,7 @@ def _tokens_of(rects: dict[object, Rect]) -> _Hash:
     return tokens
 
 
-def _touched(known: tuple[tuple[Rect, float, float], list[tuple[float, float]], Rect],
-             changed: list[Rect]) -> bool:
+def _touched(known: Known, changed: list[Rect]) -> bool:
     """A token that changed (``changed``: where it was and where it is) touches one of
     the spots around the label (``known``: its token and size, ..., their extent)."""
     near = [r for r in changed if _meets(known[2], r)]
@@ -595,21 +598,20 @@ def _touched(known: tuple[tuple[Rect, float, float], list[tuple[float, float]], 
     return any(_meets((x, y, x + w, y + h), r) for x, y in around(token, w, h) for r in near)
 
 
-def _still_free(known: tuple[tuple[Rect, float, float], list[tuple[float, float]], Rect],
-                changed: list[Rect], tokens: _Index) -> list[tuple[float, float]]:
+def _still_free(known: Known, changed: list[Rect], tokens: _Index) -> list[Spot]:
     """The spots of a label (``known``: its token and size, the spots around it found
     free of tokens, their extent) free of ``tokens`` now that the tokens at ``changed``
     (where each was and is) moved, came or went: only the spots those places overlap
     are tested again (the others overlap the same tokens as before). The very list
     ``known`` holds when none changed."""
-    (token, w, h), free, reach = known
+    (_, w, h), free, reach, spots = known
     near = [r for r in changed if _meets(reach, r)]
     if not near:
         return free
     was = set(free)
     out = []
     flipped = False
-    for x, y in around(token, w, h):
+    for x, y in spots:
         s = (x, y, x + w, y + h)
         if any(s[0] < r[2] and r[0] < s[2] and s[1] < r[3] and r[1] < s[3] for r in near):
             now = not tokens.hits(s)
@@ -675,10 +677,10 @@ class LabelLayer(QObject):
         self._timer.timeout.connect(self._work)
         self._job: Iterator[None] | None = None
         # per model label: (its token and size, the spots around it that no token
-        # overlaps, the rectangle they span), valid while no token that changed comes
-        # into that rectangle; the tokens (pixels) and the zoom they were found for
-        self._free: dict[object, tuple[tuple[Rect, float, float],
-                                       list[tuple[float, float]], Rect]] = {}
+        # overlaps, the rectangle they span, every spot), valid while no token that
+        # changed comes into that rectangle; the tokens (pixels) and the zoom they were
+        # found for
+        self._free: dict[object, Known] = {}
         self._tokens: dict[object, Rect] = {}
         self._free_zoom = 0.0
         # the last complete placement (None: none, or the next is to place every label);
@@ -828,7 +830,7 @@ class LabelLayer(QObject):
                     spots = around(token, w, h)
                     known = free[m] = ((token, w, h), [
                         (x, y) for x, y in spots if not tokens.hits((x, y, x + w, y + h))],
-                        _reach(spots, w, h))
+                        _reach(spots, w, h), spots)
                 label = names.label(m)
                 if known[1] or label is None or label.placed or label.text != text:
                     chosen[m] = self._put(m, known[1], taken, None)
@@ -842,8 +844,7 @@ class LabelLayer(QObject):
         self._last = record
 
     def _free_of_tokens(self, zoom: float, tokens: dict[object, Rect]
-                        ) -> dict[object, tuple[tuple[Rect, float, float],
-                                                list[tuple[float, float]], Rect]]:
+                        ) -> dict[object, Known]:
         """The spots found free of tokens by the placements before, still free of them
         with ``tokens`` (each visible model's, pixels at ``zoom``): those of the labels
         whose surroundings no token that moved, came or went touches. After a model is
@@ -942,7 +943,7 @@ class LabelLayer(QObject):
                 continue  # (a touched label's spots are found again)
             free = _still_free(known, changed, tokens)
             if free is not known[1]:
-                self._free[owner] = (known[0], free, known[2])
+                self._free[owner] = (known[0], free, known[2], known[3])
                 dirty.add(place[owner])
         heap = sorted(dirty)
         names.quiet = True
@@ -976,7 +977,7 @@ class LabelLayer(QObject):
                 spots = around(token, w, h)
                 known = self._free[owner] = ((token, w, h), [
                     (x, y) for x, y in spots if not tokens.hits((x, y, x + w, y + h))],
-                    _reach(spots, w, h))
+                    _reach(spots, w, h), spots)
             last.set_reach(owner, known[2])
             r = self._put(owner, known[1], None, None, (last.labels, n))
         else:
