@@ -159,6 +159,34 @@ def test_full_reports_wait_while_the_labels_are_placed(qtbot, tmp_path):
     assert not flow.targets.pause_reports and scan.complete
 
 
+def test_full_reports_wait_while_the_attack_is_answered(qtbot, tmp_path, monkeypatch):
+    """After a move the verdicts are judged while the attack's own view is answered,
+    and the full reports only once it is published (issue 17: they took the interpreter
+    lock from the Attack panel's drawing)."""
+    from tabletop_gui.model.attack_controller import AttackController
+    from tests.gui.attack_support import make_window, select_attacker
+
+    window, flow = make_window(qtbot, crowd_scenario(400), tmp_path)
+    select_attacker(qtbot, flow, "m90")
+    flow.attack.set_target("m110")
+    qtbot.waitUntil(lambda: flow.idle, timeout=60000)
+    held: list[tuple[object, tuple[object, ...]]] = []  # the attack's answers, kept back
+    deliver = AttackController._deliver
+    monkeypatch.setattr(AttackController, "_deliver",
+                        lambda self, *args: held.append((self, args)))
+    _moved(window, "m110", 0.5, 0.0)
+    scan = flow.targets.scan
+    qtbot.waitUntil(lambda: bool(held) and scan.verdicts_known and scan.plan.scenario
+                    is window.document.scenario and not window.scene.labels.pending
+                    and not flow.targets.busy, timeout=20000)
+    assert flow.attack.pending and flow.targets.pause_reports and not scan.complete
+    monkeypatch.setattr(AttackController, "_deliver", deliver)
+    for controller, args in held:
+        deliver(controller, *args)  # type: ignore[arg-type]
+    qtbot.waitUntil(lambda: flow.idle, timeout=60000)
+    assert not flow.targets.pause_reports and scan.complete and not flow.attack.pending
+
+
 def test_the_next_attackers_marks_are_the_hidden_ones_shown_again(qtbot, tmp_path):
     """Nothing selected hides the marks and keeps them; the next attacker's enemies with
     the same verdict show theirs again (issue 17: a thousand new marks were a tenth of a
