@@ -10,7 +10,9 @@ Each revision has its ``Snapshot`` (scenario, battle, geometry built on first us
 from the previous one; ``Document.snapshot`` is the one to read. A drag under way
 publishes a preview (``preview``): a snapshot derived from the revision's with the
 dragged entities as the drag shows them (position and facing), announced by
-``preview_changed``; the edit pushed on release, or ``end_preview``, ends it.
+``preview_changed``; the edit pushed on release, or ``end_preview``, ends it. An edit
+equal to the scenario the preview shows (a drag's release) takes that very scenario and
+its snapshot: what was worked out on the preview (geometry, the target scan) goes on.
 """
 
 from __future__ import annotations
