@@ -60,22 +60,6 @@ def test_a_placement_after_moves_equals_one_from_nothing(make_window, qtbot, mon
     assert shown_before > 10  # some labels fit, some do not: the placement has choices
 
 
-def test_a_placement_after_a_model_is_deleted_equals_one_from_nothing(make_window, qtbot):
-    """A model deleted after a placement of what changed: every label is placed again,
-    with the spots kept free of the tokens no change comes near (a record of the
-    incremental placement once broke this)."""
-    window = make_window(crowd_scenario(300))
-    layer = window.scene.labels
-    layer.place_now(afresh=True)
-    _moved(window, "m90", 0.7, 0.0)
-    layer.place_now()
-    doc = window.document
-    doc.edit("Delete", doc.scenario.without_entity("m91"))
-    qtbot.waitUntil(lambda: not window.scene.building, timeout=20000)
-    layer.place_now()
-    assert _where(window) == _from_nothing(window)
-
-
 def test_hidden_models_and_another_zoom_are_taken_into_account(make_window, qtbot):
     window = make_window(crowd_scenario(200))
     layer = window.scene.labels
