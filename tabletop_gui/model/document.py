@@ -10,13 +10,17 @@ Each revision has its ``Snapshot`` (scenario, battle, geometry built on first us
 from the previous one; ``Document.snapshot`` is the one to read. A drag under way
 publishes a preview (``preview``): a snapshot derived from the revision's with the
 dragged entities as the drag shows them (position and facing), announced by
-``preview_changed``; the edit pushed on release, or ``end_preview``, ends it.
+``preview_changed``; the edit pushed on release, or ``end_preview``, ends it. An edit
+equal to the scenario the preview shows (a drag's release) takes that very scenario and
+its snapshot: what was worked out on the preview (geometry, the target scan) goes on.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from itertools import compress, count
+from operator import is_not
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
@@ -40,6 +44,9 @@ def diff(old: Scenario, new: Scenario) -> Change:
     """The change from ``old`` to ``new`` (identity first, then equality, per entity)."""
     if old is new:
         return Change(frozenset(), False)
+    few = _few_changed(old, new)
+    if few is not None:
+        return few
     old_by_id: dict[str, Entity] = {e.id: e for e in old.entities}
     new_by_id: dict[str, Entity] = {e.id: e for e in new.entities}
     ids = {i for i in old_by_id.keys() ^ new_by_id.keys()}
@@ -55,6 +62,27 @@ def diff(old: Scenario, new: Scenario) -> Change:
         or old.name != new.name
         or old.ruleset_options != new.ruleset_options
     )
+    return Change(frozenset(ids), structural)
+
+
+def _few_changed(old: Scenario, new: Scenario) -> Change | None:
+    """``diff`` of two scenarios whose entities are the same objects but a few, each in
+    its place with its id (a move, an edit of some models), found by identity in C
+    rather than by two indexes of every entity; None when they differ otherwise, or
+    when an id is shared (``diff`` then says which entity counts)."""
+    mine, theirs = new.entities, old.entities
+    if len(mine) != len(theirs) or not new.ids_unique or not old.ids_unique:
+        return None
+    ids = set()
+    for i in compress(count(), map(is_not, theirs, mine)):
+        a, b = theirs[i], mine[i]
+        if a.id != b.id:
+            return None
+        if a != b:
+            ids.add(b.id)
+    structural = (old.battlefield != new.battlefield or old.sides != new.sides
+                  or old.ruleset != new.ruleset or old.name != new.name
+                  or old.ruleset_options != new.ruleset_options)
     return Change(frozenset(ids), structural)
 
 
@@ -188,6 +216,10 @@ class Document(QObject):
         """Push one undoable step that replaces the scenario by ``new_scenario``."""
         if new_scenario == self._scenario:
             return
+        if self._preview is not None and new_scenario == self._preview.scenario:
+            # a drag's release: the very scenario the drag showed, so that its snapshot
+            # (its battle, its geometry, what was worked out on it) is the revision's
+            new_scenario = self._preview.scenario
         self.undo_stack.push(ScenarioEdit(self, text, self._scenario, new_scenario, merge_id))
 
     def replace(self, scenario: Scenario, path: Path | None = None,

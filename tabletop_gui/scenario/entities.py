@@ -309,6 +309,11 @@ class Scenario:
             index.setdefault(e.id, e)
         return index
 
+    @property
+    def ids_unique(self) -> bool:
+        """No two entities share an id (known from the index ``entity`` reads)."""
+        return len(self._by_id) == len(self.entities)
+
     def entity(self, entity_id: str) -> Entity | None:
         return self._by_id.get(entity_id)
 

@@ -406,9 +406,12 @@ class AttackFlow(QObject):
 
     def _reports_wait(self) -> None:
         """The full reports wait while the canvas draws the marks or places the labels
-        (two thousand of them after an edit): the worker would take the interpreter lock
-        from the event loop half the time; the verdicts go on meanwhile."""
-        self.targets.pause(self._draw_timer.isActive() or self.scene.labels.pending)
+        (two thousand of them after an edit), and while the attack's own view is being
+        answered (the Attack panel and the odds follow it): the worker would take the
+        interpreter lock from the event loop half the time; the verdicts go on
+        meanwhile."""
+        self.targets.pause(self._draw_timer.isActive() or self.scene.labels.pending
+                           or self.attack.pending)
 
     def _show_progress(self) -> None:
         scan = self.targets.scan

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from tabletop_gui.model.document import Change, Document, diff
 from tests.gui.factories import skirmish
 
@@ -66,6 +68,83 @@ def test_diff_sees_side_changes_as_structural():
     s2 = replace(s, sides=(replace(s.sides[0], color="#000000"), s.sides[1]))
     assert diff(s, s2).structural and not diff(s, s2).ids
     assert diff(s, s) == Change(frozenset(), False)
+
+
+def test_a_release_keeps_the_drags_scenario_and_snapshot(qtbot):
+    """The edit pushed on a drag's release equals the scenario the drag showed: the
+    document takes that very value, and the preview's snapshot is the revision's (what
+    was worked out on it goes on, issue 17); undo and redo give the values back; a
+    release that pushes something else gets a snapshot of its own."""
+    s0 = skirmish()
+    doc = Document(s0)
+    f1 = s0.model("f1")
+    moved = f1.moved_to(7, 5)
+    doc.preview({"f1": moved})
+    preview = doc.snapshot
+    pushed = s0.with_entity(moved)
+    doc.edit("Move", pushed)
+    assert doc.scenario is preview.scenario and doc.snapshot is preview
+    assert doc.scenario == pushed and not doc.previewing
+    doc.undo_stack.undo()
+    assert doc.scenario is s0 and doc.snapshot.scenario is s0
+    doc.undo_stack.redo()
+    assert doc.scenario == pushed and doc.snapshot.scenario is doc.scenario
+    doc.preview({"f1": f1.moved_to(9, 5)})
+    shown = doc.snapshot
+    doc.edit("Move", doc.scenario.with_entity(f1.moved_to(10, 5)))
+    assert doc.snapshot is not shown and doc.snapshot.scenario is doc.scenario
+    assert doc.scenario.model("f1").x == pytest.approx(10.0, abs=1e-9)
+
+
+def _diff_by_index(old, new) -> Change:  # noqa: ANN001 - the obvious way, the reference
+    old_by_id = {e.id: e for e in old.entities}
+    new_by_id = {e.id: e for e in new.entities}
+    ids = set(old_by_id.keys() ^ new_by_id.keys())
+    ids |= {i for i, e in new_by_id.items() if i in old_by_id and old_by_id[i] != e}
+    structural = (old_by_id.keys() != new_by_id.keys() or old.battlefield != new.battlefield
+                  or old.sides != new.sides or old.ruleset != new.ruleset
+                  or old.name != new.name or old.ruleset_options != new.ruleset_options)
+    return Change(frozenset(ids), structural)
+
+
+def test_diff_of_a_few_entities_changed_equals_the_diff_by_index():
+    """``diff`` finds the entities another object in the same place by identity
+    (``_few_changed``: a move among thousands); random edits, shared ids and other
+    changes give what comparing every entity by id gives (issue 17)."""
+    import random
+
+    from tabletop_gui.model import document as document_module
+    from tabletop_gui.scenario.entities import Obstacle
+
+    rnd = random.Random(1717)
+    fast = 0
+    for _ in range(300):
+        old = skirmish()
+        if rnd.random() < 0.2:  # an id shared by a fighter and a piece of terrain
+            old = replace(old, obstacles=(*old.obstacles, Obstacle(
+                "f2", ((1, 1), (2, 1), (2, 2)), 1.0, "Rock"),))
+        new = old
+        for _ in range(rnd.randint(0, 3)):
+            kind = rnd.random()
+            e = rnd.choice(new.entities)
+            if kind < 0.5 and hasattr(e, "x"):
+                new = new.with_entity(replace(e, x=e.x + rnd.choice([0.0, 1.0])))
+            elif kind < 0.6:
+                new = new.with_entity(replace(e, name=e.name + "!"))
+            elif kind < 0.7:
+                new = new.with_entity(replace(e))  # an equal value, another object
+            elif kind < 0.8:
+                new = new.without_entity(e.id)
+            elif kind < 0.9:
+                new = replace(new, name=new.name + "?")
+            else:
+                new = replace(new, sides=new.sides[::-1])
+        assert diff(old, new) == _diff_by_index(old, new)
+        few = document_module._few_changed(old, new)
+        if few is not None:
+            fast += 1
+            assert few == _diff_by_index(old, new)
+    assert 100 < fast < 300  # both ways were taken
 
 
 def test_battle_of_document(qtbot):

@@ -26,7 +26,7 @@ def _where(window) -> dict[str, tuple[bool, float, float]]:  # noqa: ANN001
 def _from_nothing(window) -> dict[str, tuple[bool, float, float]]:  # noqa: ANN001
     layer = window.scene.labels
     layer._free, layer._tokens = {}, {}
-    layer.place_now()
+    layer.place_now(afresh=True)
     return _where(window)
 
 
@@ -159,6 +159,34 @@ def test_full_reports_wait_while_the_labels_are_placed(qtbot, tmp_path):
     assert not flow.targets.pause_reports and scan.complete
 
 
+def test_full_reports_wait_while_the_attack_is_answered(qtbot, tmp_path, monkeypatch):
+    """After a move the verdicts are judged while the attack's own view is answered,
+    and the full reports only once it is published (issue 17: they took the interpreter
+    lock from the Attack panel's drawing)."""
+    from tabletop_gui.model.attack_controller import AttackController
+    from tests.gui.attack_support import make_window, select_attacker
+
+    window, flow = make_window(qtbot, crowd_scenario(400), tmp_path)
+    select_attacker(qtbot, flow, "m90")
+    flow.attack.set_target("m110")
+    qtbot.waitUntil(lambda: flow.idle, timeout=60000)
+    held: list[tuple[object, tuple[object, ...]]] = []  # the attack's answers, kept back
+    deliver = AttackController._deliver
+    monkeypatch.setattr(AttackController, "_deliver",
+                        lambda self, *args: held.append((self, args)))
+    _moved(window, "m110", 0.5, 0.0)
+    scan = flow.targets.scan
+    qtbot.waitUntil(lambda: bool(held) and scan.verdicts_known and scan.plan.scenario
+                    is window.document.scenario and not window.scene.labels.pending
+                    and not flow.targets.busy, timeout=20000)
+    assert flow.attack.pending and flow.targets.pause_reports and not scan.complete
+    monkeypatch.setattr(AttackController, "_deliver", deliver)
+    for controller, args in held:
+        deliver(controller, *args)  # type: ignore[arg-type]
+    qtbot.waitUntil(lambda: flow.idle, timeout=60000)
+    assert not flow.targets.pause_reports and scan.complete and not flow.attack.pending
+
+
 def test_the_next_attackers_marks_are_the_hidden_ones_shown_again(qtbot, tmp_path):
     """Nothing selected hides the marks and keeps them; the next attacker's enemies with
     the same verdict show theirs again (issue 17: a thousand new marks were a tenth of a
@@ -286,3 +314,68 @@ def test_marks_shown_again_for_the_next_attacker_equal_marks_drawn_afresh(qtbot,
         same_as_afresh()
         window.document.set_selection([])
         settle(qtbot, flow)
+
+
+def _scattered(n: int):  # noqa: ANN202
+    """The benchmark crowd with a mix of round, oval and rectangular bases, some models
+    wounded (their bars), a few names longer than the others."""
+    from dataclasses import replace
+
+    from tabletop_gui.scenario.entities import OvalBase, RectBase
+
+    crowd = crowd_scenario(n)
+    bases = (None, OvalBase(60, 35), RectBase(25, 50))
+    fighters = tuple(
+        replace(f, base=bases[i % 3] or f.base, state={"damage": i % 4},
+                name=f.name + (" the Long-Named" if i % 7 == 0 else ""))
+        for i, f in enumerate(crowd.fighters))
+    return replace(crowd, fighters=fighters)
+
+
+@pytest.mark.parametrize("zoom", [1.0, 2.2])
+def test_a_placement_of_what_changed_equals_one_from_nothing(make_window, qtbot,
+                                                             monkeypatch, zoom):
+    """After a model moved, turned, was renamed, wounded or taken down (hidden), the
+    placement redoes only the labels the change can reach (``LabelLayer._increment``:
+    no placement of every label) and must place every label exactly where a placement
+    from nothing does; random changes on a crowd of mixed bases (issue 17)."""
+    import random
+    from dataclasses import replace
+
+    window = make_window(_scattered(300))
+    window.view.zoom_by(zoom)
+    window.scene.set_show_taken_down(False)
+    layer = window.scene.labels
+    layer.place_now(afresh=True)
+    full = []
+    real = labels_module.LabelLayer._placement
+    monkeypatch.setattr(labels_module.LabelLayer, "_placement",
+                        lambda self: full.append(1) or real(self))
+    rnd = random.Random(17 + int(zoom * 10))
+    doc = window.document
+    others = 0  # steps that moved labels of models other than the one changed
+    for step in range(40):
+        ids = [m.id for m in doc.scenario.models]
+        m = doc.scenario.model(rnd.choice(ids))
+        kind = step % 5
+        if kind == 0:  # into the crowd, or a little way
+            far = rnd.random() < 0.3
+            new = m.moved_to(rnd.uniform(1, 47) if far else m.x + rnd.uniform(-2, 2),
+                             rnd.uniform(1, 47) if far else m.y + rnd.uniform(-2, 2))
+        elif kind == 1:
+            new = replace(m, facing=rnd.choice([0.0, 30.0, 45.0, 90.0, 200.0]))
+        elif kind == 2:
+            new = replace(m, name=rnd.choice(["X", "A much longer name than most"]))
+        elif kind == 3:  # wounded, or taken down (hidden: the labels around may fit)
+            new = replace(m, state={"damage": rnd.choice([0, 5, 15])})
+        else:
+            new = m.moved_to(m.x + rnd.uniform(-0.6, 0.6), m.y)
+        before = _where(window)
+        doc.edit("Change", doc.scenario.with_entity(new))
+        full.clear()
+        layer.place_now()
+        assert full == []  # only what changed was placed again
+        incremental = _where(window)
+        assert incremental == _from_nothing(window), f"step {step}: {new.id}"
+        others += any(where != before[i] for i, where in incremental.items() if i != new.id)
+    assert others >= 5  # the changes reached other labels: the test has something to find

@@ -17,10 +17,15 @@ Placement runs after a zoom, after an edit, and once a drag pauses (``MOVE_SETTL
 while a model is dragged its label keeps its place beside the token. Placing thousands
 of labels is done in slices of ``SLICE_S`` per event-loop turn, and the view repainted
 once, when all are placed; ``placed`` says when done.
+After a move or an edit of a few models, only what the change can reach is placed again
+(``LabelLayer._increment``): the labels of the models changed (``NamesLayer.touched``),
+those whose spots a moved token meets, then, in the placement's order, those whose spots
+meet a label that moved; the result is the placement from nothing (tested).
 """
 
 from __future__ import annotations
 
+import heapq
 import math
 import time
 from collections.abc import Iterable, Iterator, Mapping
@@ -67,6 +72,7 @@ MOVE_SETTLE_MS = 150  # a drag that pauses this long gets its labels re-placed
 SLICE_S = 0.006  # placement work per event-loop turn
 DIRTY_RECTS = 64  # more places to repaint than this before a paint: repaint it all
 NEAR_CELL = 160.0  # scene units (4"): the cells a paint finds the owners near it by
+INCREMENT_MOST = 64  # more labels touched than this: a placement of every label
 TEXT = QColor("#1b1b1b")
 TEXT_DOWN = QColor("#6f6f6f")
 BACK = QColor(255, 255, 255, 215)
@@ -75,6 +81,10 @@ BAR_BACK = QColor("#5a1c1c")
 BAR_LEFT = QColor("#2ecc40")
 
 Rect = tuple[float, float, float, float]  # left, top, right, bottom (pixels)
+Spot = tuple[float, float]  # a label's top-left corner (pixels)
+# what a model's label knows of the tokens around it: (its token and size, the spots
+# around it free of tokens, the rectangle all its spots span, all its spots)
+Known = tuple[tuple[Rect, float, float], list[Spot], Rect, list[Spot]]
 
 
 def label_font(bold: bool = False) -> QFont:
@@ -192,6 +202,19 @@ class NamesLayer(QGraphicsItem):
         # what it shows without a call into Qt per owner]
         self._owners: dict[object, list[Any]] = {}
         self._near = _Near()  # the owners by where their anchors are (a paint's look-up)
+        # what changed for the label placement since it last ran (``LabelLayer``): the
+        # owners whose anchor, visibility, bar or label changed, or that were ``touch``ed
+        # (a token of another shape); ``generation`` counts the owners that came and went.
+        # The placement's own changes are not counted (``quiet``).
+        self.touched: set[object] = set()
+        self.generation = 0
+        self.quiet = False
+
+    def touch(self, owner: object) -> None:
+        """``owner``'s token may have changed (its shape, its place): its label and those
+        near it are to be placed again."""
+        if not self.quiet:
+            self.touched.add(owner)
 
     def hold(self, held: bool, why: str = "build") -> None:
         """While held (for any reason), changes are not repainted one by one; once every
@@ -224,6 +247,7 @@ class NamesLayer(QGraphicsItem):
             entry = self._owners[owner] = [QPointF(), True, None, None, 0.0, None, None,
                                            (0.0, 0.0), None]
             self._near.put(owner, entry)
+            self.generation += 1
         return entry
 
     @staticmethod
@@ -284,6 +308,7 @@ class NamesLayer(QGraphicsItem):
     def move(self, owner: object, anchor: QPointF) -> None:
         entry = self._entry(owner)
         if entry[0] != anchor:
+            self.touch(owner)
             self._dirty(entry)
             entry[0] = QPointF(anchor)
             entry[7] = (anchor.x(), anchor.y())
@@ -294,6 +319,7 @@ class NamesLayer(QGraphicsItem):
     def set_shown(self, owner: object, shown: bool) -> None:
         entry = self._entry(owner)
         if entry[1] != shown:
+            self.touch(owner)
             self._dirty(entry)
             entry[1] = shown
             self._dirty(entry)
@@ -301,6 +327,7 @@ class NamesLayer(QGraphicsItem):
     def set_bar(self, owner: object, bar: QRectF | None, fraction: float) -> None:
         entry = self._entry(owner)
         if (entry[3], entry[4]) != (bar, fraction):
+            self.touch(owner)
             self._dirty(entry)
             entry[3] = QRectF(bar) if bar is not None else None
             self._near.bar(entry[3])
@@ -324,6 +351,7 @@ class NamesLayer(QGraphicsItem):
         entry = self._entry(owner)
         label = entry[2]
         if label is None or not label.same(text, greyed, stripe):
+            self.touch(owner)
             self._dirty(entry)
             old = label
             label = entry[2] = Label(text, greyed, stripe, bold,
@@ -350,6 +378,8 @@ class NamesLayer(QGraphicsItem):
         entry = self._owners.pop(owner, None)
         if entry is not None:
             self._near.forget(owner)
+            self.generation += 1
+            self.touched.discard(owner)
             self._dirty(entry)
 
     # -- what tests and the placement read -------------------------------------------------
@@ -526,6 +556,113 @@ def _first(pair: tuple[int, list[Any]]) -> int:
     return pair[0]
 
 
+class _Index:
+    """Owners' rectangles in a uniform grid, each with a number (its owner's place in
+    the placement's order), that can be taken out again: which of them overlap a
+    rectangle (those numbered below some place only), which of them meet it."""
+
+    def __init__(self) -> None:
+        self._cells: dict[tuple[int, int], dict[object, tuple[Rect, int]]] = {}
+
+    def add(self, owner: object, r: Rect, n: int = 0) -> None:
+        for k in _Hash._keys(r):
+            self._cells.setdefault(k, {})[owner] = (r, n)
+
+    def remove(self, owner: object, r: Rect) -> None:
+        for k in _Hash._keys(r):
+            cell = self._cells.get(k)
+            if cell is not None:
+                cell.pop(owner, None)
+                if not cell:
+                    del self._cells[k]
+
+    def hits(self, r: Rect, before: int | None = None) -> bool:
+        """Does ``r`` overlap one of them (numbered below ``before``, when given)?"""
+        for k in _Hash._keys(r):
+            for o, n in self._cells.get(k, {}).values():
+                if (before is None or n < before) \
+                        and r[0] < o[2] and o[0] < r[2] and r[1] < o[3] and o[1] < r[3]:
+                    return True
+        return False
+
+    def meeting(self, r: Rect) -> set[object]:
+        """The owners whose rectangles overlap or touch ``r``."""
+        out: set[object] = set()
+        for k in _Hash._keys(r):
+            for owner, (o, _) in self._cells.get(k, {}).items():
+                if _meets(o, r):
+                    out.add(owner)
+        return out
+
+
+class _Placed:
+    """What a complete placement found, for the next one to redo only what changed: the
+    owners in the placement's order, each label's rectangle (pixels; None: hidden), for
+    the zoom, label mode and owners (``NamesLayer.generation``) it was made for; the
+    indexes of the tokens, the labels and the spots' extents are made when first needed
+    (``index``)."""
+
+    def __init__(self, zoom: float, mode: str) -> None:
+        self.zoom, self.mode = zoom, mode
+        self.generation = -1  # set when the placement is complete
+        self.order: list[Any] = []
+        self.chosen: dict[object, Rect | None] = {}
+        self.place: dict[object, int] = {}
+        self.reach: dict[object, Rect] = {}  # the extent of an owner's spots
+        self.tokens: _Index | None = None
+        self.labels = _Index()
+        self.reaches = _Index()
+
+    def index(self, tokens: Mapping[object, Rect], free: Mapping[object, Any],
+              spots_of: Any) -> _Index:
+        """The tokens' index (made now when not made yet, with the labels' and the
+        spots' extents: ``free`` has a model label's, ``spots_of(terrain)`` a terrain
+        label's spots and size)."""
+        if self.tokens is not None:
+            return self.tokens
+        self.tokens = _Index()
+        for owner, r in tokens.items():
+            self.tokens.add(owner, r)
+        self.place = {owner: n for n, owner in enumerate(self.order)}
+        for owner, r in self.chosen.items():
+            if r is not None:
+                self.labels.add(owner, r, self.place[owner])
+        for owner in self.order:
+            if owner.label_group == "terrain":
+                spots, w, h = spots_of(owner)
+                reach = _reach(spots, w, h)
+            else:
+                known = free.get(owner) if owner in tokens else None
+                if known is None:
+                    continue
+                reach = known[2]
+            self.reach[owner] = reach
+            self.reaches.add(owner, reach)
+        return self.tokens
+
+    def set_reach(self, owner: object, reach: Rect | None) -> None:
+        old = self.reach.get(owner)
+        if old == reach:
+            return
+        if old is not None:
+            self.reaches.remove(owner, old)
+            del self.reach[owner]
+        if reach is not None:
+            self.reach[owner] = reach
+            self.reaches.add(owner, reach)
+
+    def set_chosen(self, owner: object, r: Rect | None) -> Rect | None:
+        """The owner's label is at ``r`` now; the rectangle it was at before."""
+        old = self.chosen.get(owner)
+        if old != r:
+            if old is not None:
+                self.labels.remove(owner, old)
+            if r is not None:
+                self.labels.add(owner, r, self.place[owner])
+            self.chosen[owner] = r
+        return old
+
+
 def _meets(a: Rect, b: Rect) -> bool:
     """The rectangles overlap or touch."""
     return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
@@ -544,15 +681,39 @@ def _tokens_of(rects: dict[object, Rect]) -> _Hash:
     return tokens
 
 
-def _touched(known: tuple[tuple[Rect, float, float], list[tuple[float, float]], Rect],
-             changed: list[Rect]) -> bool:
+def _touched(known: Known, changed: list[Rect]) -> bool:
     """A token that changed (``changed``: where it was and where it is) touches one of
     the spots around the label (``known``: its token and size, ..., their extent)."""
     near = [r for r in changed if _meets(known[2], r)]
     if not near:
         return False
-    (token, w, h), _, _ = known
+    (token, w, h) = known[0]
     return any(_meets((x, y, x + w, y + h), r) for x, y in around(token, w, h) for r in near)
+
+
+def _still_free(known: Known, changed: list[Rect], tokens: _Index) -> list[Spot]:
+    """The spots of a label (``known``: its token and size, the spots around it found
+    free of tokens, their extent) free of ``tokens`` now that the tokens at ``changed``
+    (where each was and is) moved, came or went: only the spots those places overlap
+    are tested again (the others overlap the same tokens as before). The very list
+    ``known`` holds when none changed."""
+    (_, w, h), free, reach, spots = known
+    near = [r for r in changed if _meets(reach, r)]
+    if not near:
+        return free
+    was = set(free)
+    out = []
+    flipped = False
+    for x, y in spots:
+        s = (x, y, x + w, y + h)
+        if any(s[0] < r[2] and r[0] < s[2] and s[1] < r[3] and r[1] < s[3] for r in near):
+            now = not tokens.hits(s)
+            flipped = flipped or now != ((x, y) in was)
+        else:
+            now = (x, y) in was
+        if now:
+            out.append((x, y))
+    return out if flipped else free
 
 
 def around(token: Rect, w: float, h: float) -> list[tuple[float, float]]:
@@ -609,12 +770,15 @@ class LabelLayer(QObject):
         self._timer.timeout.connect(self._work)
         self._job: Iterator[None] | None = None
         # per model label: (its token and size, the spots around it that no token
-        # overlaps, the rectangle they span), valid while no token that changed comes
-        # into that rectangle; the tokens (pixels) and the zoom they were found for
-        self._free: dict[object, tuple[tuple[Rect, float, float],
-                                       list[tuple[float, float]], Rect]] = {}
+        # overlaps, the rectangle they span, every spot), valid while no token that
+        # changed comes into that rectangle; the tokens (pixels) and the zoom they were
+        # found for
+        self._free: dict[object, Known] = {}
         self._tokens: dict[object, Rect] = {}
         self._free_zoom = 0.0
+        # the last complete placement (None: none, or the next is to place every label);
+        # the next one redoes only what the owners ``names.touched`` changed
+        self._last: _Placed | None = None
 
     # -- choices -----------------------------------------------------------------------
     def set_mode(self, mode: str) -> None:
@@ -643,19 +807,31 @@ class LabelLayer(QObject):
     def pending(self) -> bool:
         return self._timer.isActive() or self._job is not None
 
-    def schedule(self, delay_ms: int = 0) -> None:
-        """Place every label again after ``delay_ms`` (a newer call restarts the wait); what
-        a placement dropped half-way changed is repainted now."""
+    def schedule(self, delay_ms: int = 0, afresh: bool = False) -> None:
+        """Place the labels again after ``delay_ms`` (a newer call restarts the wait); what
+        a placement dropped half-way changed is repainted now. ``afresh``: every label
+        from nothing (terrain changed, items came or went), not only the labels near
+        the tokens and labels that changed (``NamesLayer.touched``)."""
+        if afresh:
+            self._last = None
         self._job = None
         self.names.hold(False, "place")
         self._timer.start(delay_ms)
 
-    def place_now(self) -> None:
-        """Place every label at once (an export, a test)."""
+    def place_now(self, afresh: bool = False) -> None:
+        """Place the labels at once (an export, a test); ``afresh``: every label from
+        nothing, as ``schedule`` says."""
         self._timer.stop()
-        self._job = self._placement()
-        for _ in self._job:
-            pass
+        if afresh:
+            self._last = None
+        if not self._increment():
+            self._job = self._placement()
+            self.names.quiet = True  # the placement's own changes are not changes to it
+            try:
+                for _ in self._job:
+                    pass
+            finally:
+                self.names.quiet = False
         self._job = None
         self.placed.emit()
 
@@ -678,21 +854,32 @@ class LabelLayer(QObject):
         if self._scene.building:
             return  # placed once every item is made (the scene's ``built``)
         if self._job is None:
+            if self._increment():
+                self.placed.emit()
+                return
             self._job = self._placement()
             self.names.hold(True, "place")  # repainted once, when every label is placed
         start = time.perf_counter()
-        for _ in self._job:
-            if time.perf_counter() - start >= SLICE_S:
-                self._timer.start(0)
-                return
+        self.names.quiet = True  # the placement's own changes are not changes to it
+        try:
+            for _ in self._job:
+                if time.perf_counter() - start >= SLICE_S:
+                    self._timer.start(0)
+                    return
+        finally:
+            self.names.quiet = False
         self._job = None
         self.names.hold(False, "place")
         self.placed.emit()
 
     def _placement(self) -> Iterator[None]:
-        """Yields now and then (the caller may stop for this event-loop turn)."""
+        """Every label from nothing (but the spots known free of tokens); yields now and
+        then (the caller may stop for this event-loop turn)."""
         z = self.zoom
         names = self.names
+        self._last = None
+        record = _Placed(z, self.mode)
+        names.touched.clear()  # what changes from now on is placed again next time
         names.set_bounds(self._scene.sceneRect().adjusted(-1e3, -1e3, 1e3, 1e3))
         names.set_zoom(z)
         taken = _Hash()
@@ -715,12 +902,16 @@ class LabelLayer(QObject):
         if terrain or any(free.get(m) is None for m in rects):
             tokens = _tokens_of(rects)
         yield
+        order, chosen = record.order, record.chosen
         for n, t in enumerate(terrain):
-            self._put(t, inside(_px(t.terrain_rect(), z), *label_size(t.label(), True)),
-                      taken, tokens)
+            order.append(t)
+            chosen[t] = self._put(t, inside(_px(t.terrain_rect(), z),
+                                            *label_size(t.label(), True)), taken, tokens)
             if n % 16 == 15:
                 yield
         for n, m in enumerate(models):
+            order.append(m)
+            chosen[m] = None
             if m.isVisible() and self.mode != "none":
                 text = m.label_text()
                 w, h = label_size(text, False, True)
@@ -732,20 +923,21 @@ class LabelLayer(QObject):
                     spots = around(token, w, h)
                     known = free[m] = ((token, w, h), [
                         (x, y) for x, y in spots if not tokens.hits((x, y, x + w, y + h))],
-                        _reach(spots, w, h))
+                        _reach(spots, w, h), spots)
                 label = names.label(m)
                 if known[1] or label is None or label.placed or label.text != text:
-                    self._put(m, known[1], taken, None)
+                    chosen[m] = self._put(m, known[1], taken, None)
                 # else: hidden as it is, no spot free of tokens (its item keeps the
                 # label's look and anchor up to date)
             else:
                 names.place(m, None)
             if n % 16 == 15:
                 yield
+        record.generation = names.generation
+        self._last = record
 
     def _free_of_tokens(self, zoom: float, tokens: dict[object, Rect]
-                        ) -> dict[object, tuple[tuple[Rect, float, float],
-                                                list[tuple[float, float]], Rect]]:
+                        ) -> dict[object, Known]:
         """The spots found free of tokens by the placements before, still free of them
         with ``tokens`` (each visible model's, pixels at ``zoom``): those of the labels
         whose surroundings no token that moved, came or went touches. After a model is
@@ -765,14 +957,16 @@ class LabelLayer(QObject):
                           if owner in tokens and not _touched(known, changed)}
         return self._free
 
-    def _put(self, owner: Named, spots: list[tuple[float, float]], taken: _Hash,
-             tokens: _Hash | None) -> None:
-        """The owner's label at the first spot that overlaps no label placed before and
-        no token (``tokens`` None: the spots overlap none), or hidden."""
+    def _put(self, owner: Named, spots: list[tuple[float, float]], taken: _Hash | None,
+             tokens: _Hash | _Index | None, before: tuple[_Index, int] | None = None
+             ) -> Rect | None:
+        """The owner's label at the first spot that overlaps no label placed before (in
+        ``taken``, or the labels of ``before``'s index numbered below its place) and no
+        token (``tokens`` None: the spots overlap none), or hidden; where it is put."""
         text, greyed, stripe = owner.label_spec()
         if not text:
             self.names.place(owner, None)
-            return
+            return None
         label = self.names.set_label(owner, text, greyed, stripe, owner.bold_label)
         w, h = label.size
         anchor = owner.label_anchor()
@@ -780,11 +974,112 @@ class LabelLayer(QObject):
         ax, ay = anchor.x() * self.zoom, anchor.y() * self.zoom
         for x, y in spots:
             r = (x, y, x + w, y + h)
-            if not taken.hits(r) and (tokens is None or not tokens.hits(r)):
-                taken.add(r)
+            if (taken.hits(r) if taken is not None else
+                    before is not None and before[0].hits(r, before[1])):
+                continue
+            if tokens is None or not tokens.hits(r):
+                if taken is not None:
+                    taken.add(r)
                 self.names.place(owner, QPointF(x - ax, y - ay))
-                return
+                return r
         self.names.place(owner, None)
+        return None
+
+    def _terrain_spots(self, terrain: Any) -> tuple[list[tuple[float, float]], float, float]:
+        w, h = label_size(terrain.label(), True)
+        return inside(_px(terrain.terrain_rect(), self.zoom), w, h), w, h
+
+    def _increment(self) -> bool:
+        """Place again only what the changes since the last complete placement can move
+        (``NamesLayer.touched``: a model dragged or edited), as a placement from nothing
+        would: the touched labels and the labels whose spots a token that changed
+        touches, then, in the placement's order, every later label whose spots meet a
+        label that moved. False (nothing done) when it cannot: no placement before, or
+        another zoom, label mode or set of owners, terrain changed, or many changes."""
+        last, names = self._last, self.names
+        touched = names.touched
+        if last is None or last.zoom != self.zoom or last.mode != self.mode \
+                or last.generation != names.generation or len(touched) > INCREMENT_MOST:
+            return False
+        if not touched:
+            return True
+        if any(getattr(o, "label_group", "") != "model" or o not in last.chosen
+               for o in touched):
+            return False
+        tokens = last.index(self._tokens, self._free, self._terrain_spots)
+        place, order, z = last.place, last.order, self.zoom
+        dirty: set[int] = set()
+        changed: list[Rect] = []
+        for m in touched:
+            dirty.add(place[m])
+            new = _px(m.token_rect(), z) if m.isVisible() else None
+            old = self._tokens.get(m)
+            if new == old:
+                continue
+            if old is not None:
+                tokens.remove(m, old)
+                changed.append(old)
+                del self._tokens[m]
+            if new is not None:
+                tokens.add(m, new)
+                changed.append(new)
+                self._tokens[m] = new
+        near: set[object] = set()
+        for r in changed:  # the labels whose spots a token that moved, came or went meets
+            near |= last.reaches.meeting(r)
+        for owner in near:
+            if owner.label_group == "terrain":  # type: ignore[attr-defined]
+                dirty.add(place[owner])
+                continue
+            known = self._free.get(owner)
+            if known is None or owner in touched:
+                continue  # (a touched label's spots are found again)
+            free = _still_free(known, changed, tokens)
+            if free is not known[1]:
+                self._free[owner] = (known[0], free, known[2], known[3])
+                dirty.add(place[owner])
+        heap = sorted(dirty)
+        names.quiet = True
+        try:
+            while heap:
+                n = heapq.heappop(heap)
+                owner = order[n]
+                for r in self._redo(owner, n, tokens, last):
+                    for later in last.reaches.meeting(r):
+                        k = place[later]
+                        if k > n and k not in dirty:
+                            dirty.add(k)
+                            heapq.heappush(heap, k)
+        finally:
+            names.quiet = False
+        touched.clear()
+        return True
+
+    def _redo(self, owner: Any, n: int, tokens: _Index, last: _Placed) -> list[Rect]:
+        """Place ``owner``'s label (the ``n``-th placed) again; the rectangles a label
+        left and reached (none when it stays)."""
+        if owner.label_group == "terrain":
+            spots, w, h = self._terrain_spots(owner)
+            last.set_reach(owner, _reach(spots, w, h))
+            r = self._put(owner, spots, None, tokens, (last.labels, n))
+        elif owner.isVisible() and self.mode != "none":
+            w, h = label_size(owner.label_text(), False, True)
+            token = self._tokens[owner]
+            known = self._free.get(owner)
+            if known is None or known[0] != (token, w, h):
+                spots = around(token, w, h)
+                known = self._free[owner] = ((token, w, h), [
+                    (x, y) for x, y in spots if not tokens.hits((x, y, x + w, y + h))],
+                    _reach(spots, w, h), spots)
+            last.set_reach(owner, known[2])
+            r = self._put(owner, known[1], None, None, (last.labels, n))
+        else:
+            self.names.place(owner, None)
+            self._free.pop(owner, None)  # no token near it is followed while it is hidden
+            last.set_reach(owner, None)
+            r = None
+        old = last.set_chosen(owner, r)
+        return [] if old == r else [x for x in (old, r) if x is not None]
 
 
 def label_menu(parent: QWidget, layer: LabelLayer, settings: QSettings) -> QMenu:

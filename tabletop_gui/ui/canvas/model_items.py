@@ -141,6 +141,8 @@ class ModelItem(Named, QGraphicsRectItem):
         redraw only if something differs."""
         if model is self._model and color == self._color and down in (None, self._down):
             return
+        if self.names is not None:
+            self.names.touch(self)  # its token may have another place or shape
         if isinstance(model, Fighter):
             length, width = model.base.length_in * INCH, model.base.width_in * INCH
         else:

@@ -226,7 +226,7 @@ class BattlefieldScene(QGraphicsScene):
         else:
             self._build_timer.stop()
             self.labels.names.hold(False)
-            self.labels.schedule()
+            self.labels.schedule(afresh=True)
             self.built.emit()
 
     def _put(self, scenario: Scenario, e: Entity) -> None:
@@ -251,7 +251,7 @@ class BattlefieldScene(QGraphicsScene):
                 self._add(item)
             if e is not item.terrain_or_none:
                 item.set_terrain(e)
-                self.labels.schedule()
+                self.labels.schedule(afresh=True)
 
     def _on_changed(self, change: Change) -> None:
         scenario = self.document.scenario
