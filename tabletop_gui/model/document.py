@@ -15,6 +15,7 @@ dragged entities as the drag shows them (position and facing), announced by
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,7 +67,7 @@ class ScenarioEdit(QUndoCommand):
         merge_id: int | None = None,
     ) -> None:
         super().__init__(text)
-        self._document = document
+        self._document = weakref.ref(document)
         self.old = old
         self.new = new
         self._merge_id = -1 if merge_id is None else merge_id
@@ -86,10 +87,15 @@ class ScenarioEdit(QUndoCommand):
         return True
 
     def redo(self) -> None:
-        self._document._apply(self.new)
+        self._apply(self.new)
 
     def undo(self) -> None:
-        self._document._apply(self.old)
+        self._apply(self.old)
+
+    def _apply(self, scenario: Scenario) -> None:
+        document = self._document()
+        if document is not None:
+            document._apply(scenario)
 
 
 class Document(QObject):
