@@ -17,6 +17,7 @@ its snapshot: what was worked out on the preview (geometry, the target scan) goe
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from itertools import compress, count
@@ -94,7 +95,7 @@ class ScenarioEdit(QUndoCommand):
         merge_id: int | None = None,
     ) -> None:
         super().__init__(text)
-        self._document = document
+        self._document = weakref.ref(document)
         self.old = old
         self.new = new
         self._merge_id = -1 if merge_id is None else merge_id
@@ -114,10 +115,15 @@ class ScenarioEdit(QUndoCommand):
         return True
 
     def redo(self) -> None:
-        self._document._apply(self.new)
+        self._apply(self.new)
 
     def undo(self) -> None:
-        self._document._apply(self.old)
+        self._apply(self.old)
+
+    def _apply(self, scenario: Scenario) -> None:
+        document = self._document()
+        if document is not None:
+            document._apply(scenario)
 
 
 class Document(QObject):

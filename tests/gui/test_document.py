@@ -181,3 +181,44 @@ def test_a_snapshot_per_revision_and_a_drag_preview(qtbot):
     doc.preview({"f1": f1})
     doc.end_preview()
     assert shown == [True, True, False] and not doc.previewing
+
+
+_COLLECTED = """
+import gc
+from PySide6.QtWidgets import QApplication
+app = QApplication([])
+from tabletop_gui.model.document import Document
+from tabletop_gui.scenario.resources import load_demo
+start = load_demo("warcry")
+for n in range(200):
+    doc = Document(start)
+    s = start
+    for k in range(6):
+        m = s.models[k % len(s.models)]
+        s = s.with_entity(m.moved_to(m.x + 0.1 * (k + 1), m.y))
+        doc.edit("Move", s, merge_id=7 if k % 2 else None)
+    doc.undo_stack.undo()
+    del doc
+    if n % 10 == 0:
+        gc.collect()
+gc.collect()
+print("collected")
+"""
+
+
+def test_documents_with_edits_are_freed_by_the_garbage_collector_without_a_crash():
+    """A document nobody holds, with steps on its undo stack, is freed by a garbage
+    collection (a window closed, a ruling picture's document). The steps used to hold the
+    document: a cycle through the stack that Qt owns, and the collection freed the steps'
+    C++ objects before the stack deleted them again (a segfault, in the middle of any
+    later test or at exit). Run in a child process, which such a crash kills."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    run = subprocess.run([sys.executable, "-c", _COLLECTED], env=env, capture_output=True,
+                         text=True, timeout=120)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.strip() == "collected"
+    assert run.stderr == ""
