@@ -24,6 +24,7 @@ from itertools import compress, count
 from operator import is_not
 from pathlib import Path
 
+import shiboken6
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
@@ -146,6 +147,17 @@ class Document(QObject):
         self._selection: tuple[str, ...] = ()
         self.revision = 0
         self.undo_stack = QUndoStack(self)
+
+    def __del__(self) -> None:
+        # The steps are deleted by Qt's stack before anything else of a document nobody
+        # holds goes. When a garbage collection frees a document in a cycle (a closed
+        # window's), it clears the steps' Python objects first, which hands their C++
+        # objects back to Python and deletes them; the stack, deleted with the document,
+        # then deleted them again (a segfault). Finalizers run before that clearing.
+        stack = self.__dict__.get("undo_stack")
+        if stack is not None and shiboken6.isValid(stack):
+            stack.blockSignals(True)  # nothing listening is told of a stack going away
+            stack.clear()
 
     # -- reading ---------------------------------------------------------------------
     @property

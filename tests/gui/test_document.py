@@ -185,33 +185,41 @@ def test_a_snapshot_per_revision_and_a_drag_preview(qtbot):
 
 _COLLECTED = """
 import gc
+from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QApplication
 app = QApplication([])
 from tabletop_gui.model.document import Document
 from tabletop_gui.scenario.resources import load_demo
 start = load_demo("warcry")
-for n in range(200):
-    doc = Document(start)
-    s = start
-    for k in range(6):
-        m = s.models[k % len(s.models)]
-        s = s.with_entity(m.moved_to(m.x + 0.1 * (k + 1), m.y))
-        doc.edit("Move", s, merge_id=7 if k % 2 else None)
-    doc.undo_stack.undo()
-    del doc
-    if n % 10 == 0:
-        gc.collect()
-gc.collect()
+for held in ("alone", "through a QObject", "by itself"):
+    for n in range(200):
+        doc = Document(start)
+        s = start
+        for k in range(6):
+            m = s.models[k % len(s.models)]
+            s = s.with_entity(m.moved_to(m.x + 0.1 * (k + 1), m.y))
+            doc.edit("Move", s, merge_id=7 if k % 2 else None)
+        doc.undo_stack.undo()
+        if held == "through a QObject":  # a cycle through a Qt object, as a window's
+            holder = QObject()
+            holder.doc, doc.holder = doc, holder
+            del holder
+        elif held == "by itself":
+            doc.me = doc
+        del doc
+        if n % 10 == 0:
+            gc.collect()
+    gc.collect()
 print("collected")
 """
 
 
 def test_documents_with_edits_are_freed_by_the_garbage_collector_without_a_crash():
-    """A document nobody holds, with steps on its undo stack, is freed by a garbage
-    collection (a window closed, a ruling picture's document). The steps used to hold the
-    document: a cycle through the stack that Qt owns, and the collection freed the steps'
-    C++ objects before the stack deleted them again (a segfault, in the middle of any
-    later test or at exit). Run in a child process, which such a crash kills."""
+    """A document nobody holds, with steps on its undo stack, alone or in a cycle (a
+    closed window's), is freed without a crash. A garbage collection used to clear the
+    steps' Python objects first, which deleted their C++ objects, and the stack deleted
+    them again with the document: a segfault in the middle of a later test, or at exit.
+    Run in a child process, which such a crash kills."""
     import os
     import subprocess
     import sys
