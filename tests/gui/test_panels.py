@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import random
+from dataclasses import replace
+
 import pytest
 from PySide6.QtCore import Qt
 
@@ -17,10 +20,57 @@ def test_roster_model_passes_the_model_tester(qtmodeltester, qtbot):
     qtmodeltester.check(roster)
     f2 = doc.scenario.model("f2")
     with qtbot.waitSignal(roster.dataChanged):
-        doc.edit("Damage", doc.scenario.with_entity(f2.moved_to(1, 1)))
+        doc.edit("Damage", doc.scenario.with_entity(replace(f2, state={"damage": 9})))
     with qtbot.waitSignal(roster.modelReset):
         doc.edit("Delete", doc.scenario.without_entity("f1"))
     qtmodeltester.check(roster)
+
+
+ROLES = (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole,
+         Qt.ItemDataRole.DecorationRole, Qt.ItemDataRole.ForegroundRole, ID_ROLE,
+         Qt.ItemDataRole.FontRole, Qt.ItemDataRole.EditRole)
+
+
+def _cells(roster: RosterModel) -> list[object]:
+    return [roster.index(r, c).data(role) for r in range(roster.rowCount())
+            for c in range(roster.columnCount()) for role in ROLES]
+
+
+def test_roster_repaints_a_row_only_when_what_it_shows_changed(qtbot):
+    """The rows keep what they show (worked out once per model value): after random
+    moves, damage, take-downs, renames and a side's renaming, every cell of every role
+    is what a roster made from nothing answers; a row is announced changed
+    (``dataChanged``) when what it shows changed, not for a move."""
+    doc = Document(skirmish())
+    roster = RosterModel(doc)
+    changed: list[int] = []
+    roster.dataChanged.connect(lambda top, bottom, roles: changed.extend(
+        range(top.row(), bottom.row() + 1)))
+    rng = random.Random(17)
+    for step in range(60):
+        _cells(roster)  # every row shown (asked for)
+        changed.clear()
+        scenario = doc.scenario
+        m = scenario.model(rng.choice(["f1", "f2", "f3", "f4"]))
+        kind = rng.choice(["move", "damage", "rename", "side"])
+        if kind == "move":
+            doc.edit("Move", scenario.with_entity(m.moved_to(m.x + 0.5, m.y)))
+            assert changed == []
+        elif kind == "damage":
+            damage = rng.choice([0, 3, 18, 30])
+            new = replace(m, state={**m.state, "damage": damage})
+            shows_other = (new.state.get("damage", 0) or 0) != (m.state.get("damage", 0) or 0)
+            doc.edit("Damage", scenario.with_entity(new))
+            assert changed == ([roster.row_of(m.id)] if shows_other else [])
+        elif kind == "rename":
+            doc.edit("Rename", scenario.with_entity(replace(m, name=f"Name {step}")))
+            assert changed == [roster.row_of(m.id)]
+        else:
+            side = scenario.sides[step % len(scenario.sides)]
+            doc.edit("Side", replace(scenario, sides=tuple(
+                replace(s, name=f"Side {step}") if s is side else s
+                for s in scenario.sides)))
+        assert _cells(roster) == _cells(RosterModel(doc)), (step, kind)
 
 
 def test_roster_rows_by_side_with_health(qtbot):
