@@ -15,6 +15,8 @@ scan), and at once when the scan is complete."""
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
@@ -211,6 +213,7 @@ class AttackPanel(QWidget):
         self.dice.buttons_row.addWidget(self.apply_button)
         self.view: ShownAttack = view_of(attack.current_view)
         self._shown: tuple[object, ...] = ()  # what the verdict and the lists show
+        self._drawn: Drawing | None = None  # and how
         attack.subscribe(self._published)
         self._targets_timer = QTimer(self)
         self._targets_timer.setSingleShot(True)
@@ -399,66 +402,97 @@ class AttackPanel(QWidget):
         self.view = view
         self.odds.show_view(view)
         self.dice.show_view(view)
-        report = view.report
-        shown = (report, view.message, view.can_apply, view.resolution, self.attack.pending)
+        shown = (view.report, view.message, view.can_apply, view.resolution,
+                 self.attack.pending)
         if same(shown, self._shown):
             return
         self._shown = shown
-        self.checklist.clear()
-        self.modifiers.clear()
-        self.apply_button.setEnabled(view.can_apply)
+        drawn = self._drawing(view)
+        if drawn != self._drawn:  # (a new answer often says the same: a move's, a drag's)
+            self._drawn = drawn
+            self._draw(drawn)
+
+    def _drawing(self, view: ShownAttack) -> Drawing:
+        """What the verdict, the lists, the table row and Apply show of ``view``, as plain
+        values (None: left as it is)."""
+        report = view.report
         if report is None:
-            self.verdict_label.set_text(view.message or (
-                PENDING if self.attack.pending else "Select an attacker, then a target."))
-            self.verdict_label.set_look()
-            self.verdict_label.setToolTip("Whether the rules allow this attack now")
-            self.table_row_label.set_text("")
-            self.table_row_label.hide()
-            _fit_rows(self.checklist, 0, CHECK_ROWS)
-            _fit_rows(self.modifiers, 0, MODIFIER_ROWS)
-            return
+            return Drawing(
+                view.can_apply, view.message or (
+                    PENDING if self.attack.pending else "Select an attacker, then a target."),
+                (None, False, None), "Whether the rules allow this attack now", (), (),
+                ("", None, False), None)
         weapon = f" with {report.weapon}" if report.weapon else ""
+        kind = words.attack_type_words(report.ruleset, report.attack_type)
         if report.valid:
-            kind = words.attack_type_words(report.ruleset, report.attack_type)
             verdict = f"✔ {kind} attack{weapon}: allowed"
-            self.verdict_label.set_look(OK_COLOR.name(), bold=True)
+            look = (OK_COLOR.name(), True, None)
         else:
-            kind = words.attack_type_words(report.ruleset, report.attack_type)
             verdict = (f"✖ {kind} attack{weapon}: not allowed — " + "; ".join(
                 words.check_sentence(report.ruleset, c) for c in report.checks if not c.ok))
-            self.verdict_label.set_look(FAIL_COLOR.name(), bold=True)
-        self.verdict_label.set_text(verdict)
-        self.verdict_label.setToolTip(verdict)
-        for check in report.checks:
-            item = QTreeWidgetItem(check_row(check, report.ruleset))
-            color = OK_COLOR if check.ok else FAIL_COLOR
+            look = (FAIL_COLOR.name(), True, None)
+        checks = tuple((tuple(check_row(c, report.ruleset)), c.ok,
+                        check_tooltip(c, report.ruleset)) for c in report.checks)
+        modifiers = tuple((modifier_text(m), f"{m.name}: {m.effect}\n{m.why}".strip())
+                          for m in report.modifiers)
+        if report.table_row:
+            table = (f"Table row used: {report.table_row}", ("#000000", True, ROW_BACKGROUND),
+                     True)
+        else:
+            table = ("", None, False)
+        if not report.valid:
+            apply_tip = "The rules refuse this attack: " + "; ".join(report.reasons)
+        elif view.resolution is None:
+            apply_tip = "Roll or enter the dice first"
+        else:
+            apply_tip = "Apply the damage to the document (one undoable edit; Enter)"
+        return Drawing(view.can_apply, verdict, look, verdict, checks, modifiers, table,
+                       apply_tip)
+
+    def _draw(self, drawn: Drawing) -> None:
+        self.checklist.clear()
+        self.modifiers.clear()
+        self.apply_button.setEnabled(drawn.can_apply)
+        self.verdict_label.set_text(drawn.verdict)
+        self.verdict_label.set_look(*drawn.look)
+        self.verdict_label.setToolTip(drawn.verdict_tip)
+        for texts, ok, tooltip in drawn.checks:
+            item = QTreeWidgetItem(list(texts))
+            color = OK_COLOR if ok else FAIL_COLOR
             item.setForeground(0, QBrush(color))
-            if not check.ok:
+            if not ok:
                 item.setForeground(1, QBrush(color))
             for col in range(3):
-                item.setToolTip(col, check_tooltip(check, report.ruleset))
+                item.setToolTip(col, tooltip)
             self.checklist.addTopLevelItem(item)
-        for mod in report.modifiers:
-            item = QTreeWidgetItem(["±", modifier_text(mod)])
+        for text, tooltip in drawn.modifiers:
+            item = QTreeWidgetItem(["±", text])
             for col in range(2):
-                item.setToolTip(col, f"{mod.name}: {mod.effect}\n{mod.why}".strip())
+                item.setToolTip(col, tooltip)
             self.modifiers.addTopLevelItem(item)
-        _fit_rows(self.checklist, len(report.checks), CHECK_ROWS)
-        _fit_rows(self.modifiers, len(report.modifiers), MODIFIER_ROWS)
-        if report.table_row:
-            self.table_row_label.set_text(f"Table row used: {report.table_row}")
-            self.table_row_label.set_look("#000000", bold=True, background=ROW_BACKGROUND)
-        else:
-            self.table_row_label.set_text("")
-        self.table_row_label.setVisible(bool(report.table_row))
-        if not report.valid:
-            self.apply_button.setToolTip("The rules refuse this attack: "
-                                         + "; ".join(report.reasons))
-        elif view.resolution is None:
-            self.apply_button.setToolTip("Roll or enter the dice first")
-        else:
-            self.apply_button.setToolTip("Apply the damage to the document (one undoable "
-                                         "edit; Enter)")
+        _fit_rows(self.checklist, len(drawn.checks), CHECK_ROWS)
+        _fit_rows(self.modifiers, len(drawn.modifiers), MODIFIER_ROWS)
+        text, look, visible = drawn.table
+        self.table_row_label.set_text(text)
+        if look is not None:
+            self.table_row_label.set_look(*look)
+        self.table_row_label.setVisible(visible)
+        if drawn.apply_tip is not None:
+            self.apply_button.setToolTip(drawn.apply_tip)
+
+
+class Drawing(NamedTuple):
+    """What the card's verdict, lists, table row and Apply show (``AttackPanel._drawing``):
+    an equal one is not drawn again."""
+
+    can_apply: bool
+    verdict: str
+    look: tuple[str | None, bool, str | None]  # the verdict's colour, bold, background
+    verdict_tip: str
+    checks: tuple[tuple[tuple[str, ...], bool, str], ...]  # texts, passed, tooltip
+    modifiers: tuple[tuple[str, str], ...]  # text, tooltip
+    table: tuple[str, tuple[str, bool, str] | None, bool]  # text, look, shown
+    apply_tip: str | None
 
 
 def _fit_rows(tree: QTreeWidget, rows: int, most: int) -> None:

@@ -285,3 +285,80 @@ def test_the_card_draws_an_attack_view(qtbot, tmp_path):
     assert card.dice.tray.rolled == view.rolled and len(view.rolled) == 2
     assert card.odds.expected_label.text() == f"{view.odds.mean:.2f}"
     assert card.checklist.topLevelItemCount() == len(view.report.checks)
+
+
+def _card_state(card) -> tuple[object, ...]:  # noqa: ANN001
+    """What the card's verdict, lists, table row and Apply show."""
+    def rows(tree, columns):  # noqa: ANN001, ANN202
+        return [tuple((item.text(c), item.foreground(c).color().name(), item.toolTip(c))
+                      for c in range(columns))
+                for item in (tree.topLevelItem(n) for n in range(tree.topLevelItemCount()))]
+
+    verdict, table = card.verdict_label, card.table_row_label
+    return (verdict._text, verdict._color and verdict._color.name(), verdict.font().bold(),
+            verdict._background, verdict.toolTip(), rows(card.checklist, 3),
+            card.checklist.isVisibleTo(card), rows(card.modifiers, 2),
+            card.modifiers.isVisibleTo(card), table._text, table.isVisibleTo(card),
+            (table._color and table._color.name(), table.font().bold(),
+             table._background and table._background.name()) if table._text else None,
+            card.apply_button.isEnabled(), card.apply_button.toolTip())
+
+
+def test_the_card_skips_drawing_only_what_it_shows_already(qtbot):
+    """A card that skips drawing a view saying what it shows already (a new answer of a
+    move or a drag, equal to the last) shows what a card drawing every view shows, shown
+    the same views: random views of several rulesets (valid, refused, with modifiers and
+    a table row, none, pending), each answered afresh (new report objects) once or twice
+    in a row."""
+    import random
+    from types import SimpleNamespace
+
+    from tabletop_gui.model.attack_controller import AttackController
+    from tabletop_gui.model.attack_view import AttackChoice, DiceEntry, evaluate
+    from tabletop_gui.model.target_scanner import TargetScanner
+    from tabletop_gui.scenario.battle import battle_of
+    from tabletop_gui.scenario.snapshot import Snapshot
+    from tabletop_gui.ui.attack_panel import AttackPanel
+    from tabletop_gui.ui.card_view import CardView, view_of
+    from tests.core.attack_helpers import raise_failure
+    from tests.gui.attack_support import demo
+
+    def card_of(attack: AttackController) -> AttackPanel:
+        card = AttackPanel(attack, TargetScanner(attack.runner, raise_failure))
+        qtbot.addWidget(card)
+        card.show()
+        return card
+
+    views = []
+    for ruleset in RULESETS:
+        scenario = demo(ruleset)
+        for valid in (True, False):
+            pair = first_pair(scenario, valid)
+            target = scenario.model(pair[1])
+            nearer = scenario.with_entity(target.moved_to(target.x + 0.3, target.y))
+            for board in (scenario, nearer):  # the same verdict, other numbers
+                for dice in (DiceEntry(), DiceEntry(faces=(6, 1))):
+                    views.append((board, AttackChoice(pair[0], None, None, pair[1]), dice))
+    rng = random.Random(17)
+    attack = AttackController(Snapshot.of(demo(RULESETS[0])))
+    card, every = card_of(attack), card_of(attack)
+    drawn = set()
+    for step in range(40):
+        pick = rng.randrange(len(views) + 2)
+        for _ in range(rng.choice((1, 2))):  # answered again: a new, equal report
+            if pick == len(views):
+                view = CardView(message="" if step % 2 else "No line of sight")
+            elif pick == len(views) + 1:
+                view = view_of(attack.current_view)  # none: pending or not
+                attack._dirty = bool(step % 2)  # (the answer asked for, pending)
+            else:
+                scenario, choice, dice = views[pick]
+                snapshot = SimpleNamespace(scenario=scenario, battle=battle_of(scenario))
+                view = view_of(evaluate(snapshot, choice, dice))
+            before = card._drawn
+            card.show_view(view)
+            drawn.add(card._drawn is before)
+            every._shown, every._drawn = (), None  # draws it whatever it showed
+            every.show_view(view)
+            assert _card_state(card) == _card_state(every), (step, pick)
+    assert drawn == {True, False}  # both kept and redrawn were met
