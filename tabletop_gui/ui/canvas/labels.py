@@ -701,19 +701,33 @@ def _still_free(known: Known, changed: list[Rect], tokens: _Index) -> list[Spot]
     near = [r for r in changed if _meets(reach, r)]
     if not near:
         return free
-    was = set(free)
+    was: set[Spot] | None = None
+    for x, y in spots:  # any spot that flips? (mostly none: then ``free`` as it is)
+        right, bottom = x + w, y + h
+        for r0, r1, r2, r3 in near:
+            if x < r2 and r0 < right and y < r3 and r1 < bottom:
+                if was is None:
+                    was = set(free)
+                if tokens.hits((x, y, right, bottom)) == ((x, y) in was):
+                    return _spots_free(spots, w, h, near, tokens, was)
+                break
+    return free
+
+
+def _spots_free(spots: list[Spot], w: float, h: float, near: list[Rect], tokens: _Index,
+                was: set[Spot]) -> list[Spot]:
+    """``_still_free``'s answer when a spot flipped: each spot, tested again when one of
+    the places ``near`` overlaps it."""
     out = []
-    flipped = False
     for x, y in spots:
         s = (x, y, x + w, y + h)
         if any(s[0] < r[2] and r[0] < s[2] and s[1] < r[3] and r[1] < s[3] for r in near):
             now = not tokens.hits(s)
-            flipped = flipped or now != ((x, y) in was)
         else:
             now = (x, y) in was
         if now:
             out.append((x, y))
-    return out if flipped else free
+    return out
 
 
 def around(token: Rect, w: float, h: float) -> list[tuple[float, float]]:
