@@ -299,8 +299,8 @@ class TargetScan:
         if not same_choice:
             self._chunk = FIRST_CHUNK  # else the batch size learnt goes on (a drag)
         enemies = set(plan.enemies)
-        self._done = {t: _stale(s) for t, s in self._done.items() if t in enemies} \
-            if same_choice else {}
+        self._done = {t: s if s.stale else _stale(s) for t, s in self._done.items()
+                      if t in enemies} if same_choice else {}
         self.plan = plan
         # the stale copies sort as their originals did (the same distance and target):
         # the order known stays (a drag step among thousands does not sort them again)
@@ -379,12 +379,12 @@ class TargetScan:
             self._verdicts_left = list(piece.order)
         if piece.failed is not None:
             self._failed = piece.failed
+        done, distance = self._done, self._distance
         for t, (valid, reasons) in piece.verdicts.items():
-            known = self._done.get(t)
+            known = done.get(t)
             if known is not None and not known.stale:
                 continue  # its full report on this scenario came first (the target's)
-            self._done[t] = TargetStatus(t, valid, reasons, None, None, stale=True,
-                                         distance=self._distance.get(t))
+            done[t] = _verdict(t, valid, reasons, distance.get(t))
         for t, status in piece.statuses.items():
             self._done[t] = status
             if status.failure is not None:
@@ -395,9 +395,11 @@ class TargetScan:
             self._verdicts_left = [t for t in self._verdicts_left if t not in judged]
             if not self._verdicts_left:
                 self._reports_left = [t for t in self._order or ()
-                                      if self._done.get(t) is None or self._done[t].stale]
+                                      if t not in done or done[t].stale]
+                # the invalid verdicts known without their reasons (stale, as all here)
                 self._explain_left = [t for t in self._reports_left
-                                      if _unexplained(self._done.get(t))]
+                                      if (s := done.get(t)) is not None and not s.valid
+                                      and not s.reasons]
             self._chunk = piece.chunk
         elif piece.verdicts:  # reasons (their batches learn their own size)
             self._explain_left = [t for t in self._explain_left if t not in piece.verdicts]
@@ -449,11 +451,6 @@ class TargetScan:
         return list(self._sorted)
 
 
-def _unexplained(s: TargetStatus | None) -> bool:
-    """An invalid verdict known without its reasons."""
-    return s is not None and s.stale and not s.valid and not s.reasons
-
-
 def _stale(s: TargetStatus) -> TargetStatus:
     """``s`` as a status of an earlier scenario value (shown until judged again). A copy
     of its fields with ``stale`` set: a drag step among two thousand enemies makes two
@@ -464,6 +461,19 @@ def _stale(s: TargetStatus) -> TargetStatus:
     copy.__dict__.update(s.__dict__)
     copy.__dict__["stale"] = True
     return copy
+
+
+_VERDICT = TargetStatus("", False, (), None, None, stale=True).__dict__
+
+
+def _verdict(target: str, valid: bool, reasons: tuple[str, ...], distance: float | None
+             ) -> TargetStatus:
+    """``TargetStatus(target, valid, reasons, None, None, stale=True, distance=distance)``
+    made as ``_stale`` makes its copies: a scan merges a thousand verdicts at a time."""
+    status = object.__new__(TargetStatus)
+    status.__dict__.update(_VERDICT, target=target, valid=valid, reasons=reasons,
+                           distance=distance)
+    return status
 
 
 def _nearness(s: TargetStatus) -> tuple[float, str]:

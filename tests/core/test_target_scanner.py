@@ -6,6 +6,7 @@ import pytest
 
 from tabletop_gui.model.attack_view import AttackChoice
 from tabletop_gui.model.jobs import InlineRunner
+from tabletop_gui.model.target_scan import TargetStatus
 from tabletop_gui.model.target_scanner import TargetScanner
 from tabletop_gui.rules import registry
 from tabletop_gui.scenario.snapshot import Snapshot
@@ -241,3 +242,68 @@ def test_the_enemies_followed_are_those_of_each_attacker_in_turn() -> None:
         attacker = rng.choice([None, "nobody", *(f.id for f in crowd.fighters)])
         scanner.follow(snap, AttackChoice(attacker, None, None, None))
         assert scanner.enemies() == listed(snap.scenario, attacker)
+
+
+def test_a_verdict_made_fast_is_the_status_the_constructor_makes() -> None:
+    """``_verdict`` (a merge's thousand verdicts made without the frozen dataclass's
+    ``__init__``) equals ``TargetStatus(...)``, field by field, and reads the same."""
+    from tabletop_gui.model.target_scan import TargetStatus, _verdict
+
+    for valid, reasons, distance in ((True, (), 2.5), (False, (), None),
+                                     (False, ("out of range", "no sight"), 13.0)):
+        fast = _verdict("t1", valid, reasons, distance)
+        slow = TargetStatus("t1", valid, reasons, None, None, stale=True, distance=distance)
+        assert type(fast) is TargetStatus and fast == slow
+        assert fast.__dict__ == slow.__dict__ and fast.tooltip == slow.tooltip
+
+
+def _plain(statuses: list[TargetStatus]) -> list[tuple[object, ...]]:
+    """The statuses as values (a report's odds, a ``Dist``, compare by identity)."""
+    from dataclasses import replace
+
+    return [(replace(s, report=None), None if s.report is None else (
+        replace(s.report, distribution=None), s.report.distribution.items()))
+        for s in statuses]
+
+
+@pytest.mark.parametrize("seed", [4, 5])
+def test_a_scan_going_on_from_an_earlier_board_ends_as_one_from_nothing(seed: int) -> None:
+    """A scan that follows its attacker's board as fighters move (the earlier statuses
+    kept, stale, then merged over) has, once its verdicts are known and once complete,
+    exactly the statuses (order, verdicts, reasons, reports, staleness, distances) of a
+    scan of that board from nothing: random crowds, random moves."""
+    import random
+    from dataclasses import replace
+
+    from tabletop_gui.bench.cases_gui import crowd_scenario
+
+    rng = random.Random(seed)
+    crowd = crowd_scenario(60)
+    fighters = tuple(replace(f, x=rng.uniform(1.0, 47.0), y=rng.uniform(1.0, 47.0),
+                             facing=rng.uniform(0.0, 360.0), side=rng.choice(("red", "blue")))
+                     for f in crowd.fighters)
+    scenario = replace(crowd, fighters=fighters)
+    attacker = fighters[0].id
+    choice = AttackChoice(attacker, None, None, None)
+    worker = Worker()
+    going = TargetScanner(worker, lambda where, e: None)
+    snap = Snapshot.of(scenario)
+    for step in range(4):
+        phase_end = rng.choice(("verdicts", "complete"))
+        going.pause(phase_end == "verdicts")
+        going.follow(snap, choice)
+        while worker.jobs:
+            worker.run()
+        fresh_worker = Worker()
+        fresh = TargetScanner(fresh_worker, lambda where, e: None)
+        fresh.pause(phase_end == "verdicts")
+        fresh.follow(snap, choice)
+        while fresh_worker.jobs:
+            fresh_worker.run()
+        assert going.scan.verdicts_known and fresh.scan.verdicts_known
+        assert going.scan.complete == fresh.scan.complete == (phase_end == "complete")
+        assert _plain(going.statuses()) == _plain(fresh.statuses()), step
+        moved = rng.choice(fighters[1:])
+        now = snap.scenario.model(moved.id)
+        snap = snap.revised(snap.scenario.with_entity(
+            now.moved_to(now.x + rng.uniform(-3, 3), now.y + rng.uniform(-3, 3))))
