@@ -74,6 +74,41 @@ def format_extra(key: str, value: Any) -> str:
     return str(value)
 
 
+class _NotPlain(Exception):
+    """A value ``_plain`` cannot compare by value."""
+
+
+def _plain(value: Any) -> tuple[object, ...]:
+    """``value`` (a ruleset extra) as plain, comparable data with its types; raises
+    ``_NotPlain`` for anything else."""
+    if value is None or isinstance(value, bool | int | float | str):
+        return (type(value), value)
+    if isinstance(value, list | tuple):
+        return (type(value), tuple(_plain(v) for v in value))
+    if isinstance(value, dict):
+        return (dict, tuple((k, _plain(v)) for k, v in value.items()))
+    raise _NotPlain
+
+
+def _dist(dist: Dist) -> tuple[int, bytes]:
+    return dist.offset, dist.probs.tobytes()
+
+
+def drawing_of(view: ShownAttack) -> tuple[object, ...] | None:
+    """Everything the panel draws of ``view`` depends on, as values: two views with
+    equal ones are drawn alike. None when an extra is not plain data (drawn always)."""
+    report, odds, res = view.report, view.odds, view.resolution
+    if report is None or odds is None:
+        return (view.damage_axis, None)
+    try:
+        extras = _plain(dict(report.extras))
+    except _NotPlain:
+        return None
+    rolled = None if res is None else (res.damage, res.taken_down, _dist(report.distribution))
+    return (view.damage_axis, tuple(view.dice.faces), _dist(odds), rolled,
+            report.expected_damage, report.take_down_probability, report.valid, extras)
+
+
 def tile_text(key: str, value: float) -> str:
     return f"{100 * value:.1f}%" if is_percentage(key) else f"{value:.2f}"
 
@@ -195,6 +230,7 @@ class OddsPanel(QWidget):
         self._rolled = False
         self._bar_top = self._extra_top = 1.0  # the bars' heights (room above the highest)
         self._shown: tuple[object, ...] = ()  # what the plot was drawn from
+        self._drawn: tuple[object, ...] | None = None  # and as values (``drawing_of``)
         self.show_view(self.view)
 
     @property
@@ -216,6 +252,10 @@ class OddsPanel(QWidget):
         if same(shown, self._shown):
             return
         self._shown = shown
+        drawn = drawing_of(view)
+        if drawn is not None and drawn == self._drawn:
+            return  # a new answer with the same odds (a move's, a drag's): drawn already
+        self._drawn = drawn
         self._axis_label(view.damage_axis)
         report, odds, res = view.report, view.odds, view.resolution
         if report is None or odds is None:

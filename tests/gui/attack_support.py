@@ -111,3 +111,37 @@ def moved(scenario: Scenario, model_id: str, x: float, y: float) -> Scenario:
     m = scenario.model(model_id)
     assert m is not None
     return scenario.with_entity(replace(m, x=x, y=y))
+
+
+def attack_views() -> list[tuple[Scenario, object, object]]:
+    """(scenario, choice, dice) of the demos of every ruleset: a valid and an invalid
+    pair, each also with its target 0.3" further (the same verdict, other numbers), each
+    without dice and with two dice fed: views whose answers differ a little or not at
+    all, for the cards and panels that skip drawing what they show already."""
+    from tabletop_gui.model.attack_view import AttackChoice, DiceEntry
+
+    views: list[tuple[Scenario, object, object]] = []
+    for ruleset in RULESETS:
+        scenario = demo(ruleset)
+        for valid in (True, False):
+            attacker, target_id = first_pair(scenario, valid)
+            target = scenario.model(target_id)
+            assert target is not None
+            further = scenario.with_entity(target.moved_to(target.x + 0.3, target.y))
+            for board in (scenario, further):
+                for dice in (DiceEntry(), DiceEntry(faces=(6, 1))):
+                    views.append((board, AttackChoice(attacker, None, None, target_id), dice))
+    return views
+
+
+def shown_view(board: Scenario, choice: object, dice: object) -> object:
+    """The view (``ui.card_view.view_of``) of ``choice`` with ``dice`` on ``board``,
+    answered afresh (new report objects)."""
+    from types import SimpleNamespace
+
+    from tabletop_gui.model.attack_view import evaluate
+    from tabletop_gui.scenario.battle import battle_of
+    from tabletop_gui.ui.card_view import view_of
+
+    snapshot = SimpleNamespace(scenario=board, battle=battle_of(board))
+    return view_of(evaluate(snapshot, choice, dice))  # type: ignore[arg-type]

@@ -311,17 +311,14 @@ def test_the_card_skips_drawing_only_what_it_shows_already(qtbot):
     a table row, none, pending), each answered afresh (new report objects) once or twice
     in a row."""
     import random
-    from types import SimpleNamespace
 
     from tabletop_gui.model.attack_controller import AttackController
-    from tabletop_gui.model.attack_view import AttackChoice, DiceEntry, evaluate
     from tabletop_gui.model.target_scanner import TargetScanner
-    from tabletop_gui.scenario.battle import battle_of
     from tabletop_gui.scenario.snapshot import Snapshot
     from tabletop_gui.ui.attack_panel import AttackPanel
     from tabletop_gui.ui.card_view import CardView, view_of
     from tests.core.attack_helpers import raise_failure
-    from tests.gui.attack_support import demo
+    from tests.gui.attack_support import attack_views, demo, shown_view
 
     def card_of(attack: AttackController) -> AttackPanel:
         card = AttackPanel(attack, TargetScanner(attack.runner, raise_failure))
@@ -329,16 +326,7 @@ def test_the_card_skips_drawing_only_what_it_shows_already(qtbot):
         card.show()
         return card
 
-    views = []
-    for ruleset in RULESETS:
-        scenario = demo(ruleset)
-        for valid in (True, False):
-            pair = first_pair(scenario, valid)
-            target = scenario.model(pair[1])
-            nearer = scenario.with_entity(target.moved_to(target.x + 0.3, target.y))
-            for board in (scenario, nearer):  # the same verdict, other numbers
-                for dice in (DiceEntry(), DiceEntry(faces=(6, 1))):
-                    views.append((board, AttackChoice(pair[0], None, None, pair[1]), dice))
+    views = attack_views()
     rng = random.Random(17)
     attack = AttackController(Snapshot.of(demo(RULESETS[0])))
     card, every = card_of(attack), card_of(attack)
@@ -352,9 +340,7 @@ def test_the_card_skips_drawing_only_what_it_shows_already(qtbot):
                 view = view_of(attack.current_view)  # none: pending or not
                 attack._dirty = bool(step % 2)  # (the answer asked for, pending)
             else:
-                scenario, choice, dice = views[pick]
-                snapshot = SimpleNamespace(scenario=scenario, battle=battle_of(scenario))
-                view = view_of(evaluate(snapshot, choice, dice))
+                view = shown_view(*views[pick])
             before = card._drawn
             card.show_view(view)
             drawn.add(card._drawn is before)

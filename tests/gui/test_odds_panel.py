@@ -135,3 +135,52 @@ def test_empty_without_a_target(qtbot) -> None:
 def test_the_damage_axis_is_named_by_the_ruleset(qtbot, ruleset: str, axis: str) -> None:
     panel, _, _, _ = _panel(qtbot, ruleset)
     assert panel.plot_name.text == f"{axis} (target)"
+
+
+def _odds_state(panel: OddsPanel) -> tuple[object, ...]:
+    """What the panel shows: numbers, texts, bars, curves, ranges, tiles."""
+    def data(item) -> tuple[object, ...]:  # noqa: ANN001
+        xs, ys = item.getData()
+        return (None if xs is None else list(xs), None if ys is None else list(ys))
+
+    def bars(item) -> tuple[object, ...]:  # noqa: ANN001
+        return (list(item.opts["x"]), list(item.opts["height"]), item.isVisible())
+
+    return (panel.expected_label.text(), panel.take_down_label.text(),
+            panel.condition_label._text, panel.extras_label._text,
+            panel.extras_label.isVisibleTo(panel), panel.extras_label.toolTip(),
+            panel.plot_name.text, bars(panel.bars), bars(panel.rolled_bar),
+            data(panel.at_least), panel.plot.viewRange(),
+            panel.extra_plot.isVisibleTo(panel), bars(panel.extra_bars),
+            data(panel.extra_at_least), panel.extra_plot.viewRange(), panel.extra_title,
+            [(t.value.text(), t.isVisibleTo(panel)) for t in panel.extra_tiles])
+
+
+def test_the_panel_skips_drawing_only_the_odds_it_shows_already(qtbot) -> None:
+    """A panel that skips drawing a view whose odds it shows already (a new answer of a
+    move or a drag, the same numbers) shows what a panel drawing every view shows, shown
+    the same views: random views of every ruleset (with dice, without, other boards,
+    none), each answered afresh (new report objects) once or twice in a row."""
+    import random
+
+    from tabletop_gui.ui.card_view import CardView
+    from tests.gui.attack_support import attack_views, shown_view
+
+    panel, every = OddsPanel(), OddsPanel()
+    for p in (panel, every):
+        qtbot.addWidget(p)
+        p.show()
+    views = attack_views()
+    rng = random.Random(17)
+    kept = set()
+    for step in range(40):
+        pick = rng.randrange(len(views) + 1)
+        for _ in range(rng.choice((1, 2))):  # answered again: a new, equal report
+            view = CardView() if pick == len(views) else shown_view(*views[pick])
+            before = panel._drawn
+            panel.show_view(view)
+            kept.add(panel._drawn is before)
+            every._shown, every._drawn = (), None  # draws it whatever it showed
+            every.show_view(view)
+            assert _odds_state(panel) == _odds_state(every), (step, pick)
+    assert kept == {True, False}  # both kept and redrawn were met
