@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from tabletop_gui.model.attack_view import AttackChoice
@@ -9,9 +11,23 @@ from tabletop_gui.model.jobs import InlineRunner
 from tabletop_gui.model.target_scan import TargetStatus
 from tabletop_gui.model.target_scanner import TargetScanner
 from tabletop_gui.rules import registry
+from tabletop_gui.scenario.entities import Scenario
 from tabletop_gui.scenario.snapshot import Snapshot
 from tests.core.test_attack_controller import Worker
 from tests.core.test_resolver import demo
+
+
+def shuffled_crowd(rng: random.Random) -> Scenario:
+    """The benchmark's crowd of 60 with its fighters moved, turned and sided at random."""
+    from dataclasses import replace
+
+    from tabletop_gui.bench.cases_gui import crowd_scenario
+
+    crowd = crowd_scenario(60)
+    fighters = tuple(replace(f, x=rng.uniform(1.0, 47.0), y=rng.uniform(1.0, 47.0),
+                             facing=rng.uniform(0.0, 360.0), side=rng.choice(("red", "blue")))
+                     for f in crowd.fighters)
+    return replace(crowd, fighters=fighters)
 
 
 def enemies_of(snap: Snapshot, attacker: str) -> set[str]:
@@ -181,18 +197,11 @@ def test_each_phase_of_a_scan_on_a_shuffled_crowd_says_what_attack_says(seed: in
     """On a crowd whose fighters are moved at random: the verdicts (without reasons) are
     the valid flags of ``attack``, the reasons that follow are its reasons, and the full
     reports are its reports, for every enemy (the three phases of issue 17's scan)."""
-    import random
-    from dataclasses import replace
-
-    from tabletop_gui.bench.cases_gui import crowd_scenario
     from tests.core.test_target_validity import one_by_one
 
     rng = random.Random(seed)
-    crowd = crowd_scenario(60)
-    fighters = tuple(replace(f, x=rng.uniform(1.0, 47.0), y=rng.uniform(1.0, 47.0),
-                             facing=rng.uniform(0.0, 360.0), side=rng.choice(("red", "blue")))
-                     for f in crowd.fighters)
-    scenario = replace(crowd, fighters=fighters)
+    scenario = shuffled_crowd(rng)
+    fighters = scenario.fighters
     snap = Snapshot.of(scenario)
     ruleset = registry.get(scenario.ruleset)
     for attacker in rng.sample([f.id for f in fighters], 3):
@@ -272,17 +281,9 @@ def test_a_scan_going_on_from_an_earlier_board_ends_as_one_from_nothing(seed: in
     kept, stale, then merged over) has, once its verdicts are known and once complete,
     exactly the statuses (order, verdicts, reasons, reports, staleness, distances) of a
     scan of that board from nothing: random crowds, random moves."""
-    import random
-    from dataclasses import replace
-
-    from tabletop_gui.bench.cases_gui import crowd_scenario
-
     rng = random.Random(seed)
-    crowd = crowd_scenario(60)
-    fighters = tuple(replace(f, x=rng.uniform(1.0, 47.0), y=rng.uniform(1.0, 47.0),
-                             facing=rng.uniform(0.0, 360.0), side=rng.choice(("red", "blue")))
-                     for f in crowd.fighters)
-    scenario = replace(crowd, fighters=fighters)
+    scenario = shuffled_crowd(rng)
+    fighters = scenario.fighters
     attacker = fighters[0].id
     choice = AttackChoice(attacker, None, None, None)
     worker = Worker()

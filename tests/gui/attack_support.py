@@ -3,8 +3,10 @@ attack flow installed, and small helpers to drive it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QSettings
 
@@ -145,3 +147,16 @@ def shown_view(board: Scenario, choice: object, dice: object) -> object:
 
     snapshot = SimpleNamespace(scenario=board, battle=battle_of(board))
     return view_of(evaluate(snapshot, choice, dice))  # type: ignore[arg-type]
+
+
+def show_as_drawing_every(kept: Any, every: Any, view: object,
+                          state: Callable[[Any], object]) -> bool:
+    """Show ``view`` on ``kept`` (which skips drawing what it shows already) and on
+    ``every`` (made to draw it whatever it showed); their ``state`` must be equal. True
+    when ``kept`` skipped the drawing."""
+    before = kept._drawn
+    kept.show_view(view)
+    every._shown, every._drawn = (), None
+    every.show_view(view)
+    assert state(kept) == state(every)
+    return kept._drawn is before

@@ -318,7 +318,7 @@ def test_the_card_skips_drawing_only_what_it_shows_already(qtbot):
     from tabletop_gui.ui.attack_panel import AttackPanel
     from tabletop_gui.ui.card_view import CardView, view_of
     from tests.core.attack_helpers import raise_failure
-    from tests.gui.attack_support import attack_views, demo, shown_view
+    from tests.gui.attack_support import attack_views, demo, show_as_drawing_every, shown_view
 
     def card_of(attack: AttackController) -> AttackPanel:
         card = AttackPanel(attack, TargetScanner(attack.runner, raise_failure))
@@ -341,10 +341,5 @@ def test_the_card_skips_drawing_only_what_it_shows_already(qtbot):
                 attack._dirty = bool(step % 2)  # (the answer asked for, pending)
             else:
                 view = shown_view(*views[pick])
-            before = card._drawn
-            card.show_view(view)
-            drawn.add(card._drawn is before)
-            every._shown, every._drawn = (), None  # draws it whatever it showed
-            every.show_view(view)
-            assert _card_state(card) == _card_state(every), (step, pick)
+            drawn.add(show_as_drawing_every(card, every, view, _card_state))
     assert drawn == {True, False}  # both kept and redrawn were met

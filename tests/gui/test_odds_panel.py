@@ -164,7 +164,7 @@ def test_the_panel_skips_drawing_only_the_odds_it_shows_already(qtbot) -> None:
     import random
 
     from tabletop_gui.ui.card_view import CardView
-    from tests.gui.attack_support import attack_views, shown_view
+    from tests.gui.attack_support import attack_views, show_as_drawing_every, shown_view
 
     panel, every = OddsPanel(), OddsPanel()
     for p in (panel, every):
@@ -173,14 +173,9 @@ def test_the_panel_skips_drawing_only_the_odds_it_shows_already(qtbot) -> None:
     views = attack_views()
     rng = random.Random(17)
     kept = set()
-    for step in range(40):
+    for _step in range(40):
         pick = rng.randrange(len(views) + 1)
         for _ in range(rng.choice((1, 2))):  # answered again: a new, equal report
             view = CardView() if pick == len(views) else shown_view(*views[pick])
-            before = panel._drawn
-            panel.show_view(view)
-            kept.add(panel._drawn is before)
-            every._shown, every._drawn = (), None  # draws it whatever it showed
-            every.show_view(view)
-            assert _odds_state(panel) == _odds_state(every), (step, pick)
+            kept.add(show_as_drawing_every(panel, every, view, _odds_state))
     assert kept == {True, False}  # both kept and redrawn were met
