@@ -34,7 +34,16 @@ from tabletop_gui.rules.base import (
     Terms,
 )
 from tabletop_gui.rules.dist import Dist
-from tabletop_gui.rules.ninth_age.build import Armed, Plan, arm, plan_against, valid_against
+from tabletop_gui.rules.ninth_age.build import (
+    Armed,
+    Plan,
+    Verdict,
+    arm,
+    plan_against,
+    size_of,
+    valid_against,
+    verdict_against,
+)
 from tabletop_gui.rules.ninth_age.info import INFO, MAX_HITS, MAX_HP
 from tabletop_gui.rules.ninth_age.odds import Measure, Odds, capped
 from tabletop_gui.rules.ninth_age.sequence import Run, Runner, conditioned, dice_waiting
@@ -208,15 +217,16 @@ def summary(d: Dist) -> dict[str, Any]:
 
 def check_size(plan: Plan, attacker: str) -> None:
     """Refuse (RulesError naming the numbers) an attack larger than MAX_HITS / MAX_HP."""
-    p = plan.profile
-    each = p.hits_per_success + (1 if p.battle_focus else 0)
-    rolls = plan.attacks
-    if plan.shots is not None:
-        rolls += plan.shooting_models * max(0, plan.shots.largest)
+    _check_size(attacker, plan.weapon, *size_of(plan))
+
+
+def _check_size(attacker: str, weapon: str, rolls: int, each: int, most: int) -> None:
+    """``check_size`` of an attack of ``rolls`` attack rolls, each success up to ``each``
+    hits, each hit up to ``most`` Health Points (``build.size_of``)."""
     hits = rolls * each
-    most = max(min(h.hp_cap, max(1, h.wounds.largest))
-               for h in (p.normal, p.bracketed) if h is not None)
-    what = f"{attacker} with {plan.weapon}: {rolls:,} attack{'s' * (rolls != 1)}" + (
+    if hits <= MAX_HITS and hits * most <= MAX_HP:
+        return
+    what = f"{attacker} with {weapon}: {rolls:,} attack{'s' * (rolls != 1)}" + (
         f" of up to {each} hits each" if each > 1 else "")
     lower = ("lower the unit's attacks, or the models with --set attacking_models=N "
              "(and supporting_models)")
@@ -266,6 +276,20 @@ def _plan_of(armed: Sequence[Armed], t: UnitView, s: Situation) -> Plan:
     return plan
 
 
+def _verdict_of(armed: Sequence[Armed], t: UnitView, s: Situation) -> Verdict:
+    """The checks of ``_plan_of(armed, t, s)`` (``build.verdict_against``: the same
+    weapon chosen the same way, refused the same way when too large), without the plan."""
+    verdict = verdict_against(armed[0], t, s)
+    if not verdict.valid:
+        valid = next((w for w in armed[1:] if valid_against(w, t, s)), None)
+        if valid is not None:
+            armed = [valid]
+            verdict = verdict_against(valid, t, s)
+    _check_size(armed[0].attacker.id, armed[0].label, verdict.rolls, verdict.each,
+                verdict.most)
+    return verdict
+
+
 class NinthAgeRuleset(Ruleset):
     info = INFO
     damage_axis = "Health Points lost"
@@ -307,10 +331,11 @@ class NinthAgeRuleset(Ruleset):
                         situational: Mapping[str, Any] | None = None,
                         explain: bool = True,
                         ) -> dict[str, tuple[bool, tuple[str, ...]]]:
-        """``attack(...).valid`` and ``.reasons`` of each target from its plan alone: the
-        verdict is the plan's checks (and a refused plan's message), which is all an
-        attack adds them to, so no distribution is computed. The situations of the pairs
-        come from the battle's scan (``scanned_situation``)."""
+        """``attack(...).valid`` and ``.reasons`` of each target from its plan's checks
+        alone: the verdict is the plan's checks (and a refused plan's message), which is
+        all an attack adds them to, so neither a distribution nor the plan is made
+        (``_verdict_of``). The situations of the pairs come from the battle's scan
+        (``scanned_situation``)."""
         out: dict[str, tuple[bool, tuple[str, ...]]] = {}
         request = AttackRequest(attacker, attacker, weapon, offhand, dict(situational or {}))
         try:
@@ -330,16 +355,17 @@ class NinthAgeRuleset(Ruleset):
             try:
                 t = unit_view(battle, target)
                 s = self.situation(battle, attacker, target)
-                plan = None if refused is not None else _plan_of(armed, t, s)
+                verdict = None if refused is not None else _verdict_of(armed, t, s)
             except RulesError as e:
                 out[target] = (False, (str(e),))
                 continue
-            if plan is None:
+            if verdict is None:
                 out[target] = (False, (str(refused),))
                 continue
-            reasons = (tuple(c.text for c in plan.checks if not c.ok)
-                       if explain or plan.valid else ())
-            out[target] = (plan.valid, reasons)
+            valid = verdict.valid
+            reasons = (tuple(c.text for c in verdict.checks if not c.ok)
+                       if explain or valid else ())
+            out[target] = (valid, reasons)
         return out
 
     def attack(self, battle: Battle, request: AttackRequest,
