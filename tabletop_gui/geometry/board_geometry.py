@@ -345,6 +345,13 @@ class BoardGeometry:
 
         return facing_cover.facing_choices(self.obstructions(), threshold)
 
+    def facing_arcs(self) -> list[Arc]:
+        """The arc of the target holding the shooter's reference point (``arc_of``) of each
+        pair of ``facing_choices``, in its order (read from the same table)."""
+        from tabletop_gui.geometry import facing_cover  # lazy: fan.py and the facing tables
+
+        return facing_cover.facing_arcs(self.obstructions())
+
     def obstructions(self) -> Obstructions:
         """What can hide the samples of a facing (``facing_cover.obstructions``), prepared
         on the first facing-cover question and kept."""

@@ -232,6 +232,11 @@ def facing_choices(obs: Obstructions, threshold: Literal["more_than_half", "half
             [tuple(ids[ends_l[n]:ends_l[n + 1]]) for n in range(len(pairs))])
 
 
+def facing_arcs(obs: Obstructions) -> list[Arc]:
+    """The arc of each pair of ``facing_choices`` (``Hidden.arcs`` of the scan)."""
+    return _scan(obs)[1].arcs
+
+
 def _choose(hid: Hidden, n: int, ids: NDArray[np.object_], threshold: str) -> FacingCover:
     """The shooter's best point: the least cover, then the smallest hidden fraction."""
     hard, total = hid.hard[n].tolist(), hid.total[n].tolist()

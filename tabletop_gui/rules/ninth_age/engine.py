@@ -117,22 +117,25 @@ class _Reading:
         gives it), arc and sight."""
         g = self.g
         engaged = g.touching(horizontal)
-        facing = g.engaged_facing(target, attacker) if engaged else None
-        height = self.height
-        shooter_h = height[attacker]
-        low = bool(by) and all(i in height and height[i] <= shooter_h + 1e-9 for i in by)
-        # what gives the cover: nothing without cover; hard cover comes from hard terrain
+        low = False
         given_by: tuple[str, ...] = ()
-        if kind == "soft":
-            given_by = by
-        elif kind == "hard":
-            given_by = tuple(i for i in by if i in self.hard)
+        if by:
+            height = self.height
+            shooter_h = height[attacker]
+            low = all(i in height and height[i] <= shooter_h + 1e-9 for i in by)
+            # what gives the cover: nothing without cover; hard cover from hard terrain
+            if kind == "soft":
+                given_by = by
+            elif kind == "hard":
+                given_by = tuple(i for i in by if i in self.hard)
+        if not engaged:  # the fields in order (a scan makes hundreds)
+            return Situation(horizontal, False, None, arc, 0, visible, kind, given_by, low)
         return Situation(
             distance=horizontal,
             engaged=engaged,
-            engaged_facing=facing,
+            engaged_facing=g.engaged_facing(target, attacker),
             arc=arc,
-            contact_models=g.contact_models(attacker, target) if engaged else 0,
+            contact_models=g.contact_models(attacker, target),
             visible=visible,
             cover=kind,
             cover_by=given_by,
@@ -189,14 +192,14 @@ def scan_situations(battle: Battle, threshold: str) -> dict[tuple[str, str], Sit
     g = battle.geometry
     ids = [b.id for b in g.bodies.bodies]
     pairs, kinds, _, _, by = g.facing_choices(_threshold(threshold))
+    arcs = g.facing_arcs()  # g.arc_of(t, a) of each pair, from the same table
     visible = g.sight_matrix().tolist()
     gaps = g.horizontal_gaps()
-    reading = _Reading(battle, g)
+    situation = _Reading(battle, g).situation
     out = {}
-    for n, (i, j) in enumerate(pairs):
+    for (i, j), kind, by_n, arc in zip(pairs, kinds, by, arcs, strict=True):
         a, t = ids[i], ids[j]
-        out[(a, t)] = reading.situation(a, t, gaps[i][j], kinds[n], by[n], g.arc_of(t, a),
-                                        visible[i][j])
+        out[(a, t)] = situation(a, t, gaps[i][j], kind, by_n, arc, visible[i][j])
     return out
 
 
