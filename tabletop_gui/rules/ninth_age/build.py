@@ -391,13 +391,10 @@ class Verdict:
     and the size of the attack ``engine.check_size`` reads (``size_of`` of the plan)."""
 
     checks: tuple[Check, ...]
+    valid: bool  # every check is met
     rolls: int  # attack rolls at most
     each: int  # hits one success makes at most
     most: int  # Health Points one hit takes at most
-
-    @property
-    def valid(self) -> bool:
-        return all(c.ok for c in self.checks)
 
 
 def size_of(plan: Plan) -> tuple[int, int, int]:
@@ -438,7 +435,8 @@ def verdict_against(armed: Armed, target: UnitView, situation: Situation) -> Ver
         per_success = _area(aa, armed.shooting, target, situation)[0]
         if aa.bracketed is not None and armed.bracketed is not None:
             most = max(most, min(target.hp, max(1, _wounds(armed.bracketed, target).largest)))
-    return Verdict(tuple(checks), rolls, per_success + (1 if attrs.battle_focus else 0), most)
+    return Verdict(tuple(checks), all(c.ok for c in checks), rolls,
+                   per_success + (1 if attrs.battle_focus else 0), most)
 
 
 def valid_against(armed: Armed, target: UnitView, situation: Situation) -> bool:

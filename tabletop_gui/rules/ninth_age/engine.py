@@ -354,10 +354,14 @@ class NinthAgeRuleset(Ruleset):
             armed = armed_for(a, weapon, situ)
         except RulesError as e:
             refused = str(e)
+        views = battle.kept(_Views, _Views)
+        scans = battle.kept(_Scans, _Scans)
         for target in targets:
             try:
-                t = unit_view(battle, target)
-                s = self.situation(battle, attacker, target)
+                t = views.get(target) or unit_view(battle, target)
+                # the scanned situation when there is one (what ``situation`` reads first)
+                s = ((scans.situations.get((attacker, target)) if scans.threshold is not None
+                      else None) or self.situation(battle, attacker, target))
                 verdict = None if refused is not None else _verdict_of(armed, t, s)
             except RulesError as e:
                 out[target] = (False, (str(e),))
