@@ -14,7 +14,10 @@ In ``roll``: ``hits``, ``wounds`` and ``casualties`` of the rolled attack.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Generator, Mapping, Sequence
+from itertools import repeat
+from operator import le
 from typing import TYPE_CHECKING, Any, Literal
 
 from tabletop_gui.geometry.unit_arcs import CONTACT, arc_lines
@@ -111,23 +114,28 @@ class _Reading:
         self.height = {b.id: b.height for b in g.bodies.bodies}
         self.hard = battle.kept(_Scans, _Scans).hard
 
+    def _low(self, by: tuple[str, ...], shooter: str) -> bool:
+        """Is everything in ``by`` a unit no taller than the shooter? (NaN, never lower,
+        for what is not a unit.)"""
+        return all(map(le, map(self.height.get, by, repeat(math.nan)),
+                       repeat(self.height[shooter] + 1e-9)))
+
     def situation(self, attacker: str, target: str, horizontal: float, kind: str,
-                  by: tuple[str, ...], arc: str, visible: bool) -> Situation:
+                  by: tuple[str, ...], arc: str, visible: bool, contact: int | None = None
+                  ) -> Situation:
         """The Situation of a pair from its horizontal gap, facing cover (kind and what
-        gives it), arc and sight."""
+        gives it), arc and sight (and its contact models when in contact, if known)."""
         g = self.g
         engaged = g.touching(horizontal)
         low = False
         given_by: tuple[str, ...] = ()
         if by:
-            height = self.height
-            shooter_h = height[attacker]
-            low = all(i in height and height[i] <= shooter_h + 1e-9 for i in by)
+            low = self._low(by, attacker)
             # what gives the cover: nothing without cover; hard cover from hard terrain
             if kind == "soft":
                 given_by = by
             elif kind == "hard":
-                given_by = tuple(i for i in by if i in self.hard)
+                given_by = tuple(filter(self.hard.__contains__, by))
         if not engaged:  # the fields in order (a scan makes hundreds)
             return Situation(horizontal, False, None, arc, 0, visible, kind, given_by, low)
         return Situation(
@@ -135,7 +143,8 @@ class _Reading:
             engaged=engaged,
             engaged_facing=g.engaged_facing(target, attacker),
             arc=arc,
-            contact_models=g.contact_models(attacker, target),
+            contact_models=(g.contact_models(attacker, target) if contact is None
+                            else contact),
             visible=visible,
             cover=kind,
             cover_by=given_by,
@@ -196,10 +205,14 @@ def scan_situations(battle: Battle, threshold: str) -> dict[tuple[str, str], Sit
     visible = g.sight_matrix().tolist()
     gaps = g.horizontal_gaps()
     situation = _Reading(battle, g).situation
+    # the contact models of the pairs in contact, measured at once
+    touching = [(ids[i], ids[j]) for i, j in pairs if g.touching(gaps[i][j])]
+    contact = dict(zip(touching, g.contact_models_of(touching), strict=True))
     out = {}
     for (i, j), kind, by_n, arc in zip(pairs, kinds, by, arcs, strict=True):
         a, t = ids[i], ids[j]
-        out[(a, t)] = situation(a, t, gaps[i][j], kind, by_n, arc, visible[i][j])
+        out[(a, t)] = situation(a, t, gaps[i][j], kind, by_n, arc, visible[i][j],
+                                contact.get((a, t)))
     return out
 
 
