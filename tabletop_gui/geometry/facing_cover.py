@@ -278,22 +278,12 @@ def hidden_many(obs: Obstructions, pairs: list[tuple[int, int]]) -> Hidden:
     cert = np.zeros((n_e, SHOOTER_SAMPLES), dtype=np.uint64)
     has = np.flatnonzero(counts > 0)
     if len(row):
-        # the masks of an obstruction's pieces or-ed together: its first piece's, then
-        # those of the few obstructions in several pieces (a forest's convex parts)
+        # the masks of an obstruction's pieces (consecutive rows) or-ed together
         starts = (np.cumsum(counts) - counts)[has]
-        poss[has] = poss_r[starts]
-        cert[has] = cert_r[starts]
-        more = np.flatnonzero(np.diff(row, prepend=-1) == 0)  # not the first piece
-        if len(more):
-            np.bitwise_or.at(poss, row[more], poss_r[more])
-            np.bitwise_or.at(cert, row[more], cert_r[more])
-    poss_f, cert_f = poss.ravel(), cert.ravel()
-    es_p = np.repeat(pe, SHOOTER_SAMPLES)
-    es_s = np.tile(np.arange(SHOOTER_SAMPLES), n_e)
-    es_o = np.repeat(oe, SHOOTER_SAMPLES)
+        poss[has] = np.bitwise_or.reduceat(poss_r, starts, axis=0)
+        cert[has] = np.bitwise_or.reduceat(cert_r, starts, axis=0)
     # samples hidden for certain from each (pair, shooter point), by anything and by hard:
     # the candidates of a pair are consecutive rows, or-ed together
-    ps = es_p * SHOOTER_SAMPLES + es_s
     by_pair = np.zeros((2, n_p, SHOOTER_SAMPLES), dtype=np.uint64)
     if n_e:
         first = np.flatnonzero(np.r_[True, pe[1:] != pe[:-1]])
@@ -301,34 +291,38 @@ def hidden_many(obs: Obstructions, pairs: list[tuple[int, int]]) -> Hidden:
         by_pair[1, pe[first]] = np.bitwise_or.reduceat(
             np.where(ts.hard[oe][:, None], cert, np.uint64(0)), first, axis=0)
     total, hard = by_pair[0].ravel(), by_pair[1].ravel()
-    is_hard = ts.hard[es_o]
-    # the unsure samples are tested line by line, except where nothing can change: the
-    # obstruction already certainly hides something from the point, and the sample is
-    # already certainly hidden (by something hard, if the obstruction is hard)
-    unsure = poss_f & ~cert_f
-    settled = cert_f != 0
-    need = np.where(settled, unsure & (~total[ps] | np.where(is_hard, ~hard[ps],
-                                                              np.uint64(0))), unsure)
+    poss_f, cert_f = poss.ravel(), cert.ravel()
     hides = cert_f != 0
-    rows = np.flatnonzero(need)
+    # the unsure samples (possibly but not certainly hidden: few) are tested line by line,
+    # except where nothing can change: the obstruction already certainly hides something
+    # from the point, and the sample is already certainly hidden (by something hard, if
+    # the obstruction is hard); rows r of (candidate, shooter point) r // SHOOTER_SAMPLES,
+    # r % SHOOTER_SAMPLES
+    rows = np.flatnonzero(poss_f & ~cert_f)
+    unsure = poss_f[rows] & ~cert_f[rows]
+    es_e, es_s = np.divmod(rows, SHOOTER_SAMPLES)
+    es_p, es_o = pe[es_e], oe[es_e]
+    ps = es_p * SHOOTER_SAMPLES + es_s
+    need = np.where(hides[rows], unsure & (~total[ps] | np.where(ts.hard[es_o], ~hard[ps],
+                                                                  np.uint64(0))), unsure)
+    keep = np.flatnonzero(need)
+    rows, need, es_p, es_s, es_o, ps = (x[keep] for x in (rows, need, es_p, es_s, es_o, ps))
     if len(rows):
-        bits = np.unpackbits(need[rows].view(np.uint8).reshape(-1, 8), axis=1,
-                             bitorder="little")
+        bits = np.unpackbits(need.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
         at, k = np.nonzero(bits)
-        r = rows[at]
-        zeros = np.zeros(len(r))
+        zeros = np.zeros(len(at))
         # the sample points, as s0 + f (s1 - s0) and t0 + u (t1 - t0) of each pair
-        pr = es_p[r]
-        fs, ft = _FS[es_s[r]][:, None], _FT[k][:, None]
+        pr = es_p[at]
+        fs, ft = _FS[es_s[at]][:, None], _FT[k][:, None]
         p = np.column_stack([s0[pr] + fs * (s1[pr] - s0[pr]), zeros])
         q = np.column_stack([t0[pr] + ft * (t1[pr] - t0[pr]), zeros])
-        hit = blocked(p, q, es_o[r], ts, use_z=False)
-        r, k = r[hit], k[hit]
+        hit = blocked(p, q, es_o[at], ts, use_z=False)
+        at, k = at[hit], k[hit]
         bit = np.left_shift(np.uint64(1), k.astype(np.uint64))
-        np.bitwise_or.at(total, ps[r], bit)
-        h = ts.hard[es_o[r]]
-        np.bitwise_or.at(hard, ps[r][h], bit[h])
-        hides[r] = True
+        np.bitwise_or.at(total, ps[at], bit)
+        h = ts.hard[es_o[at]]
+        np.bitwise_or.at(hard, ps[at][h], bit[h])
+        hides[rows[at]] = True
     hard_fracs = np.bitwise_count(hard) / TARGET_SAMPLES
     total_fracs = np.bitwise_count(total) / TARGET_SAMPLES
     return Hidden(hard_fracs.reshape(n_p, SHOOTER_SAMPLES),
