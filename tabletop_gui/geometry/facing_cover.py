@@ -422,10 +422,11 @@ _SLABS = 4  # slabs across the line between the facings, each with its own box
 def _slab_boxes(ends: FloatArray) -> FloatArray:
     """(pairs, _SLABS, 4): boxes holding the convex hull of each pair's four points cut in
     slabs across the line between the middles of the two facings (a long pair at an angle
-    has a much smaller box per slab than for the whole hull). Each slab of the hull is the
-    hull of the four points in it and of where the lines between them cross its limits
-    (those lines lie in the hull), so its box is theirs, widened by far more than rounding;
-    a slab holding none is empty (min > max: inf, -inf)."""
+    has a much smaller box per slab than for the whole hull). The hull's part in a slab is
+    the convex polygon whose corners are the four points in it and where the hull's edges
+    (among the 6 lines between the points) cross the slab's two limits, so its box is
+    theirs, widened by far more than rounding; a slab holding none is empty (min > max:
+    inf, -inf)."""
     n_p = len(ends)
     axis = 0.5 * (ends[:, 2] + ends[:, 3]) - 0.5 * (ends[:, 0] + ends[:, 1])
     start = 0.5 * (ends[:, 0] + ends[:, 1])
@@ -435,19 +436,19 @@ def _slab_boxes(ends: FloatArray) -> FloatArray:
     tau = np.einsum("pmc,pc->pm", ends - start[:, None, :], axis) / size[:, None]  # (p, 4)
     tau[flat] = 0.0
     cuts = np.linspace(tau.min(axis=1), tau.max(axis=1), _SLABS + 1, axis=1)  # (p, S+1)
-    # the points: the four ends and the crossings of the 6 lines with each cut
-    pts, taus = [ends], [tau]
-    for a, b in ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)):
-        ta, tb = tau[:, a][:, None], tau[:, b][:, None]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            w = (cuts - ta) / (tb - ta)  # (p, S+1)
-        ok = (w >= 0) & (w <= 1) & (ta != tb)
-        x = ends[:, a, None, :] + np.where(ok, w, 0.0)[:, :, None] * (
-            ends[:, b, None, :] - ends[:, a, None, :])
-        pts.append(np.where(ok[:, :, None], x, np.nan))
-        taus.append(np.where(ok, cuts, np.nan))
-    p = np.concatenate(pts, axis=1)  # (pairs, m, 2)
-    t = np.concatenate(taus, axis=1)  # (pairs, m)
+    # where each of the 6 lines crosses each cut: (p, 6, S+1), none where it does not
+    a, b = _LINES[:, 0], _LINES[:, 1]
+    ta, tb = tau[:, a, None], tau[:, b, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        w = (cuts[:, None, :] - ta) / (tb - ta)
+    ok = (w >= 0) & (w <= 1) & (ta != tb)
+    w = np.where(ok, w, 0.0)
+    lo_c, hi_c = [], []  # (p, S+1) least and largest x and y of the crossings at each cut
+    for c in (0, 1):
+        ea, eb = ends[:, a, c][:, :, None], ends[:, b, c][:, :, None]  # (p, 6, 1)
+        x = ea + w * (eb - ea)
+        lo_c.append(np.where(ok, x, np.inf).min(axis=1))
+        hi_c.append(np.where(ok, x, -np.inf).max(axis=1))
     scale = 1.0 + np.abs(ends).max(axis=(1, 2))
     tol = 1e-9 * (1.0 + np.abs(tau).max(axis=1))
     out = np.empty((n_p, _SLABS, 4))
@@ -455,16 +456,20 @@ def _slab_boxes(ends: FloatArray) -> FloatArray:
         lo_t = np.where(k == 0, -np.inf, cuts[:, k] - tol)[:, None]
         hi_t = np.where(k == _SLABS - 1, np.inf, cuts[:, k + 1] + tol)[:, None]
         with np.errstate(invalid="ignore"):
-            inside = (t >= lo_t) & (t <= hi_t)  # False for the NaN of no crossing
-        x, y = p[:, :, 0], p[:, :, 1]
-        out[:, k] = np.column_stack([np.where(inside, x, np.inf).min(axis=1),
-                                     np.where(inside, y, np.inf).min(axis=1),
-                                     np.where(inside, x, -np.inf).max(axis=1),
-                                     np.where(inside, y, -np.inf).max(axis=1)])
+            inside = (tau >= lo_t) & (tau <= hi_t)  # the four points in the slab
+        for c in (0, 1):
+            e = ends[:, :, c]
+            out[:, k, c] = np.minimum(np.where(inside, e, np.inf).min(axis=1),
+                                      np.minimum(lo_c[c][:, k], lo_c[c][:, k + 1]))
+            out[:, k, 2 + c] = np.maximum(np.where(inside, e, -np.inf).max(axis=1),
+                                          np.maximum(hi_c[c][:, k], hi_c[c][:, k + 1]))
     margin = 1e-9 * scale[:, None, None]
     out[:, :, :2] -= margin
     out[:, :, 2:] += margin
     return out
+
+
+_LINES = np.array(((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)), dtype=np.intp)
 
 
 def _outside_hull(ends: FloatArray, pe: IntArray, boxes: FloatArray) -> NDArray[np.bool_]:
