@@ -1,7 +1,9 @@
-"""The slab boxes that choose a facing-cover pair's candidate obstructions
-(``facing_cover._slab_boxes``) hold every point of the convex hull of the pair's four
-facing ends (so no obstruction that could hide a sample is left out), and no box reaches
-beyond the hull's own box: random quadrilaterals, flat and degenerate ones included."""
+"""Steps of the facing-cover obstructions and candidates against their obvious forms:
+the slab boxes that choose a pair's candidate obstructions (``facing_cover._slab_boxes``)
+hold every point of the convex hull of the pair's four facing ends (so no obstruction that
+could hide a sample is left out), and no box reaches beyond the hull's own box (random
+quadrilaterals, flat and degenerate ones included); the bodies' outlines made together
+(``facing_cover._outlines``) are ``outline.outline_points`` of each, exactly."""
 
 from __future__ import annotations
 
@@ -9,7 +11,8 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tabletop_gui.geometry import facing_cover
+from tabletop_gui.geometry import facing_cover, outline
+from tabletop_gui.geometry.board import Body, Footprint
 
 COORD = st.floats(-200.0, 200.0, allow_nan=False, width=64)
 POINT = st.tuples(COORD, COORD)
@@ -53,3 +56,17 @@ def test_slab_boxes_hold_the_hull_and_stay_in_its_box(quads: list[np.ndarray],
         inside = ((b[:, 0] <= p[..., 0]) & (p[..., 0] <= b[:, 2])
                   & (b[:, 1] <= p[..., 1]) & (p[..., 1] <= b[:, 3]))
         assert inside.any(axis=1).all(), (q, p[~inside.any(axis=1)])
+
+
+@given(st.lists(st.tuples(st.sampled_from(("rect", "rect", "circle", "ellipse")),
+                          COORD, COORD, st.floats(1e-9, 60.0), st.floats(1e-9, 60.0),
+                          st.floats(-720.0, 720.0)), max_size=8))
+def test_outlines_made_together_are_each_bodys_outline(shapes: list[tuple]) -> None:
+    bodies = [Body(f"b{k}", "red", Footprint(shape, x, y, length if shape != "circle" else
+                                             width, width, facing), 0.0, 1.0)
+              for k, (shape, x, y, length, width, facing) in enumerate(shapes)]
+    made = facing_cover._outlines(bodies)
+    assert len(made) == len(bodies)
+    for b, ring in zip(bodies, made, strict=True):
+        want = tuple(map(tuple, outline.outline_points(b.footprint, 32)))
+        assert ring == want, b.footprint
