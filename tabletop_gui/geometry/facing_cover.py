@@ -303,10 +303,10 @@ def hidden_many(obs: Obstructions, pairs: list[tuple[int, int]]) -> Hidden:
     cert = np.zeros((n_e, SHOOTER_SAMPLES), dtype=np.uint64)
     has = np.flatnonzero(counts > 0)
     if len(row):
-        # the masks of an obstruction's pieces (consecutive rows) or-ed together
+        # the masks of an obstruction's pieces (consecutive rows, mostly one) or-ed together
         starts = (np.cumsum(counts) - counts)[has]
-        poss[has] = np.bitwise_or.reduceat(poss_r, starts, axis=0)
-        cert[has] = np.bitwise_or.reduceat(cert_r, starts, axis=0)
+        poss[has] = _or_segments(poss_r, starts)
+        cert[has] = _or_segments(cert_r, starts)
     # samples hidden for certain from each (pair, shooter point), by anything and by hard:
     # the candidates of a pair are consecutive rows, or-ed together
     by_pair = np.zeros((2, n_p, SHOOTER_SAMPLES), dtype=np.uint64)
@@ -354,6 +354,22 @@ def hidden_many(obs: Obstructions, pairs: list[tuple[int, int]]) -> Hidden:
                   total_fracs.reshape(n_p, SHOOTER_SAMPLES),
                   np.searchsorted(pe, np.arange(n_p + 1)), oe,
                   hides.reshape(n_e, SHOOTER_SAMPLES), arcs)
+
+
+def _or_segments(x: NDArray[np.uint64], starts: IntArray) -> NDArray[np.uint64]:
+    """``np.bitwise_or.reduceat(x, starts, axis=0)`` for strictly increasing ``starts``
+    (from 0): each segment's first row, then its second, third, ... or-ed in for the
+    segments that long (faster than ``reduceat`` along the rows when most segments are one
+    or two rows, as an obstruction's pieces are; slower for long ones)."""
+    counts = np.diff(np.append(starts, len(x)))
+    out = x[starts]
+    at = np.flatnonzero(counts > 1)
+    k = 1
+    while len(at):
+        out[at] |= x[starts[at] + k]
+        k += 1
+        at = at[counts[at] > k]
+    return out
 
 
 _ARCS: tuple[Arc, ...] = ("front", "rear", "left_flank", "right_flank")

@@ -3,7 +3,8 @@ the slab boxes that choose a pair's candidate obstructions (``facing_cover._slab
 hold every point of the convex hull of the pair's four facing ends (so no obstruction that
 could hide a sample is left out), and no box reaches beyond the hull's own box (random
 quadrilaterals, flat and degenerate ones included); the bodies' outlines made together
-(``facing_cover._outlines``) are ``outline.outline_points`` of each, exactly."""
+(``facing_cover._outlines``) are ``outline.outline_points`` of each, exactly; masks or-ed
+by segments (``facing_cover._or_segments``) are ``reduceat``'s."""
 
 from __future__ import annotations
 
@@ -70,3 +71,16 @@ def test_outlines_made_together_are_each_bodys_outline(shapes: list[tuple]) -> N
     for b, ring in zip(bodies, made, strict=True):
         want = tuple(map(tuple, outline.outline_points(b.footprint, 32)))
         assert ring == want, b.footprint
+
+
+@given(st.lists(st.integers(1, 7), min_size=1, max_size=40), st.integers(0, 2**32 - 1))
+def test_or_of_segments_is_reduceat(lengths: list[int], seed: int) -> None:
+    """``_or_segments`` (the masks of an obstruction's pieces, and of a pair's candidates,
+    or-ed together) is ``np.bitwise_or.reduceat`` along the rows."""
+    rng = np.random.default_rng(seed)
+    x = rng.integers(0, 2**63, (sum(lengths), 9), dtype=np.uint64)
+    x[rng.random(x.shape) < 0.3] = 0
+    starts = (np.cumsum(lengths) - np.array(lengths)).astype(np.intp)
+    got = facing_cover._or_segments(x, starts)
+    assert got.dtype == np.uint64
+    assert np.array_equal(got, np.bitwise_or.reduceat(x, starts, axis=0))
