@@ -121,6 +121,17 @@ class BoardGeometry:
         if known is not None:
             return known
         vertical = abs(float(self.bodies.elevation[i] - self.bodies.elevation[j]))
+        if self._gap_matrix is not None and i not in self._gap_rows:
+            # one entry of ``horizontal_gaps``' matrix (the row ``_gap_row`` would make of
+            # it, without making the row: a scan asks a few pairs in contact again)
+            gm, pam, pbm = self._gap_matrix
+            h = float(gm[i, j])
+            if not math.isnan(h):
+                m = Measure(h, vertical, math.hypot(h, vertical),
+                            cast(Point, tuple(pam[i, j].tolist())),
+                            cast(Point, tuple(pbm[i, j].tolist())))
+                self._measured[(i, j)] = m
+                return m
         row = self._gap_row(i)
         if row is not None and not math.isnan(row[0][j]):
             h = row[0][j]
@@ -318,6 +329,10 @@ class BoardGeometry:
         """Front-rank models of the attacker whose bases are in contact with the target."""
         return unit_arcs.contact_models(self.body(attacker_id), self.body(target_id))
 
+    def contact_models_of(self, pairs: list[tuple[str, str]]) -> list[int]:
+        """``contact_models`` of each (attacker, target) pair, measured in one call."""
+        return unit_arcs.contact_models_many([(self.body(a), self.body(t)) for a, t in pairs])
+
     def facing_cover(self, shooter_id: str, target_id: str, *,
                      threshold: Literal["more_than_half", "half_or_more"] = "more_than_half"
                      ) -> FacingCover:
@@ -344,6 +359,13 @@ class BoardGeometry:
         from tabletop_gui.geometry import facing_cover  # lazy: fan.py and the facing tables
 
         return facing_cover.facing_choices(self.obstructions(), threshold)
+
+    def facing_arcs(self) -> list[Arc]:
+        """The arc of the target holding the shooter's reference point (``arc_of``) of each
+        pair of ``facing_choices``, in its order (read from the same table)."""
+        from tabletop_gui.geometry import facing_cover  # lazy: fan.py and the facing tables
+
+        return facing_cover.facing_arcs(self.obstructions())
 
     def obstructions(self) -> Obstructions:
         """What can hide the samples of a facing (``facing_cover.obstructions``), prepared

@@ -154,19 +154,44 @@ def obstructions(ba: BodyArrays, terrain: TerrainSet) -> Obstructions:
     """The obstructions of a board (its geometry keeps them: ``BoardGeometry.obstructions``)."""
     k0 = len(terrain)
     owner = np.full(len(ba.bodies), -1, dtype=np.intp)
-    extra: list[Terrain] = []
-    for n, b in enumerate(ba.bodies):
-        if b.active:
-            owner[n] = k0 + len(extra)
-            extra.append(Terrain(b.id, "obstacle",
-                                 tuple(map(tuple, outline.outline_points(b.footprint, 32))),
-                                 1.0, b.id, True, "soft"))
+    active = [b for b in ba.bodies if b.active]
+    extra = [Terrain(b.id, "obstacle", ring, 1.0, b.id, True, "soft")
+             for b, ring in zip(active, _outlines(active), strict=True)]
+    owner[np.flatnonzero([b.active for b in ba.bodies])] = k0 + np.arange(len(extra))
     ts = TerrainSet.build(terrain.terrains + tuple(extra))
     shapely.prepare(ts.polygons)
     return Obstructions(ba, ts, owner, shapely.STRtree(ts.polygons),
                        fan.Pieces.build(ts.polygons, ts.convex, ~ts.large),
                        np.array([t.id for t in ts.terrains], dtype=object),
                        _BodyFrames.of(ba.bodies))
+
+
+def _outlines(bodies: list[Body]) -> list[tuple[Point, ...]]:
+    """``outline.outline_points(b.footprint, 32)`` of each body, as tuples: the corners of
+    the rectangles made together in numpy in the same arithmetic (x + u r + v f, from the
+    same axes), which are counter-clockwise already when their area is far above rounding;
+    the others one by one."""
+    fps = [b.footprint for b in bodies]
+    out: list[tuple[Point, ...] | None] = [None] * len(fps)
+    rect = [k for k, fp in enumerate(fps) if fp.shape == "rect"
+            and fp.length * fp.width > 1e-9 * (1.0 + abs(fp.x) + abs(fp.y) + fp.length
+                                               + fp.width) ** 2]
+    if rect:
+        frame = np.array([outline.axes(fps[k].facing) for k in rect], dtype=float)
+        fx, fy, rx, ry = frame[:, 0, 0], frame[:, 0, 1], frame[:, 1, 0], frame[:, 1, 1]
+        hw = np.array([0.5 * fps[k].width for k in rect])[:, None]
+        hl = np.array([0.5 * fps[k].length for k in rect])[:, None]
+        u, v = hw * _CORNER_U, hl * _CORNER_V
+        x = np.array([fps[k].x for k in rect])[:, None] + u * rx[:, None] + v * fx[:, None]
+        y = np.array([fps[k].y for k in rect])[:, None] + u * ry[:, None] + v * fy[:, None]
+        for k, xs, ys in zip(rect, x.tolist(), y.tolist(), strict=True):
+            out[k] = tuple(zip(xs, ys, strict=True))
+    return [ring if ring is not None else tuple(map(tuple, outline.outline_points(fp, 32)))
+            for ring, fp in zip(out, fps, strict=True)]
+
+
+_CORNER_U = np.array([1.0, -1.0, -1.0, 1.0])  # outline_points' rectangle corners (u, v) / half
+_CORNER_V = np.array([1.0, 1.0, -1.0, -1.0])
 
 
 def facing_cover(obs: Obstructions, shooter: int, target: int,
@@ -232,6 +257,11 @@ def facing_choices(obs: Obstructions, threshold: Literal["more_than_half", "half
             [tuple(ids[ends_l[n]:ends_l[n + 1]]) for n in range(len(pairs))])
 
 
+def facing_arcs(obs: Obstructions) -> list[Arc]:
+    """The arc of each pair of ``facing_choices`` (``Hidden.arcs`` of the scan)."""
+    return _scan(obs)[1].arcs
+
+
 def _choose(hid: Hidden, n: int, ids: NDArray[np.object_], threshold: str) -> FacingCover:
     """The shooter's best point: the least cover, then the smallest hidden fraction."""
     hard, total = hid.hard[n].tolist(), hid.total[n].tolist()
@@ -273,22 +303,12 @@ def hidden_many(obs: Obstructions, pairs: list[tuple[int, int]]) -> Hidden:
     cert = np.zeros((n_e, SHOOTER_SAMPLES), dtype=np.uint64)
     has = np.flatnonzero(counts > 0)
     if len(row):
-        # the masks of an obstruction's pieces or-ed together: its first piece's, then
-        # those of the few obstructions in several pieces (a forest's convex parts)
+        # the masks of an obstruction's pieces (consecutive rows, mostly one) or-ed together
         starts = (np.cumsum(counts) - counts)[has]
-        poss[has] = poss_r[starts]
-        cert[has] = cert_r[starts]
-        more = np.flatnonzero(np.diff(row, prepend=-1) == 0)  # not the first piece
-        if len(more):
-            np.bitwise_or.at(poss, row[more], poss_r[more])
-            np.bitwise_or.at(cert, row[more], cert_r[more])
-    poss_f, cert_f = poss.ravel(), cert.ravel()
-    es_p = np.repeat(pe, SHOOTER_SAMPLES)
-    es_s = np.tile(np.arange(SHOOTER_SAMPLES), n_e)
-    es_o = np.repeat(oe, SHOOTER_SAMPLES)
+        poss[has] = _or_segments(poss_r, starts)
+        cert[has] = _or_segments(cert_r, starts)
     # samples hidden for certain from each (pair, shooter point), by anything and by hard:
     # the candidates of a pair are consecutive rows, or-ed together
-    ps = es_p * SHOOTER_SAMPLES + es_s
     by_pair = np.zeros((2, n_p, SHOOTER_SAMPLES), dtype=np.uint64)
     if n_e:
         first = np.flatnonzero(np.r_[True, pe[1:] != pe[:-1]])
@@ -296,40 +316,60 @@ def hidden_many(obs: Obstructions, pairs: list[tuple[int, int]]) -> Hidden:
         by_pair[1, pe[first]] = np.bitwise_or.reduceat(
             np.where(ts.hard[oe][:, None], cert, np.uint64(0)), first, axis=0)
     total, hard = by_pair[0].ravel(), by_pair[1].ravel()
-    is_hard = ts.hard[es_o]
-    # the unsure samples are tested line by line, except where nothing can change: the
-    # obstruction already certainly hides something from the point, and the sample is
-    # already certainly hidden (by something hard, if the obstruction is hard)
-    unsure = poss_f & ~cert_f
-    settled = cert_f != 0
-    need = np.where(settled, unsure & (~total[ps] | np.where(is_hard, ~hard[ps],
-                                                              np.uint64(0))), unsure)
+    poss_f, cert_f = poss.ravel(), cert.ravel()
     hides = cert_f != 0
-    rows = np.flatnonzero(need)
+    # the unsure samples (possibly but not certainly hidden: few) are tested line by line,
+    # except where nothing can change: the obstruction already certainly hides something
+    # from the point, and the sample is already certainly hidden (by something hard, if
+    # the obstruction is hard); rows r of (candidate, shooter point) r // SHOOTER_SAMPLES,
+    # r % SHOOTER_SAMPLES
+    rows = np.flatnonzero(poss_f & ~cert_f)
+    unsure = poss_f[rows] & ~cert_f[rows]
+    es_e, es_s = np.divmod(rows, SHOOTER_SAMPLES)
+    es_p, es_o = pe[es_e], oe[es_e]
+    ps = es_p * SHOOTER_SAMPLES + es_s
+    need = np.where(hides[rows], unsure & (~total[ps] | np.where(ts.hard[es_o], ~hard[ps],
+                                                                  np.uint64(0))), unsure)
+    keep = np.flatnonzero(need)
+    rows, need, es_p, es_s, es_o, ps = (x[keep] for x in (rows, need, es_p, es_s, es_o, ps))
     if len(rows):
-        bits = np.unpackbits(need[rows].view(np.uint8).reshape(-1, 8), axis=1,
-                             bitorder="little")
+        bits = np.unpackbits(need.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
         at, k = np.nonzero(bits)
-        r = rows[at]
-        zeros = np.zeros(len(r))
+        zeros = np.zeros(len(at))
         # the sample points, as s0 + f (s1 - s0) and t0 + u (t1 - t0) of each pair
-        pr = es_p[r]
-        fs, ft = _FS[es_s[r]][:, None], _FT[k][:, None]
+        pr = es_p[at]
+        fs, ft = _FS[es_s[at]][:, None], _FT[k][:, None]
         p = np.column_stack([s0[pr] + fs * (s1[pr] - s0[pr]), zeros])
         q = np.column_stack([t0[pr] + ft * (t1[pr] - t0[pr]), zeros])
-        hit = blocked(p, q, es_o[r], ts, use_z=False)
-        r, k = r[hit], k[hit]
+        hit = blocked(p, q, es_o[at], ts, use_z=False)
+        at, k = at[hit], k[hit]
         bit = np.left_shift(np.uint64(1), k.astype(np.uint64))
-        np.bitwise_or.at(total, ps[r], bit)
-        h = ts.hard[es_o[r]]
-        np.bitwise_or.at(hard, ps[r][h], bit[h])
-        hides[r] = True
+        np.bitwise_or.at(total, ps[at], bit)
+        h = ts.hard[es_o[at]]
+        np.bitwise_or.at(hard, ps[at][h], bit[h])
+        hides[rows[at]] = True
     hard_fracs = np.bitwise_count(hard) / TARGET_SAMPLES
     total_fracs = np.bitwise_count(total) / TARGET_SAMPLES
     return Hidden(hard_fracs.reshape(n_p, SHOOTER_SAMPLES),
                   total_fracs.reshape(n_p, SHOOTER_SAMPLES),
                   np.searchsorted(pe, np.arange(n_p + 1)), oe,
                   hides.reshape(n_e, SHOOTER_SAMPLES), arcs)
+
+
+def _or_segments(x: NDArray[np.uint64], starts: IntArray) -> NDArray[np.uint64]:
+    """``np.bitwise_or.reduceat(x, starts, axis=0)`` for strictly increasing ``starts``
+    (from 0): each segment's first row, then its second, third, ... or-ed in for the
+    segments that long (faster than ``reduceat`` along the rows when most segments are one
+    or two rows, as an obstruction's pieces are; slower for long ones)."""
+    counts = np.diff(np.append(starts, len(x)))
+    out = x[starts]
+    at = np.flatnonzero(counts > 1)
+    k = 1
+    while len(at):
+        out[at] |= x[starts[at] + k]
+        k += 1
+        at = at[counts[at] > k]
+    return out
 
 
 _ARCS: tuple[Arc, ...] = ("front", "rear", "left_flank", "right_flank")
@@ -423,10 +463,11 @@ _SLABS = 4  # slabs across the line between the facings, each with its own box
 def _slab_boxes(ends: FloatArray) -> FloatArray:
     """(pairs, _SLABS, 4): boxes holding the convex hull of each pair's four points cut in
     slabs across the line between the middles of the two facings (a long pair at an angle
-    has a much smaller box per slab than for the whole hull). Each slab of the hull is the
-    hull of the four points in it and of where the lines between them cross its limits
-    (those lines lie in the hull), so its box is theirs, widened by far more than rounding;
-    a slab holding none is empty (min > max: inf, -inf)."""
+    has a much smaller box per slab than for the whole hull). The hull's part in a slab is
+    the convex polygon whose corners are the four points in it and where the hull's edges
+    (among the 6 lines between the points) cross the slab's two limits, so its box is
+    theirs, widened by far more than rounding; a slab holding none is empty (min > max:
+    inf, -inf)."""
     n_p = len(ends)
     axis = 0.5 * (ends[:, 2] + ends[:, 3]) - 0.5 * (ends[:, 0] + ends[:, 1])
     start = 0.5 * (ends[:, 0] + ends[:, 1])
@@ -436,19 +477,19 @@ def _slab_boxes(ends: FloatArray) -> FloatArray:
     tau = np.einsum("pmc,pc->pm", ends - start[:, None, :], axis) / size[:, None]  # (p, 4)
     tau[flat] = 0.0
     cuts = np.linspace(tau.min(axis=1), tau.max(axis=1), _SLABS + 1, axis=1)  # (p, S+1)
-    # the points: the four ends and the crossings of the 6 lines with each cut
-    pts, taus = [ends], [tau]
-    for a, b in ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)):
-        ta, tb = tau[:, a][:, None], tau[:, b][:, None]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            w = (cuts - ta) / (tb - ta)  # (p, S+1)
-        ok = (w >= 0) & (w <= 1) & (ta != tb)
-        x = ends[:, a, None, :] + np.where(ok, w, 0.0)[:, :, None] * (
-            ends[:, b, None, :] - ends[:, a, None, :])
-        pts.append(np.where(ok[:, :, None], x, np.nan))
-        taus.append(np.where(ok, cuts, np.nan))
-    p = np.concatenate(pts, axis=1)  # (pairs, m, 2)
-    t = np.concatenate(taus, axis=1)  # (pairs, m)
+    # where each of the 6 lines crosses each cut: (p, 6, S+1), none where it does not
+    a, b = _LINES[:, 0], _LINES[:, 1]
+    ta, tb = tau[:, a, None], tau[:, b, None]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        w = (cuts[:, None, :] - ta) / (tb - ta)
+    ok = (w >= 0) & (w <= 1) & (ta != tb)
+    w = np.where(ok, w, 0.0)
+    lo_c, hi_c = [], []  # (p, S+1) least and largest x and y of the crossings at each cut
+    for c in (0, 1):
+        ea, eb = ends[:, a, c][:, :, None], ends[:, b, c][:, :, None]  # (p, 6, 1)
+        x = ea + w * (eb - ea)
+        lo_c.append(np.where(ok, x, np.inf).min(axis=1))
+        hi_c.append(np.where(ok, x, -np.inf).max(axis=1))
     scale = 1.0 + np.abs(ends).max(axis=(1, 2))
     tol = 1e-9 * (1.0 + np.abs(tau).max(axis=1))
     out = np.empty((n_p, _SLABS, 4))
@@ -456,16 +497,20 @@ def _slab_boxes(ends: FloatArray) -> FloatArray:
         lo_t = np.where(k == 0, -np.inf, cuts[:, k] - tol)[:, None]
         hi_t = np.where(k == _SLABS - 1, np.inf, cuts[:, k + 1] + tol)[:, None]
         with np.errstate(invalid="ignore"):
-            inside = (t >= lo_t) & (t <= hi_t)  # False for the NaN of no crossing
-        x, y = p[:, :, 0], p[:, :, 1]
-        out[:, k] = np.column_stack([np.where(inside, x, np.inf).min(axis=1),
-                                     np.where(inside, y, np.inf).min(axis=1),
-                                     np.where(inside, x, -np.inf).max(axis=1),
-                                     np.where(inside, y, -np.inf).max(axis=1)])
+            inside = (tau >= lo_t) & (tau <= hi_t)  # the four points in the slab
+        for c in (0, 1):
+            e = ends[:, :, c]
+            out[:, k, c] = np.minimum(np.where(inside, e, np.inf).min(axis=1),
+                                      np.minimum(lo_c[c][:, k], lo_c[c][:, k + 1]))
+            out[:, k, 2 + c] = np.maximum(np.where(inside, e, -np.inf).max(axis=1),
+                                          np.maximum(hi_c[c][:, k], hi_c[c][:, k + 1]))
     margin = 1e-9 * scale[:, None, None]
     out[:, :, :2] -= margin
     out[:, :, 2:] += margin
     return out
+
+
+_LINES = np.array(((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)), dtype=np.intp)
 
 
 def _outside_hull(ends: FloatArray, pe: IntArray, boxes: FloatArray) -> NDArray[np.bool_]:

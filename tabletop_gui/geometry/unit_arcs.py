@@ -122,6 +122,37 @@ def contact_models(attacker: Body, target: Body) -> int:
     return int(np.count_nonzero(gap <= CONTACT))
 
 
+def contact_models_many(pairs: list[tuple[Body, Body]]) -> list[int]:
+    """``contact_models`` of each (attacker, target) pair: each attacker's front-rank
+    bases made once, every base measured to its target in one call (the same distances:
+    a base to the target's outline, or to a round target's centre less its radius)."""
+    if not pairs:
+        return []
+    made: dict[int, NDArray[np.object_]] = {}
+    bases: list[NDArray[np.object_]] = []
+    others: list[shapely.Geometry] = []
+    radius: list[float] = []  # a round target's radius (its centre is measured to)
+    round_: list[bool] = []
+    for attacker, target in pairs:
+        own = made.get(id(attacker))
+        if own is None:
+            own = made[id(attacker)] = _front_rank_bases(attacker)
+        bases.append(own)
+        tfp = target.footprint
+        circle = outline.is_circle(tfp)
+        others.append(shapely.Point(tfp.x, tfp.y) if circle else outline.polygon(tfp))
+        radius.append(0.5 * tfp.length if circle else 0.0)
+        round_.append(circle)
+    counts = np.array([len(b) for b in bases], dtype=np.intp)
+    at = np.repeat(np.arange(len(pairs)), counts)
+    geoms = np.empty(len(others), dtype=object)
+    geoms[:] = others
+    gap = shapely.distance(np.concatenate(bases), geoms[at])
+    gap = np.where(np.array(round_, dtype=bool)[at], gap - np.array(radius)[at], gap)
+    out: list[int] = np.bincount(at[gap <= CONTACT], minlength=len(pairs)).tolist()
+    return out
+
+
 def arc_lines(board: Board, body_id: str, length: float = ARC_LINE_IN) -> list[Segment]:
     """Segments (table inches) bounding the four arcs of a rank-and-file unit: from each
     boundary corner, outward at 135° to the two facings that meet there (45° to the

@@ -27,18 +27,24 @@ from tabletop_gui.rules.base import Check, Modifier, RulesError
 from tabletop_gui.rules.fields import DiceSpec, RangeSpec
 from tabletop_gui.rules.ninth_age import counts
 from tabletop_gui.rules.ninth_age.attributes import (
+    AreaAttack,
     AttributeParseError,
     Attributes,
     MultipleWounds,
     parse_attributes,
 )
-from tabletop_gui.rules.ninth_age.profile import AttackProfile, HitProfile
+from tabletop_gui.rules.ninth_age.profile import CANNOT_HIT, AttackProfile, HitProfile
 from tabletop_gui.rules.ninth_age.tables import (
     armour_needed,
     special_needed,
     to_wound_needed,
 )
-from tabletop_gui.rules.ninth_age.tohit import ToHit, close_combat_to_hit, shooting_to_hit
+from tabletop_gui.rules.ninth_age.tohit import (
+    ToHit,
+    close_combat_to_hit,
+    shooting_penalty,
+    shooting_to_hit,
+)
 from tabletop_gui.rules.ninth_age.units import HAND_WEAPON, Situation, UnitView, WeaponView
 
 CRUSH = "Crush Attack"
@@ -102,12 +108,6 @@ def hit_profile(attrs: Attributes, strength: int, ap: int, target: UnitView,
     if attrs.magical and isinstance(vs_magic, int | float) and not isinstance(vs_magic, bool):
         aegis = min(aegis, special_needed(int(vs_magic)))
     fortitude = 7 if attrs.flaming else special_needed(target.char("fortitude"))
-    mw: MultipleWounds | None = attrs.multiple_wounds
-    wounds = DiceSpec(1, 0)
-    if mw is not None:
-        wounds = mw.dice
-        if mw.clipped_wings and target.has("fly"):
-            wounds = replace(wounds, bonus=wounds.bonus + 1)
     return HitProfile(
         wound_needed=to_wound_needed(strength, target.char("res")),
         reroll_failed_wounds=attrs.flaming and target.has("flammable"),
@@ -117,9 +117,23 @@ def hit_profile(attrs: Attributes, strength: int, ap: int, target: UnitView,
         aegis_needed=aegis,
         divine=attrs.divine,
         fortitude_needed=fortitude,
-        wounds=wounds,
+        wounds=_wounds(attrs, target),
         hp_cap=target.hp,
     )
+
+
+_ONE_WOUND = DiceSpec(1, 0)
+
+
+def _wounds(attrs: Attributes, target: UnitView) -> DiceSpec:
+    """Health Points each unsaved wound takes (Multiple Wounds, +1 with Clipped Wings
+    against Fly), before the cap of the target's Health Points."""
+    mw: MultipleWounds | None = attrs.multiple_wounds
+    if mw is None:
+        return _ONE_WOUND
+    if mw.clipped_wings and target.has("fly"):
+        return replace(mw.dice, bonus=mw.dice.bonus + 1)
+    return mw.dice
 
 
 def _save_modifiers(attrs: Attributes, target: UnitView, h: HitProfile,
@@ -178,6 +192,21 @@ _VISIBLE = (Check("visible", False, "the target is not in line of sight"),
             Check("visible", True, "visible"))
 _SHOOTING_IN_CONTACT = Check("engaged", False, "a unit in base contact with the target "
                              "cannot shoot at it")
+_CANNOT_HIT = Check("to_hit", False, "cannot hit: the needed roll is 8 or more")
+
+
+@dataclass(frozen=True)
+class Shot:
+    """What a shooting attack takes from the shooter, its weapon and the situational
+    values alone (``arm``): range, aim and shots, the checks of its movement and
+    reaction, the models that shoot and the modifiers saying so."""
+
+    rng: float
+    aim: int
+    shots: DiceSpec
+    checks: tuple[Check, ...]
+    models: int
+    modifiers: tuple[Modifier, ...]
 
 
 @dataclass(frozen=True)
@@ -203,6 +232,7 @@ class Armed:
     destroyed: tuple[Check, ...]  # the attacker's own check (between enemy and alive)
     checks: tuple[Check, ...]  # the attacker's checks after the target's
     modifiers: tuple[Modifier, ...]
+    shot: Shot | None  # a shooting attack's part that reads no target
 
 
 def arm(attacker: UnitView, weapon_name: str | None, situational: Mapping[str, Any]) -> Armed:
@@ -264,13 +294,12 @@ def arm(attacker: UnitView, weapon_name: str | None, situational: Mapping[str, A
                             f"{attacker.close_combat_weapons()[0].name} (no Weapon Master)"))
         if wm:
             mods.append(Modifier("weapon master", "hand weapon chosen", "Weapon Master"))
-    if shooting:
-        _aim_of(weapon)  # refused here, before any target
+    shot = _shot_of(attacker, weapon, attrs, situational) if shooting else None  # refused
     br = attrs.area_attack.bracketed if attrs.area_attack is not None else None
     b_attrs = _attrs((*attrs.names, *br.attributes)) if br is not None else None
     return Armed(attacker, situational, crush, weapon, weapon_label, shooting, attrs, off,
                  strength, ap, att, parts_unable, b_attrs, destroyed, tuple(checks),
-                 tuple(mods))
+                 tuple(mods), shot)
 
 
 def _aim_of(weapon: WeaponView) -> tuple[RangeSpec, int, DiceSpec]:
@@ -294,17 +323,14 @@ def plan_against(armed: Armed, target: UnitView, situation: Situation) -> Plan:
     """``build_plan`` of an armed attacker against one target (never refused here)."""
     attacker, attrs, shooting = armed.attacker, armed.attrs, armed.shooting
     strength, ap = armed.strength, armed.ap
-    checks: list[Check] = [
-        _ENEMY[attacker.side != target.side], *armed.destroyed,
-        _ALIVE[not target.destroyed], *armed.checks]
+    checks = _target_checks(armed, target)
     mods: list[Modifier] = list(armed.modifiers)
     situ = dict(armed.situational)
-    if shooting:
-        hit, n_att, shots, models = _shooting(attacker, target, armed.weapon, attrs, situation,
+    if armed.shot is not None:
+        hit, n_att, shots, models = _shooting(attacker, target, armed.shot, attrs, situation,
                                               situ, checks, mods)
     else:
-        hit, n_att = _close_combat(attacker, target, attrs, armed.off, armed.att, armed.crush,
-                                   situation, situ, checks, mods, armed.unable)
+        hit, n_att = _close_combat(armed, target, situation, situ, checks, mods)
         shots, models = None, 0
     mods.extend(hit.modifiers)
     normal = hit_profile(attrs, strength, ap, target, not shooting)
@@ -313,9 +339,7 @@ def plan_against(armed: Armed, target: UnitView, situation: Situation) -> Plan:
     per_success = 1
     if attrs.area_attack is not None:
         aa = attrs.area_attack
-        position = (situation.arc if shooting else (situation.engaged_facing or "front"))
-        lines = counts.area_lines(position, target.alive, target.files, target.round_base)
-        per_success = max(1, counts.area_hits(aa.per_rank, aa.ranks, lines))
+        per_success, position, lines = _area(aa, shooting, target, situation)
         kind = "files" if position in ("left_flank", "right_flank") else "ranks"
         mods.append(Modifier("area attack", f"each hit becomes {per_success} hits",
                              f"{aa.per_rank}x{aa.ranks} on the {kind} {lines} "
@@ -344,33 +368,115 @@ def plan_against(armed: Armed, target: UnitView, situation: Situation) -> Plan:
                 target.hp, target.hp_lost, target.remaining_hp)
 
 
+def _target_checks(armed: Armed, target: UnitView) -> list[Check]:
+    """The first checks of every plan: an enemy, the attacker's own, the target stands,
+    then the attacker's checks (``arm``)."""
+    return [_ENEMY[armed.attacker.side != target.side], *armed.destroyed,
+            _ALIVE[not target.destroyed], *armed.checks]
+
+
+def _area(aa: AreaAttack, shooting: bool, target: UnitView, situation: Situation
+          ) -> tuple[int, str, list[int]]:
+    """An Area Attack's hits per success on the target, the position they are counted
+    from (the arc when shooting, the engaged facing in close combat) and the target's
+    ranks or files there."""
+    position = (situation.arc if shooting else (situation.engaged_facing or "front"))
+    lines = counts.area_lines(position, target.alive, target.files, target.round_base)
+    return max(1, counts.area_hits(aa.per_rank, aa.ranks, lines)), position, lines
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What ``plan_against`` decides, without the plan's modifiers and profile: its checks,
+    and the size of the attack ``engine.check_size`` reads (``size_of`` of the plan)."""
+
+    checks: tuple[Check, ...]
+    valid: bool  # every check is met
+    rolls: int  # attack rolls at most
+    each: int  # hits one success makes at most
+    most: int  # Health Points one hit takes at most
+
+
+def size_of(plan: Plan) -> tuple[int, int, int]:
+    """The attack rolls at most, the hits one success makes at most and the Health Points
+    one hit takes at most of a plan (``Verdict.rolls``, ``each`` and ``most``)."""
+    p = plan.profile
+    rolls = plan.attacks
+    if plan.shots is not None:
+        rolls += plan.shooting_models * max(0, plan.shots.largest)
+    most = max(min(h.hp_cap, max(1, h.wounds.largest))
+               for h in (p.normal, p.bracketed) if h is not None)
+    return rolls, p.hits_per_success + (1 if p.battle_focus else 0), most
+
+
+def verdict_against(armed: Armed, target: UnitView, situation: Situation) -> Verdict:
+    """The checks and the size of ``plan_against(armed, target, situation)`` from the same
+    functions, without making its modifiers and profile (a target list needs no more)."""
+    attrs = armed.attrs
+    checks = _target_checks(armed, target)
+    shot = armed.shot
+    if shot is not None:
+        checks.extend(shot.checks)
+        _aim_checks(shot, situation, checks)
+        needed = shot.aim + shooting_penalty(
+            armed.attacker, target, attrs, shot.rng, situation, armed.situational, None)
+        if needed >= CANNOT_HIT:
+            checks.append(_CANNOT_HIT)
+        shots = shot.shots
+        rolls = shot.models * (shots.count + shots.bonus if shots.fixed
+                               else max(0, shots.largest))
+    else:
+        checks.append(_IN_CONTACT[situation.engaged])
+        rolls = _count(armed, situation, armed.situational).attacks
+    per_success = 1
+    most = min(target.hp, max(1, _wounds(attrs, target).largest))
+    aa = attrs.area_attack
+    if aa is not None:
+        per_success = _area(aa, armed.shooting, target, situation)[0]
+        if aa.bracketed is not None and armed.bracketed is not None:
+            most = max(most, min(target.hp, max(1, _wounds(armed.bracketed, target).largest)))
+    return Verdict(tuple(checks), all(c.ok for c in checks), rolls,
+                   per_success + (1 if attrs.battle_focus else 0), most)
+
+
 def valid_against(armed: Armed, target: UnitView, situation: Situation) -> bool:
-    """``plan_against(armed, target, situation).valid``, without making the plan when its
-    checks read nothing but the sides, the units' state and base contact (close combat:
-    the checks of ``plan_against`` and ``_close_combat``)."""
+    """``plan_against(armed, target, situation).valid``, without making the plan (its
+    checks alone: ``verdict_against``; in close combat they read nothing but the sides,
+    the units' state and base contact: the checks of ``plan_against`` and
+    ``_close_combat``)."""
     if armed.shooting:
-        return plan_against(armed, target, situation).valid
+        return verdict_against(armed, target, situation).valid
     return (armed.attacker.side != target.side and not armed.destroyed
             and not target.destroyed and all(c.ok for c in armed.checks)
             and situation.engaged)
 
 
-def _close_combat(attacker: UnitView, target: UnitView, attrs: Attributes, off: int, att: int,
-                  crush: bool, situation: Situation, situational: dict[str, Any],
-                  checks: list[Check], mods: list[Modifier], unable: bool) -> tuple[ToHit, int]:
+def _count(armed: Armed, situation: Situation, situational: Mapping[str, Any]
+           ) -> counts.CloseCombatCount:
+    """The models attacking and supporting in close combat, and their attacks."""
+    attacker, attrs = armed.attacker, armed.attrs
     engaged = situation.engaged
-    checks.append(_IN_CONTACT[engaged])
     contact = situation.contact_models if engaged else min(attacker.files, attacker.alive)
     cc = counts.close_combat_count(
-        contact=contact, alive=attacker.alive, files=attacker.files, att=att,
+        contact=contact, alive=attacker.alive, files=attacker.files, att=armed.att,
         height_class=attacker.height_class, fight_in_extra_rank=attrs.fight_in_extra_rank,
         extra_support=attrs.extra_support,
         attacking_override=int(situational.get("attacking_models", -1)),
         supporting_override=int(situational.get("supporting_models", -1)))
-    if crush:
+    if armed.crush:
         cc = replace(cc, attacks_each=1, supporting_models=0)
-    if unable:
+    if armed.unable:
         cc = replace(cc, attacking_models=0, supporting_models=0)
+    return cc
+
+
+def _close_combat(armed: Armed, target: UnitView, situation: Situation,
+                  situational: dict[str, Any], checks: list[Check], mods: list[Modifier]
+                  ) -> tuple[ToHit, int]:
+    attacker, attrs = armed.attacker, armed.attrs
+    engaged = situation.engaged
+    checks.append(_IN_CONTACT[engaged])
+    cc = _count(armed, situation, situational)
     facing = (situation.engaged_facing or "front").replace("_", " ")
     why = ("given" if int(situational.get("attacking_models", -1)) >= 0 else
            f"front-rank models touching the {facing} facing"
@@ -381,31 +487,25 @@ def _close_combat(attacker: UnitView, target: UnitView, attrs: Attributes, off: 
                              f"{cc.supporting_models} models x {cc.supporting_each}",
                              f"{cc.supporting_ranks} supporting rank(s)"
                              + (", Extra Support" if attrs.extra_support else "")))
-    hit = close_combat_to_hit(attacker, target, attrs, off, situation, situational)
+    hit = close_combat_to_hit(attacker, target, attrs, armed.off, situation, situational)
     return hit, cc.attacks
 
 
-def _shooting(attacker: UnitView, target: UnitView, weapon: WeaponView, attrs: Attributes,
-              situation: Situation, situational: dict[str, Any], checks: list[Check],
-              mods: list[Modifier]) -> tuple[ToHit, int, DiceSpec | None, int]:
+def _shot_of(attacker: UnitView, weapon: WeaponView, attrs: Attributes,
+             situational: Mapping[str, Any]) -> Shot:
+    """The part of a shooting attack that reads no target (refused: ``_aim_of``)."""
     reach, aim, shots = _aim_of(weapon)
-    rng = reach.maximum
     moved = attacker.flag("moved", situational)
     marched = attacker.flag("marched", situational)
     sas = bool(situational.get("stand_and_shoot", False))
+    checks: list[Check] = []
+    mods: list[Modifier] = []
     if attrs.move_or_fire and (moved or marched):
         checks.append(Check("move_or_fire", False, "Move or Fire: the unit moved this turn"))
     if marched and not attrs.march_and_shoot:
         checks.append(Check("marched", False, "the unit marched this turn (no March and Shoot)"))
     if attrs.reload and sas:
         checks.append(Check("reload", False, "Reload!: not with a Stand and Shoot reaction"))
-    if situation.engaged:
-        checks.append(_SHOOTING_IN_CONTACT)
-    d = situation.distance
-    checks.append(Check("range", d <= rng + 1e-9, f'in range: {d:.2f}" <= {rng:g}"'
-                        if d <= rng + 1e-9 else f'out of range: {d:.2f}" > {rng:g}"',
-                        d, rng, rng - d))
-    checks.append(_VISIBLE[situation.visible])
     ranks = NORMAL_SHOOTING_RANKS + attrs.shoot_in_extra_rank
     if (attrs.volley_fire and not sas and not moved and not marched
             and counts.line_formation(attacker.alive, attacker.files)):
@@ -418,9 +518,30 @@ def _shooting(attacker: UnitView, target: UnitView, weapon: WeaponView, attrs: A
         attacker.alive, attacker.files, ranks, int(situational.get("attacking_models", -1)))
     mods.append(Modifier("shots", f"{models} models x {_dice_text(shots)}",
                          _shooting_ranks_text(ranks)))
-    hit = shooting_to_hit(attacker, target, attrs, aim, rng, situation, situational)
-    if hit.needed >= 8:
-        checks.append(Check("to_hit", False, "cannot hit: the needed roll is 8 or more"))
+    return Shot(reach.maximum, aim, shots, tuple(checks), models, tuple(mods))
+
+
+def _aim_checks(shot: Shot, situation: Situation, checks: list[Check]) -> None:
+    """The checks of a shot at one target: not in base contact, in range, visible."""
+    if situation.engaged:
+        checks.append(_SHOOTING_IN_CONTACT)
+    d, rng = situation.distance, shot.rng
+    checks.append(Check("range", d <= rng + 1e-9, f'in range: {d:.2f}" <= {rng:g}"'
+                        if d <= rng + 1e-9 else f'out of range: {d:.2f}" > {rng:g}"',
+                        d, rng, rng - d))
+    checks.append(_VISIBLE[situation.visible])
+
+
+def _shooting(attacker: UnitView, target: UnitView, shot: Shot, attrs: Attributes,
+              situation: Situation, situational: dict[str, Any], checks: list[Check],
+              mods: list[Modifier]) -> tuple[ToHit, int, DiceSpec | None, int]:
+    checks.extend(shot.checks)
+    _aim_checks(shot, situation, checks)
+    mods.extend(shot.modifiers)
+    hit = shooting_to_hit(attacker, target, attrs, shot.aim, shot.rng, situation, situational)
+    if hit.needed >= CANNOT_HIT:
+        checks.append(_CANNOT_HIT)
+    shots, models = shot.shots, shot.models
     if shots.fixed:
         return hit, models * (shots.count + shots.bonus), None, models
     return hit, 0, shots, models

@@ -14,7 +14,10 @@ In ``roll``: ``hits``, ``wounds`` and ``casualties`` of the rolled attack.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Generator, Mapping, Sequence
+from itertools import repeat
+from operator import le
 from typing import TYPE_CHECKING, Any, Literal
 
 from tabletop_gui.geometry.unit_arcs import CONTACT, arc_lines
@@ -34,7 +37,16 @@ from tabletop_gui.rules.base import (
     Terms,
 )
 from tabletop_gui.rules.dist import Dist
-from tabletop_gui.rules.ninth_age.build import Armed, Plan, arm, plan_against, valid_against
+from tabletop_gui.rules.ninth_age.build import (
+    Armed,
+    Plan,
+    Verdict,
+    arm,
+    plan_against,
+    size_of,
+    valid_against,
+    verdict_against,
+)
 from tabletop_gui.rules.ninth_age.info import INFO, MAX_HITS, MAX_HP
 from tabletop_gui.rules.ninth_age.odds import Measure, Odds, capped
 from tabletop_gui.rules.ninth_age.sequence import Run, Runner, conditioned, dice_waiting
@@ -102,28 +114,37 @@ class _Reading:
         self.height = {b.id: b.height for b in g.bodies.bodies}
         self.hard = battle.kept(_Scans, _Scans).hard
 
+    def _low(self, by: tuple[str, ...], shooter: str) -> bool:
+        """Is everything in ``by`` a unit no taller than the shooter? (NaN, never lower,
+        for what is not a unit.)"""
+        return all(map(le, map(self.height.get, by, repeat(math.nan)),
+                       repeat(self.height[shooter] + 1e-9)))
+
     def situation(self, attacker: str, target: str, horizontal: float, kind: str,
-                  by: tuple[str, ...], arc: str, visible: bool) -> Situation:
+                  by: tuple[str, ...], arc: str, visible: bool, contact: int | None = None
+                  ) -> Situation:
         """The Situation of a pair from its horizontal gap, facing cover (kind and what
-        gives it), arc and sight."""
+        gives it), arc and sight (and its contact models when in contact, if known)."""
         g = self.g
         engaged = g.touching(horizontal)
-        facing = g.engaged_facing(target, attacker) if engaged else None
-        height = self.height
-        shooter_h = height[attacker]
-        low = bool(by) and all(i in height and height[i] <= shooter_h + 1e-9 for i in by)
-        # what gives the cover: nothing without cover; hard cover comes from hard terrain
+        low = False
         given_by: tuple[str, ...] = ()
-        if kind == "soft":
-            given_by = by
-        elif kind == "hard":
-            given_by = tuple(i for i in by if i in self.hard)
+        if by:
+            low = self._low(by, attacker)
+            # what gives the cover: nothing without cover; hard cover from hard terrain
+            if kind == "soft":
+                given_by = by
+            elif kind == "hard":
+                given_by = tuple(filter(self.hard.__contains__, by))
+        if not engaged:  # the fields in order (a scan makes hundreds)
+            return Situation(horizontal, False, None, arc, 0, visible, kind, given_by, low)
         return Situation(
             distance=horizontal,
             engaged=engaged,
-            engaged_facing=facing,
+            engaged_facing=g.engaged_facing(target, attacker),
             arc=arc,
-            contact_models=g.contact_models(attacker, target) if engaged else 0,
+            contact_models=(g.contact_models(attacker, target) if contact is None
+                            else contact),
             visible=visible,
             cover=kind,
             cover_by=given_by,
@@ -180,14 +201,18 @@ def scan_situations(battle: Battle, threshold: str) -> dict[tuple[str, str], Sit
     g = battle.geometry
     ids = [b.id for b in g.bodies.bodies]
     pairs, kinds, _, _, by = g.facing_choices(_threshold(threshold))
+    arcs = g.facing_arcs()  # g.arc_of(t, a) of each pair, from the same table
     visible = g.sight_matrix().tolist()
     gaps = g.horizontal_gaps()
-    reading = _Reading(battle, g)
+    situation = _Reading(battle, g).situation
+    # the contact models of the pairs in contact, measured at once
+    touching = [(ids[i], ids[j]) for i, j in pairs if g.touching(gaps[i][j])]
+    contact = dict(zip(touching, g.contact_models_of(touching), strict=True))
     out = {}
-    for n, (i, j) in enumerate(pairs):
+    for (i, j), kind, by_n, arc in zip(pairs, kinds, by, arcs, strict=True):
         a, t = ids[i], ids[j]
-        out[(a, t)] = reading.situation(a, t, gaps[i][j], kinds[n], by[n], g.arc_of(t, a),
-                                        visible[i][j])
+        out[(a, t)] = situation(a, t, gaps[i][j], kind, by_n, arc, visible[i][j],
+                                contact.get((a, t)))
     return out
 
 
@@ -208,15 +233,16 @@ def summary(d: Dist) -> dict[str, Any]:
 
 def check_size(plan: Plan, attacker: str) -> None:
     """Refuse (RulesError naming the numbers) an attack larger than MAX_HITS / MAX_HP."""
-    p = plan.profile
-    each = p.hits_per_success + (1 if p.battle_focus else 0)
-    rolls = plan.attacks
-    if plan.shots is not None:
-        rolls += plan.shooting_models * max(0, plan.shots.largest)
+    _check_size(attacker, plan.weapon, *size_of(plan))
+
+
+def _check_size(attacker: str, weapon: str, rolls: int, each: int, most: int) -> None:
+    """``check_size`` of an attack of ``rolls`` attack rolls, each success up to ``each``
+    hits, each hit up to ``most`` Health Points (``build.size_of``)."""
     hits = rolls * each
-    most = max(min(h.hp_cap, max(1, h.wounds.largest))
-               for h in (p.normal, p.bracketed) if h is not None)
-    what = f"{attacker} with {plan.weapon}: {rolls:,} attack{'s' * (rolls != 1)}" + (
+    if hits <= MAX_HITS and hits * most <= MAX_HP:
+        return
+    what = f"{attacker} with {weapon}: {rolls:,} attack{'s' * (rolls != 1)}" + (
         f" of up to {each} hits each" if each > 1 else "")
     lower = ("lower the unit's attacks, or the models with --set attacking_models=N "
              "(and supporting_models)")
@@ -266,6 +292,20 @@ def _plan_of(armed: Sequence[Armed], t: UnitView, s: Situation) -> Plan:
     return plan
 
 
+def _verdict_of(armed: Sequence[Armed], t: UnitView, s: Situation) -> Verdict:
+    """The checks of ``_plan_of(armed, t, s)`` (``build.verdict_against``: the same
+    weapon chosen the same way, refused the same way when too large), without the plan."""
+    verdict = verdict_against(armed[0], t, s)
+    if not verdict.valid:
+        valid = next((w for w in armed[1:] if valid_against(w, t, s)), None)
+        if valid is not None:
+            armed = [valid]
+            verdict = verdict_against(valid, t, s)
+    _check_size(armed[0].attacker.id, armed[0].label, verdict.rolls, verdict.each,
+                verdict.most)
+    return verdict
+
+
 class NinthAgeRuleset(Ruleset):
     info = INFO
     damage_axis = "Health Points lost"
@@ -307,10 +347,11 @@ class NinthAgeRuleset(Ruleset):
                         situational: Mapping[str, Any] | None = None,
                         explain: bool = True,
                         ) -> dict[str, tuple[bool, tuple[str, ...]]]:
-        """``attack(...).valid`` and ``.reasons`` of each target from its plan alone: the
-        verdict is the plan's checks (and a refused plan's message), which is all an
-        attack adds them to, so no distribution is computed. The situations of the pairs
-        come from the battle's scan (``scanned_situation``)."""
+        """``attack(...).valid`` and ``.reasons`` of each target from its plan's checks
+        alone: the verdict is the plan's checks (and a refused plan's message), which is
+        all an attack adds them to, so neither a distribution nor the plan is made
+        (``_verdict_of``). The situations of the pairs come from the battle's scan
+        (``scanned_situation``)."""
         out: dict[str, tuple[bool, tuple[str, ...]]] = {}
         request = AttackRequest(attacker, attacker, weapon, offhand, dict(situational or {}))
         try:
@@ -326,20 +367,25 @@ class NinthAgeRuleset(Ruleset):
             armed = armed_for(a, weapon, situ)
         except RulesError as e:
             refused = str(e)
+        views = battle.kept(_Views, _Views)
+        scans = battle.kept(_Scans, _Scans)
         for target in targets:
             try:
-                t = unit_view(battle, target)
-                s = self.situation(battle, attacker, target)
-                plan = None if refused is not None else _plan_of(armed, t, s)
+                t = views.get(target) or unit_view(battle, target)
+                # the scanned situation when there is one (what ``situation`` reads first)
+                s = ((scans.situations.get((attacker, target)) if scans.threshold is not None
+                      else None) or self.situation(battle, attacker, target))
+                verdict = None if refused is not None else _verdict_of(armed, t, s)
             except RulesError as e:
                 out[target] = (False, (str(e),))
                 continue
-            if plan is None:
+            if verdict is None:
                 out[target] = (False, (str(refused),))
                 continue
-            reasons = (tuple(c.text for c in plan.checks if not c.ok)
-                       if explain or plan.valid else ())
-            out[target] = (plan.valid, reasons)
+            valid = verdict.valid
+            reasons = (tuple(c.text for c in verdict.checks if not c.ok)
+                       if explain or valid else ())
+            out[target] = (valid, reasons)
         return out
 
     def attack(self, battle: Battle, request: AttackRequest,

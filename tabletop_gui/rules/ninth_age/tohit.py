@@ -72,44 +72,7 @@ def shooting_to_hit(
     situation: Situation, situational: Mapping[str, Any],
 ) -> ToHit:
     mods: list[Modifier] = []
-    penalty = 0
-
-    def worse(n: int, name: str, why: str) -> None:
-        nonlocal penalty
-        penalty += n
-        mods.append(Modifier(name, f"-{n} to hit", why))
-
-    if situation.distance > max_range / 2:
-        why = f'long range: {situation.distance:.2f}" > half of {max_range:g}"'
-        if attrs.accurate:
-            mods.append(Modifier("accurate", "no long-range penalty", why))
-        else:
-            worse(1, "long range", why)
-    moved = shooter.flag("moved", situational) or shooter.flag("marched", situational)
-    if moved:
-        if attrs.quick_to_fire:
-            mods.append(Modifier("quick to fire", "no penalty for moving", "moved this turn"))
-        else:
-            worse(1, "moved", "moved this turn")
-        if attrs.unwieldy:
-            worse(1, "unwieldy", "Unwieldy: one more penalty for moving")
-    if situational.get("stand_and_shoot", False):
-        if attrs.steady_aim:
-            mods.append(Modifier("steady aim", "no Stand and Shoot penalty", "Steady Aim"))
-        else:
-            worse(1, "stand and shoot", "a Stand and Shoot charge reaction")
-    cover = situation.cover
-    if cover == "soft" and attrs.volley_fire and situation.cover_only_low_units:
-        mods.append(Modifier("volley fire", "cover ignored",
-                             "only intervening units no taller than the shooter"))
-        cover = "none"
-    by = ", ".join(situation.cover_by)
-    if cover == "soft":
-        worse(1, "soft cover", f"more than half the Target Facing hidden ({by})")
-    elif cover == "hard":
-        worse(2, "hard cover", f"more than half the Target Facing hidden by hard cover ({by})")
-    if target.has("hard_target"):
-        worse(1, "hard target", f"{target.name} is a Hard Target")
+    penalty = shooting_penalty(shooter, target, attrs, max_range, situation, situational, mods)
     needed = max(2, aim + penalty)
     if needed == HOPELESS:
         mods.append(Modifier("hopeless shots", "a 6, then 4+", "needed roll worsened to 7"))
@@ -120,3 +83,59 @@ def shooting_to_hit(
         f": {needed}+" if needed <= 6 else (": Hopeless Shots" if needed == HOPELESS
                                             else ": cannot hit"))
     return ToHit(needed, False, row, tuple(mods))
+
+
+def shooting_penalty(
+    shooter: UnitView, target: UnitView, attrs: Attributes, max_range: float,
+    situation: Situation, situational: Mapping[str, Any], mods: list[Modifier] | None,
+) -> int:
+    """How much worse than the Aim a shot needs (long range, moving, Unwieldy, Stand and
+    Shoot, cover, Hard Target), each modifier and its reason appended to ``mods``; with
+    ``mods`` None (a verdict: only the number) no modifier is made."""
+    penalty = 0
+
+    def worse(n: int, name: str, why: str) -> None:
+        nonlocal penalty
+        penalty += n
+        if mods is not None:
+            mods.append(Modifier(name, f"-{n} to hit", why))
+
+    if situation.distance > max_range / 2:
+        why = (f'long range: {situation.distance:.2f}" > half of {max_range:g}"'
+               if mods is not None else "")
+        if attrs.accurate:
+            if mods is not None:
+                mods.append(Modifier("accurate", "no long-range penalty", why))
+        else:
+            worse(1, "long range", why)
+    moved = shooter.flag("moved", situational) or shooter.flag("marched", situational)
+    if moved:
+        if attrs.quick_to_fire:
+            if mods is not None:
+                mods.append(Modifier("quick to fire", "no penalty for moving",
+                                     "moved this turn"))
+        else:
+            worse(1, "moved", "moved this turn")
+        if attrs.unwieldy:
+            worse(1, "unwieldy", "Unwieldy: one more penalty for moving")
+    if situational.get("stand_and_shoot", False):
+        if attrs.steady_aim:
+            if mods is not None:
+                mods.append(Modifier("steady aim", "no Stand and Shoot penalty", "Steady Aim"))
+        else:
+            worse(1, "stand and shoot", "a Stand and Shoot charge reaction")
+    cover = situation.cover
+    if cover == "soft" and attrs.volley_fire and situation.cover_only_low_units:
+        if mods is not None:
+            mods.append(Modifier("volley fire", "cover ignored",
+                                 "only intervening units no taller than the shooter"))
+        cover = "none"
+    if cover == "soft":
+        worse(1, "soft cover", f"more than half the Target Facing hidden "
+                               f"({', '.join(situation.cover_by)})" if mods is not None else "")
+    elif cover == "hard":
+        worse(2, "hard cover", f"more than half the Target Facing hidden by hard cover "
+                               f"({', '.join(situation.cover_by)})" if mods is not None else "")
+    if target.has("hard_target"):
+        worse(1, "hard target", f"{target.name} is a Hard Target")
+    return penalty
