@@ -15,7 +15,10 @@ whole as read-only arrays: ``table.distance``; or a row at a time: ``table.dista
   (``triples.Triples``).
 
 Everything is computed in numpy over arrays of pairs, in blocks of ``PAIR_CHUNK``
-(``gaps.gaps``, ``corridor``, ``sight.sight_pairs``, ``cover.cover_both_ways``).
+(``gaps.gaps``, ``corridor``, ``sight.sight_pairs``, ``cover.cover_both_ways``); with
+the compiled loops loaded, a table of ``THREAD_FROM`` pairs or more shares its blocks
+with a second thread (``_in_blocks``: the loops release the interpreter, and so does
+most of numpy's work on the blocks' arrays), with the same answers.
 ``PairTable.moved`` recomputes only the row and column of one body (and flanking from the
 few pairs within 1"), which is what a drag needs, as new layers over the previous table's
 matrices (O(N) per step, nothing copied; the previous table is never written);
@@ -24,8 +27,11 @@ matrices (O(N) per step, nothing copied; the previous table is never written);
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -46,6 +52,8 @@ IntArray = NDArray[np.intp]
 
 ENGAGE = 1.0
 PAIR_CHUNK = 40_000  # pairs computed together (bounds the memory of huge battlefields)
+THREAD_FROM = 8_000  # pairs of a table shared between two threads (``_in_blocks``)
+_T = TypeVar("_T")
 _NO_ROWS = np.zeros((0, 3), dtype=np.intp)
 
 
@@ -117,8 +125,8 @@ class PairTable:
         v = np.full((n, n), np.nan)
         vis = np.zeros((n, n), dtype=bool)
         cov = np.zeros((n, n), dtype=bool)
-        parts = [_pair_facts(ba, ts, rule, i[s:s + PAIR_CHUNK], j[s:s + PAIR_CHUNK], h, v, vis,
-                             cov) for s in range(0, len(i), PAIR_CHUNK)]
+        parts = _in_blocks(len(i), lambda s, e: _pair_facts(ba, ts, rule, i[s:e], j[s:e], h,
+                                                            v, vis, cov))
         empty = np.zeros((0, 3), dtype=np.intp)
         blocked = np.concatenate([b for b, _ in parts] or [empty])
         covers = np.concatenate([c for _, c in parts] or [empty])
@@ -267,6 +275,34 @@ def _placed(i: IntArray, j: IntArray, k: int) -> _Placed:
     (``_Line``): the pairs with i == k and their j, the pairs with j == k and their i."""
     on_row, on_col = np.flatnonzero(i == k), np.flatnonzero(j == k)
     return i, j, (on_row, j[on_row], on_col, i[on_col])
+
+
+def _in_blocks(m: int, facts: Callable[[int, int], _T]) -> list[_T]:
+    """``facts(start, end)`` of consecutive blocks of the m pairs (at most ``PAIR_CHUNK``
+    each), in order. With the compiled loops loaded (which release the interpreter) and at
+    least ``THREAD_FROM`` pairs, the blocks are shared with a second thread (``_helper``):
+    odd blocks there, even ones here; each block writes only its own pairs' entries, so
+    the answers are those of one thread."""
+    if m < THREAD_FROM or jit.loaded() is None:
+        return [facts(s, min(s + PAIR_CHUNK, m)) for s in range(0, m, PAIR_CHUNK)]
+    size = min(PAIR_CHUNK, -(-m // 2))
+    starts = list(range(0, m, size))
+    there = [_helper().submit(facts, s, min(s + size, m)) for s in starts[1::2]]
+    here = [facts(s, min(s + size, m)) for s in starts[0::2]]
+    done = [f.result() for f in there]
+    return [(here if k % 2 == 0 else done)[k // 2] for k in range(len(starts))]
+
+
+def _helper() -> ThreadPoolExecutor:
+    """The second thread of ``_in_blocks`` (made once, when first needed)."""
+    with _HELPER_LOCK:
+        if not _HELPER:
+            _HELPER.append(ThreadPoolExecutor(1, thread_name_prefix="tabletop-gui-pairs"))
+        return _HELPER[0]
+
+
+_HELPER: list[ThreadPoolExecutor] = []
+_HELPER_LOCK = threading.Lock()
 
 
 def opposing_pairs(ba: BodyArrays) -> tuple[IntArray, IntArray]:

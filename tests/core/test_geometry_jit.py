@@ -358,3 +358,35 @@ def test_a_big_table_loads_the_kernels_for_its_blocks(monkeypatch: pytest.Monkey
     monkeypatch.setattr(pairs, "PAIR_CHUNK", len(i) // 4)
     PairTable.build(ba, ts, RULE)
     assert jit.loaded() is not None
+
+
+@pytest.mark.parametrize("seed", [0, 7])
+def test_a_table_shared_between_two_threads_equals_one_threads(
+        monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """From ``THREAD_FROM`` pairs, with the kernels loaded, ``PairTable.build`` gives every
+    second block to a helper thread: every matrix, and the blocker and cover rows in their
+    order, are those of the table computed in one thread (blocks of the same size)."""
+    from tabletop_gui.geometry import pairs
+
+    ba, ts, i, _ = arrays(synthetic_board(120, seed=seed))
+    monkeypatch.setattr(pairs, "PAIR_CHUNK", len(i) // 5 + 1)  # 5 blocks: 3 here, 2 there
+    monkeypatch.setattr(pairs, "THREAD_FROM", 10**12)
+    one = PairTable.build(ba, ts, RULE)
+    monkeypatch.setattr(pairs, "THREAD_FROM", 1)
+    calls: list[str] = []
+    facts = pairs._pair_facts
+
+    def spy(*args, **kw):  # type: ignore[no-untyped-def]
+        import threading
+        calls.append(threading.current_thread().name)
+        return facts(*args, **kw)
+
+    monkeypatch.setattr(pairs, "_pair_facts", spy)
+    two = PairTable.build(ba, ts, RULE)
+    assert len(calls) == 5 and len(set(calls)) == 2
+    assert_same_tables(one, two)
+    for name in ("horizontal", "distance", "visible", "cover"):
+        assert np.array_equal(getattr(one, name), getattr(two, name), equal_nan=name in (
+            "horizontal", "distance"))
+    assert np.array_equal(one.blocked_by.base, two.blocked_by.base)
+    assert np.array_equal(one.cover_by.base, two.cover_by.base)
