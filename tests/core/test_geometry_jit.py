@@ -127,6 +127,48 @@ def test_compiled_corridor_of_one_piece_and_of_pieces_in_a_line() -> None:
     assert_same_candidates(Board(20.0, 20.0, bodies, line))
 
 
+def test_compiled_corridor_of_a_fan_of_lines_past_a_piece() -> None:
+    """One fighter and 1,440 enemies around it, one every quarter degree, the walls a
+    few inches off: the lines pass each wall's angle (the compiled loop's angular test)
+    at every offset, grazing it at its edges; same candidates as all against all."""
+    bodies = [disc("a", "x", 0.0, 0.0)]
+    for k in range(1440):
+        ang = math.radians(k / 4.0)
+        bodies.append(disc(f"e{k}", "y", 14.0 * math.cos(ang), 14.0 * math.sin(ang)))
+    walls = (box("w0", 4.0, -0.2, 6.0, 0.3, 2.0), box("w1", -3.0, 5.0, -2.0, 8.0, 1.0),
+             box("w2", 9.0, 9.0, 9.5, 9.5, 3.0))
+    b = Board(40.0, 40.0, tuple(bodies), walls)
+    assert_same_candidates(b)
+    assert_same_sight(b)
+
+
+@pytest.mark.parametrize("ex, ey", [(3.0, 4.0), (1e-3, 2e-3), (7.25, 0.0), (0.0, 0.0),
+                                    (1e150, 1e150), (1e-155, 3e-155), (2.0, math.inf),
+                                    (math.nan, 1.0)])
+def test_the_corridors_distance_test_from_squares_equals_hypot(ex: float, ey: float) -> None:
+    """``jit_kernels._within_hypot`` gives ``math.hypot(ex, ey) <= limit`` for limits a
+    few units in the last place either side of the distance, far from it, zero,
+    negative, infinite, not a number, subnormal and huge."""
+    from tabletop_gui.geometry import jit_kernels
+
+    h = math.hypot(ex, ey)
+    limits = [0.0, -1.0, math.inf, math.nan, 5e-324, 1e300, 2.0]
+    if math.isfinite(h):
+        for scale in (1.0, 1.0 + 1e-13, 1.0 - 1e-13, 1.0 + 1e-11, 1.0 - 1e-11, 2.0, 0.5):
+            limits.append(h * scale)
+        limits.append(h)
+        x = h
+        for _ in range(4):
+            x = math.nextafter(x, math.inf)
+            limits.append(x)
+        x = h
+        for _ in range(4):
+            x = math.nextafter(x, -math.inf)
+            limits.append(x)
+    for limit in limits:
+        assert jit_kernels._within_hypot(ex, ey, limit) == (h <= limit), limit
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 10_000), st.integers(2, 50), st.integers(1, 30),
        st.sampled_from([3.0, 12.0, 40.0]), st.booleans())
