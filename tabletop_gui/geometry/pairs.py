@@ -16,8 +16,8 @@ whole as read-only arrays: ``table.distance``; or a row at a time: ``table.dista
 
 Everything is computed in numpy over arrays of pairs, in blocks of ``PAIR_CHUNK``
 (``gaps.gaps``, ``corridor``, ``sight.sight_pairs``, ``cover.cover_both_ways``); with
-the compiled loops loaded, a table of ``THREAD_FROM`` pairs or more shares its blocks
-with a second thread (``_in_blocks``: the loops release the interpreter, and so does
+the compiled loops loaded, a table of several blocks shares them with a second thread
+(``THREADS``, ``_in_blocks``: the loops release the interpreter, and so does
 most of numpy's work on the blocks' arrays), with the same answers.
 ``PairTable.moved`` recomputes only the row and column of one body (and flanking from the
 few pairs within 1"), which is what a drag needs, as new layers over the previous table's
@@ -52,7 +52,7 @@ IntArray = NDArray[np.intp]
 
 ENGAGE = 1.0
 PAIR_CHUNK = 40_000  # pairs computed together (bounds the memory of huge battlefields)
-THREAD_FROM = 8_000  # pairs of a table shared between two threads (``_in_blocks``)
+THREADS = 2  # threads computing a table's blocks (1: the caller's alone)
 _T = TypeVar("_T")
 _NO_ROWS = np.zeros((0, 3), dtype=np.intp)
 
@@ -278,17 +278,17 @@ def _placed(i: IntArray, j: IntArray, k: int) -> _Placed:
 
 
 def _in_blocks(m: int, facts: Callable[[int, int], _T]) -> list[_T]:
-    """``facts(start, end)`` of consecutive blocks of the m pairs (at most ``PAIR_CHUNK``
-    each), in order. With the compiled loops loaded (which release the interpreter) and at
-    least ``THREAD_FROM`` pairs, the blocks are shared with a second thread (``_helper``):
-    odd blocks there, even ones here; each block writes only its own pairs' entries, so
-    the answers are those of one thread."""
-    if m < THREAD_FROM or jit.loaded() is None:
-        return [facts(s, min(s + PAIR_CHUNK, m)) for s in range(0, m, PAIR_CHUNK)]
-    size = min(PAIR_CHUNK, -(-m // 2))
-    starts = list(range(0, m, size))
-    there = [_helper().submit(facts, s, min(s + size, m)) for s in starts[1::2]]
-    here = [facts(s, min(s + size, m)) for s in starts[0::2]]
+    """``facts(start, end)`` of consecutive blocks of ``PAIR_CHUNK`` of the m pairs, in
+    order. A table of several blocks, with the compiled loops loaded (which release the
+    interpreter), shares them with a second thread (``_helper``): odd blocks there, even
+    ones here. The blocks are those of one thread (an oval's gap is refined by the batch
+    it is in: the last bits could depend on it), and each writes only its own pairs'
+    entries, so the answers are those of one thread."""
+    starts = list(range(0, m, PAIR_CHUNK))
+    if THREADS < 2 or len(starts) < 2 or jit.loaded() is None:
+        return [facts(s, min(s + PAIR_CHUNK, m)) for s in starts]
+    there = [_helper().submit(facts, s, min(s + PAIR_CHUNK, m)) for s in starts[1::2]]
+    here = [facts(s, min(s + PAIR_CHUNK, m)) for s in starts[0::2]]
     done = [f.result() for f in there]
     return [(here if k % 2 == 0 else done)[k // 2] for k in range(len(starts))]
 

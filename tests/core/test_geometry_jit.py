@@ -405,16 +405,16 @@ def test_a_big_table_loads_the_kernels_for_its_blocks(monkeypatch: pytest.Monkey
 @pytest.mark.parametrize("seed", [0, 7])
 def test_a_table_shared_between_two_threads_equals_one_threads(
         monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
-    """From ``THREAD_FROM`` pairs, with the kernels loaded, ``PairTable.build`` gives every
-    second block to a helper thread: every matrix, and the blocker and cover rows in their
+    """With several blocks and the kernels loaded, ``PairTable.build`` gives every second
+    block to a helper thread: every matrix, and the blocker and cover rows in their
     order, are those of the table computed in one thread (blocks of the same size)."""
     from tabletop_gui.geometry import pairs
 
     ba, ts, i, _ = arrays(synthetic_board(120, seed=seed))
     monkeypatch.setattr(pairs, "PAIR_CHUNK", len(i) // 5 + 1)  # 5 blocks: 3 here, 2 there
-    monkeypatch.setattr(pairs, "THREAD_FROM", 10**12)
+    monkeypatch.setattr(pairs, "THREADS", 1)
     one = PairTable.build(ba, ts, RULE)
-    monkeypatch.setattr(pairs, "THREAD_FROM", 1)
+    monkeypatch.setattr(pairs, "THREADS", 2)
     calls: list[str] = []
     facts = pairs._pair_facts
 
