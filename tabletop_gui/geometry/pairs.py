@@ -123,17 +123,19 @@ class PairTable:
         jit.kernels(len(i))  # a big table loads the compiled loops for its blocks (``jit``)
         h = np.full((n, n), np.nan)
         v = np.full((n, n), np.nan)
+        d = np.full((n, n), np.nan)
         vis = np.zeros((n, n), dtype=bool)
         cov = np.zeros((n, n), dtype=bool)
         parts = _in_blocks(len(i), lambda s, e: _pair_facts(ba, ts, rule, i[s:e], j[s:e], h,
-                                                            v, vis, cov))
-        empty = np.zeros((0, 3), dtype=np.intp)
-        blocked = np.concatenate([b for b, _ in parts] or [empty])
-        covers = np.concatenate([c for _, c in parts] or [empty])
-        d = np.hypot(h, v)
+                                                            v, vis, cov, d))
+        # the cover rows (the most: 4 million at 2,000 fighters) joined and ordered on the
+        # second thread meanwhile, if it computed blocks
+        covers = [c for _, c in parts]
+        cover_by = _helper().submit(_rows, covers) if _shared(len(i)) else None
+        blocked_by, near = _rows([b for b, _ in parts]), _near(d)
         return PairTable(rule, Layered(h), ba.elevation, Layered(d), Layered(vis), Layered(cov),
-                         Triples.build(blocked), Triples.build(covers), _near(d), ba.side,
-                         ba.active, len(ba.sides))
+                         blocked_by, _rows(covers) if cover_by is None else cover_by.result(),
+                         near, ba.side, ba.active, len(ba.sides))
 
     def with_rule(self, ba: BodyArrays, ts: TerrainSet, rule: CoverRule) -> PairTable:
         """The same facts with cover under another rule (distances and sight shared, not
@@ -285,12 +287,22 @@ def _in_blocks(m: int, facts: Callable[[int, int], _T]) -> list[_T]:
     it is in: the last bits could depend on it), and each writes only its own pairs'
     entries, so the answers are those of one thread."""
     starts = list(range(0, m, PAIR_CHUNK))
-    if THREADS < 2 or len(starts) < 2 or jit.loaded() is None:
+    if not _shared(m):
         return [facts(s, min(s + PAIR_CHUNK, m)) for s in starts]
     there = [_helper().submit(facts, s, min(s + PAIR_CHUNK, m)) for s in starts[1::2]]
     here = [facts(s, min(s + PAIR_CHUNK, m)) for s in starts[0::2]]
     done = [f.result() for f in there]
     return [(here if k % 2 == 0 else done)[k // 2] for k in range(len(starts))]
+
+
+def _rows(parts: list[IntArray]) -> Triples:
+    """The rows of the blocks, in order, as one ``Triples``."""
+    return Triples.build(np.concatenate(parts or [_NO_ROWS]))
+
+
+def _shared(m: int) -> bool:
+    """Are the blocks of m pairs shared with the second thread (``_in_blocks``)?"""
+    return THREADS >= 2 and m > PAIR_CHUNK and jit.loaded() is not None
 
 
 def _helper() -> ThreadPoolExecutor:
@@ -315,14 +327,17 @@ def opposing_pairs(ba: BodyArrays) -> tuple[IntArray, IntArray]:
 
 def _pair_facts(ba: BodyArrays, ts: TerrainSet, rule: CoverRule | None, i: IntArray,
                 j: IntArray, h: _Sink, v: _Sink | None, vis: _Sink,
-                cov: _Sink) -> tuple[IntArray, IntArray]:
-    """Fill the matrices for pairs (i, j) both ways (``v`` when given); return blocker and
-    cover triples."""
+                cov: _Sink, d: _Sink | None = None) -> tuple[IntArray, IntArray]:
+    """Fill the matrices for pairs (i, j) both ways (``v`` and the 3D distances ``d``
+    when given); return blocker and cover triples."""
     gap, pa, pb = gaps(ba, i, j)
     vert = np.abs(ba.elevation[i] - ba.elevation[j])
+    dist = np.hypot(gap, vert)
     h[i, j] = h[j, i] = gap
     if v is not None:
         v[i, j] = v[j, i] = vert
+    if d is not None:
+        d[i, j] = d[j, i] = dist
     ck, ct = corridor_candidates(ba, ts, i, j)
     sres = sight_pairs(ba, ts, i, j, candidates=(ck, ct))
     vis[i, j] = vis[j, i] = sres.visible
@@ -331,7 +346,7 @@ def _pair_facts(ba: BodyArrays, ts: TerrainSet, rule: CoverRule | None, i: IntAr
                                sres.blocker_terrain]).astype(np.intp, copy=False).reshape(-1, 3)
     covers = np.zeros((0, 3), dtype=np.intp)
     if rule is not None and len(i):
-        covers = _cover_facts(ba, ts, rule, i, j, pa, pb, np.hypot(gap, vert), (ck, ct), cov)
+        covers = _cover_facts(ba, ts, rule, i, j, pa, pb, dist, (ck, ct), cov)
     return blocked, covers
 
 
