@@ -318,11 +318,11 @@ _HELPER_LOCK = threading.Lock()
 
 
 def opposing_pairs(ba: BodyArrays) -> tuple[IntArray, IntArray]:
-    """Unordered pairs (i < j) of active bodies on different sides."""
-    act = ba.active
-    opp = (ba.side[:, None] != ba.side[None, :]) & act[:, None] & act[None, :]
-    i, j = np.nonzero(np.triu(opp, 1))
-    return i.astype(np.intp, copy=False), j.astype(np.intp, copy=False)
+    """Unordered pairs (i < j) of active bodies on different sides (by i, then j)."""
+    act = np.flatnonzero(ba.active).astype(np.intp)
+    side = ba.side[act]
+    i, j = np.nonzero(np.triu(side[:, None] != side[None, :], 1))
+    return act[i], act[j]
 
 
 def _pair_facts(ba: BodyArrays, ts: TerrainSet, rule: CoverRule | None, i: IntArray,
