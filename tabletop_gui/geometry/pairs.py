@@ -122,12 +122,11 @@ class PairTable:
         i, j = opposing_pairs(ba)
         jit.kernels(len(i))  # a big table loads the compiled loops for its blocks (``jit``)
         h = np.full((n, n), np.nan)
-        v = np.full((n, n), np.nan)
         d = np.full((n, n), np.nan)
         vis = np.zeros((n, n), dtype=bool)
         cov = np.zeros((n, n), dtype=bool)
         parts = _in_blocks(len(i), lambda s, e: _pair_facts(ba, ts, rule, i[s:e], j[s:e], h,
-                                                            v, vis, cov, d))
+                                                            vis, cov, d))
         # the cover rows (the most: 4 million at 2,000 fighters) joined and ordered on the
         # second thread meanwhile, if it computed blocks
         covers = [c for _, c in parts]
@@ -186,7 +185,7 @@ class PairTable:
                            cover_layers=self.cover_layers.with_line(k, cov.row, cov.col),
                            cover_by=self.cover_by.replace_body(k, covers))
         h, vis = _Line(n, k, np.nan, place), _Line(n, k, False, place)
-        blocked, covers = _pair_facts(ba, ts, self.rule, i, j, h, None, vis, cov)
+        blocked, covers = _pair_facts(ba, ts, self.rule, i, j, h, vis, cov)
         d = np.full(n, np.nan)
         d[others] = np.hypot(h.row[others], np.abs(ba.elevation[k] - ba.elevation[others]))
         # the pairs within 1": the others' as they were, k's from its new row
@@ -326,16 +325,15 @@ def opposing_pairs(ba: BodyArrays) -> tuple[IntArray, IntArray]:
 
 
 def _pair_facts(ba: BodyArrays, ts: TerrainSet, rule: CoverRule | None, i: IntArray,
-                j: IntArray, h: _Sink, v: _Sink | None, vis: _Sink,
-                cov: _Sink, d: _Sink | None = None) -> tuple[IntArray, IntArray]:
-    """Fill the matrices for pairs (i, j) both ways (``v`` and the 3D distances ``d``
-    when given); return blocker and cover triples."""
+                j: IntArray, h: _Sink, vis: _Sink, cov: _Sink,
+                d: _Sink | None = None) -> tuple[IntArray, IntArray]:
+    """Fill the matrices for pairs (i, j) both ways (the 3D distances ``d`` when given;
+    the vertical ones are read from the elevations: ``PairTable.vertical``); return
+    blocker and cover triples."""
     gap, pa, pb = gaps(ba, i, j)
     vert = np.abs(ba.elevation[i] - ba.elevation[j])
     dist = np.hypot(gap, vert)
     h[i, j] = h[j, i] = gap
-    if v is not None:
-        v[i, j] = v[j, i] = vert
     if d is not None:
         d[i, j] = d[j, i] = dist
     ck, ct = corridor_candidates(ba, ts, i, j)
