@@ -16,9 +16,10 @@ whole as read-only arrays: ``table.distance``; or a row at a time: ``table.dista
 
 Everything is computed in numpy over arrays of pairs, in blocks of ``PAIR_CHUNK``
 (``gaps.gaps``, ``corridor``, ``sight.sight_pairs``, ``cover.cover_both_ways``); with
-the compiled loops loaded, a table of several blocks shares them with a second thread
-(``THREADS``, ``_in_blocks``: the loops release the interpreter, and so does
-most of numpy's work on the blocks' arrays), with the same answers.
+the compiled loops loaded and a core to spare (``spare_core``), a table of several blocks
+shares them with a second thread (``THREADS``, ``_in_blocks``: the loops release the
+interpreter, and so does most of numpy's work on the blocks' arrays), with the same
+answers.
 ``PairTable.moved`` recomputes only the row and column of one body (and flanking from the
 few pairs within 1"), which is what a drag needs, as new layers over the previous table's
 matrices (O(N) per step, nothing copied; the previous table is never written);
@@ -27,6 +28,7 @@ matrices (O(N) per step, nothing copied; the previous table is never written);
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -301,7 +303,25 @@ def _rows(parts: list[IntArray]) -> Triples:
 
 def _shared(m: int) -> bool:
     """Are the blocks of m pairs shared with the second thread (``_in_blocks``)?"""
-    return THREADS >= 2 and m > PAIR_CHUNK and jit.loaded() is not None
+    return THREADS >= 2 and m > PAIR_CHUNK and jit.loaded() is not None and spare_core()
+
+
+def spare_core() -> bool:
+    """Has this machine a core to spare: fewer tasks ready to run over the last minute
+    than its cores, less one half (this process's own computation is one of them)?
+
+    Measured on a shared 2-core machine whose other tenants kept both cores busy, the
+    second thread gained nothing and could lose (each thread waits for the interpreter
+    while the other is off the processor), so it is used only with a core idle."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return False
+    return cores >= 2 and load < cores - 0.5
 
 
 def _helper() -> ThreadPoolExecutor:

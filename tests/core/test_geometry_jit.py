@@ -415,6 +415,7 @@ def test_a_table_shared_between_two_threads_equals_one_threads(
     monkeypatch.setattr(pairs, "THREADS", 1)
     one = PairTable.build(ba, ts, RULE)
     monkeypatch.setattr(pairs, "THREADS", 2)
+    monkeypatch.setattr(pairs, "spare_core", lambda: True)
     calls: list[str] = []
     facts = pairs._pair_facts
 
@@ -432,3 +433,40 @@ def test_a_table_shared_between_two_threads_equals_one_threads(
             "horizontal", "distance"))
     assert np.array_equal(one.blocked_by.base, two.blocked_by.base)
     assert np.array_equal(one.cover_by.base, two.cover_by.base)
+
+
+def test_the_second_thread_waits_for_a_core_to_spare(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``pairs.spare_core``: a machine of 2 cores with less than 1.5 tasks ready to run
+    over the last minute has one; busier, or with one core, or where the load cannot be
+    read, none: then a table of several blocks is computed by the caller alone."""
+    import os
+
+    from tabletop_gui.geometry import pairs
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _: {0, 1}, raising=False)
+    for load, spare in ((0.3, True), (1.4, True), (1.6, False), (4.8, False)):
+        monkeypatch.setattr(os, "getloadavg", lambda load=load: (load, load, load))
+        assert pairs.spare_core() is spare
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _: {0}, raising=False)
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    assert pairs.spare_core() is False
+
+    def unreadable() -> tuple[float, float, float]:
+        raise OSError("no load average here")
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _: {0, 1}, raising=False)
+    monkeypatch.setattr(os, "getloadavg", unreadable)
+    assert pairs.spare_core() is False
+    ba, ts, i, _ = arrays(synthetic_board(60, seed=1))
+    monkeypatch.setattr(pairs, "PAIR_CHUNK", len(i) // 3 + 1)
+    calls: list[str] = []
+    facts = pairs._pair_facts
+
+    def spy(*args, **kw):  # type: ignore[no-untyped-def]
+        import threading
+        calls.append(threading.current_thread().name)
+        return facts(*args, **kw)
+
+    monkeypatch.setattr(pairs, "_pair_facts", spy)
+    PairTable.build(ba, ts, RULE)
+    assert len(calls) == 3 and len(set(calls)) == 1
