@@ -402,6 +402,23 @@ def test_a_big_table_loads_the_kernels_for_its_blocks(monkeypatch: pytest.Monkey
     assert jit.loaded() is not None
 
 
+def block_threads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the threads that compute the blocks of the next tables, one per block."""
+    import threading
+
+    from tabletop_gui.geometry import pairs
+
+    calls: list[str] = []
+    facts = pairs._pair_facts
+
+    def spy(*args, **kw):  # type: ignore[no-untyped-def]
+        calls.append(threading.current_thread().name)
+        return facts(*args, **kw)
+
+    monkeypatch.setattr(pairs, "_pair_facts", spy)
+    return calls
+
+
 @pytest.mark.parametrize("seed", [0, 7])
 def test_a_table_shared_between_two_threads_equals_one_threads(
         monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
@@ -416,15 +433,7 @@ def test_a_table_shared_between_two_threads_equals_one_threads(
     one = PairTable.build(ba, ts, RULE)
     monkeypatch.setattr(pairs, "THREADS", 2)
     monkeypatch.setattr(pairs, "spare_core", lambda: True)
-    calls: list[str] = []
-    facts = pairs._pair_facts
-
-    def spy(*args, **kw):  # type: ignore[no-untyped-def]
-        import threading
-        calls.append(threading.current_thread().name)
-        return facts(*args, **kw)
-
-    monkeypatch.setattr(pairs, "_pair_facts", spy)
+    calls = block_threads(monkeypatch)
     two = PairTable.build(ba, ts, RULE)
     assert len(calls) == 5 and len(set(calls)) == 2
     assert_same_tables(one, two)
@@ -459,14 +468,6 @@ def test_the_second_thread_waits_for_a_core_to_spare(monkeypatch: pytest.MonkeyP
     assert pairs.spare_core() is False
     ba, ts, i, _ = arrays(synthetic_board(60, seed=1))
     monkeypatch.setattr(pairs, "PAIR_CHUNK", len(i) // 3 + 1)
-    calls: list[str] = []
-    facts = pairs._pair_facts
-
-    def spy(*args, **kw):  # type: ignore[no-untyped-def]
-        import threading
-        calls.append(threading.current_thread().name)
-        return facts(*args, **kw)
-
-    monkeypatch.setattr(pairs, "_pair_facts", spy)
+    calls = block_threads(monkeypatch)
     PairTable.build(ba, ts, RULE)
     assert len(calls) == 3 and len(set(calls)) == 1
