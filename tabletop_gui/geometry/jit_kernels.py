@@ -463,6 +463,22 @@ def sight_samples(i: IntArray, j: IntArray, rows: IntArray, starts: IntArray,
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _within_hypot(ex: float, ey: float, limit: float) -> bool:
+    """``math.hypot(ex, ey) <= limit``, the same answer: decided from the squares where
+    they are more than a part in 10^12 apart (their rounding is a few parts in 10^16;
+    only where the squares are normal floats, far from overflow), else by ``hypot``
+    itself (a call into libm, a good part of a corridor test)."""
+    q = ex * ex + ey * ey
+    lim2 = limit * limit
+    if 1e-280 < lim2 < 1e280 and limit > 0.0:
+        if q > lim2 * (1.0 + 1e-12):
+            return False
+        if q < lim2 * (1.0 - 1e-12):
+            return True
+    return math.hypot(ex, ey) <= limit
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _in_corridor(t: int, x0: float, y0: float, dx: float, dy: float, dd: float,
                  length: float, ux: float, uy: float, r: float, bounds: FloatArray,
                  cx: FloatArray, cy: FloatArray, rad: FloatArray, vx_t: FloatArray,
@@ -478,7 +494,7 @@ def _in_corridor(t: int, x0: float, y0: float, dx: float, dy: float, dd: float,
         return False
     u = ((cx[t] - x0) * dx + (cy[t] - y0) * dy) / (dd if dd > 0 else 1.0)  # _circle_hit
     u = min(max(u, 0.0), 1.0)
-    if not math.hypot(x0 + u * dx - cx[t], y0 + u * dy - cy[t]) <= r + rad[t] + 1e-9:
+    if not _within_hypot(x0 + u * dx - cx[t], y0 + u * dy - cy[t], r + rad[t] + 1e-9):
         return False
     ax = -uy  # corridor._across_and_along
     ay = ux
@@ -509,7 +525,10 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
     each apex): around each apex the pieces are binned by the angle their circle, grown by
     the largest circumradius and ``margin``, subtends (every bin for a piece whose grown
     circle holds the apex), and a pair tests the pieces of its direction's bin that are
-    not beyond its other end (``corridor._angular``, one apex at a time).
+    not beyond its other end (``corridor._angular``, one apex at a time), and whose angle
+    holds the pair's direction (the bin's width is coarser; outside that angle the pair's
+    line passes farther than the grown circle's radius from the piece's centre, which the
+    circle test would reject).
     """
     m = len(i)
     k_all = bounds.shape[0]
@@ -527,6 +546,8 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
         reach[t] = rad[t] + rmax + margin
     width = 2.0 * math.pi / bins
     far = np.empty(k_all)
+    phi_t = np.empty(k_all)
+    half_t = np.empty(k_all)
     lo_bin = np.empty(k_all, dtype=np.intp)
     n_bin = np.empty(k_all, dtype=np.intp)
     bin_start = np.empty(bins + 1, dtype=np.intp)
@@ -559,6 +580,8 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
                 continue
             half = math.asin(min(1.0, reach[t] / far[t])) + margin
             phi = math.atan2(vy, vx)
+            half_t[t] = half
+            phi_t[t] = phi
             lo = int(math.floor((phi - half + math.pi) / width))
             hi = int(math.floor((phi + half + math.pi) / width))
             lo_bin[t] = lo
@@ -579,7 +602,8 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
             ddx = x[b] - x[a]
             ddy = y[b] - y[a]
             length = math.hypot(ddx, ddy)
-            e = int(math.floor((math.atan2(ddy, ddx) + math.pi) / width)) % bins
+            theta = math.atan2(ddy, ddx)
+            e = int(math.floor((theta + math.pi) / width)) % bins
             x0 = x[i[p]]  # the pair as given (the tests' arithmetic)
             y0 = y[i[p]]
             dx = x[j[p]] - x0
@@ -596,7 +620,10 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
             n_found = 0
             for q in range(bin_start[e], bin_start[e + 1]):
                 t = bin_items[q]
-                if far[t] <= length + reach[t] and _in_corridor(
+                off_angle = abs(theta - phi_t[t])
+                if off_angle > math.pi:
+                    off_angle = 2.0 * math.pi - off_angle
+                if far[t] <= length + reach[t] and off_angle <= half_t[t] and _in_corridor(
                         t, x0, y0, dx, dy, dd, span, ux, uy, r, bounds, cx, cy, rad, vx_t,
                         vy_t):
                     found[n_found] = t

@@ -15,7 +15,11 @@ whole as read-only arrays: ``table.distance``; or a row at a time: ``table.dista
   (``triples.Triples``).
 
 Everything is computed in numpy over arrays of pairs, in blocks of ``PAIR_CHUNK``
-(``gaps.gaps``, ``corridor``, ``sight.sight_pairs``, ``cover.cover_both_ways``).
+(``gaps.gaps``, ``corridor``, ``sight.sight_pairs``, ``cover.cover_both_ways``); with
+the compiled loops loaded and a core to spare (``spare_core``), a table of several blocks
+shares them with a second thread (``THREADS``, ``_in_blocks``: the loops release the
+interpreter, and so does most of numpy's work on the blocks' arrays), with the same
+answers.
 ``PairTable.moved`` recomputes only the row and column of one body (and flanking from the
 few pairs within 1"), which is what a drag needs, as new layers over the previous table's
 matrices (O(N) per step, nothing copied; the previous table is never written);
@@ -24,8 +28,12 @@ matrices (O(N) per step, nothing copied; the previous table is never written);
 
 from __future__ import annotations
 
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import numpy as np
 from numpy.typing import NDArray
@@ -46,6 +54,8 @@ IntArray = NDArray[np.intp]
 
 ENGAGE = 1.0
 PAIR_CHUNK = 40_000  # pairs computed together (bounds the memory of huge battlefields)
+THREADS = 2  # threads computing a table's blocks (1: the caller's alone)
+_T = TypeVar("_T")
 _NO_ROWS = np.zeros((0, 3), dtype=np.intp)
 
 
@@ -114,18 +124,19 @@ class PairTable:
         i, j = opposing_pairs(ba)
         jit.kernels(len(i))  # a big table loads the compiled loops for its blocks (``jit``)
         h = np.full((n, n), np.nan)
-        v = np.full((n, n), np.nan)
+        d = np.full((n, n), np.nan)
         vis = np.zeros((n, n), dtype=bool)
         cov = np.zeros((n, n), dtype=bool)
-        parts = [_pair_facts(ba, ts, rule, i[s:s + PAIR_CHUNK], j[s:s + PAIR_CHUNK], h, v, vis,
-                             cov) for s in range(0, len(i), PAIR_CHUNK)]
-        empty = np.zeros((0, 3), dtype=np.intp)
-        blocked = np.concatenate([b for b, _ in parts] or [empty])
-        covers = np.concatenate([c for _, c in parts] or [empty])
-        d = np.hypot(h, v)
+        parts = _in_blocks(len(i), lambda s, e: _pair_facts(ba, ts, rule, i[s:e], j[s:e], h,
+                                                            vis, cov, d))
+        # the cover rows (the most: 4 million at 2,000 fighters) joined and ordered on the
+        # second thread meanwhile, if it computed blocks
+        covers = [c for _, c in parts]
+        cover_by = _helper().submit(_rows, covers) if _shared(len(i)) else None
+        blocked_by, near = _rows([b for b, _ in parts]), _near(d)
         return PairTable(rule, Layered(h), ba.elevation, Layered(d), Layered(vis), Layered(cov),
-                         Triples.build(blocked), Triples.build(covers), _near(d), ba.side,
-                         ba.active, len(ba.sides))
+                         blocked_by, _rows(covers) if cover_by is None else cover_by.result(),
+                         near, ba.side, ba.active, len(ba.sides))
 
     def with_rule(self, ba: BodyArrays, ts: TerrainSet, rule: CoverRule) -> PairTable:
         """The same facts with cover under another rule (distances and sight shared, not
@@ -176,7 +187,7 @@ class PairTable:
                            cover_layers=self.cover_layers.with_line(k, cov.row, cov.col),
                            cover_by=self.cover_by.replace_body(k, covers))
         h, vis = _Line(n, k, np.nan, place), _Line(n, k, False, place)
-        blocked, covers = _pair_facts(ba, ts, self.rule, i, j, h, None, vis, cov)
+        blocked, covers = _pair_facts(ba, ts, self.rule, i, j, h, vis, cov)
         d = np.full(n, np.nan)
         d[others] = np.hypot(h.row[others], np.abs(ba.elevation[k] - ba.elevation[others]))
         # the pairs within 1": the others' as they were, k's from its new row
@@ -269,24 +280,82 @@ def _placed(i: IntArray, j: IntArray, k: int) -> _Placed:
     return i, j, (on_row, j[on_row], on_col, i[on_col])
 
 
+def _in_blocks(m: int, facts: Callable[[int, int], _T]) -> list[_T]:
+    """``facts(start, end)`` of consecutive blocks of ``PAIR_CHUNK`` of the m pairs, in
+    order. A table of several blocks, with the compiled loops loaded (which release the
+    interpreter), shares them with a second thread (``_helper``): odd blocks there, even
+    ones here. The blocks are those of one thread (an oval's gap is refined by the batch
+    it is in: the last bits could depend on it), and each writes only its own pairs'
+    entries, so the answers are those of one thread."""
+    starts = list(range(0, m, PAIR_CHUNK))
+    if not _shared(m):
+        return [facts(s, min(s + PAIR_CHUNK, m)) for s in starts]
+    there = [_helper().submit(facts, s, min(s + PAIR_CHUNK, m)) for s in starts[1::2]]
+    here = [facts(s, min(s + PAIR_CHUNK, m)) for s in starts[0::2]]
+    done = [f.result() for f in there]
+    return [(here if k % 2 == 0 else done)[k // 2] for k in range(len(starts))]
+
+
+def _rows(parts: list[IntArray]) -> Triples:
+    """The rows of the blocks, in order, as one ``Triples``."""
+    return Triples.build(np.concatenate(parts or [_NO_ROWS]))
+
+
+def _shared(m: int) -> bool:
+    """Are the blocks of m pairs shared with the second thread (``_in_blocks``)?"""
+    return THREADS >= 2 and m > PAIR_CHUNK and jit.loaded() is not None and spare_core()
+
+
+def spare_core() -> bool:
+    """Has this machine a core to spare: fewer tasks ready to run over the last minute
+    than its cores, less one half (this process's own computation is one of them)?
+
+    Measured on a shared 2-core machine whose other tenants kept both cores busy, the
+    second thread gained nothing and could lose (each thread waits for the interpreter
+    while the other is off the processor), so it is used only with a core idle."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        return False
+    return cores >= 2 and load < cores - 0.5
+
+
+def _helper() -> ThreadPoolExecutor:
+    """The second thread of ``_in_blocks`` (made once, when first needed)."""
+    with _HELPER_LOCK:
+        if not _HELPER:
+            _HELPER.append(ThreadPoolExecutor(1, thread_name_prefix="tabletop-gui-pairs"))
+        return _HELPER[0]
+
+
+_HELPER: list[ThreadPoolExecutor] = []
+_HELPER_LOCK = threading.Lock()
+
+
 def opposing_pairs(ba: BodyArrays) -> tuple[IntArray, IntArray]:
-    """Unordered pairs (i < j) of active bodies on different sides."""
-    act = ba.active
-    opp = (ba.side[:, None] != ba.side[None, :]) & act[:, None] & act[None, :]
-    i, j = np.nonzero(np.triu(opp, 1))
-    return i.astype(np.intp, copy=False), j.astype(np.intp, copy=False)
+    """Unordered pairs (i < j) of active bodies on different sides (by i, then j)."""
+    act = np.flatnonzero(ba.active).astype(np.intp)
+    side = ba.side[act]
+    i, j = np.nonzero(np.triu(side[:, None] != side[None, :], 1))
+    return act[i], act[j]
 
 
 def _pair_facts(ba: BodyArrays, ts: TerrainSet, rule: CoverRule | None, i: IntArray,
-                j: IntArray, h: _Sink, v: _Sink | None, vis: _Sink,
-                cov: _Sink) -> tuple[IntArray, IntArray]:
-    """Fill the matrices for pairs (i, j) both ways (``v`` when given); return blocker and
-    cover triples."""
+                j: IntArray, h: _Sink, vis: _Sink, cov: _Sink,
+                d: _Sink | None = None) -> tuple[IntArray, IntArray]:
+    """Fill the matrices for pairs (i, j) both ways (the 3D distances ``d`` when given;
+    the vertical ones are read from the elevations: ``PairTable.vertical``); return
+    blocker and cover triples."""
     gap, pa, pb = gaps(ba, i, j)
     vert = np.abs(ba.elevation[i] - ba.elevation[j])
+    dist = np.hypot(gap, vert)
     h[i, j] = h[j, i] = gap
-    if v is not None:
-        v[i, j] = v[j, i] = vert
+    if d is not None:
+        d[i, j] = d[j, i] = dist
     ck, ct = corridor_candidates(ba, ts, i, j)
     sres = sight_pairs(ba, ts, i, j, candidates=(ck, ct))
     vis[i, j] = vis[j, i] = sres.visible
@@ -295,7 +364,7 @@ def _pair_facts(ba: BodyArrays, ts: TerrainSet, rule: CoverRule | None, i: IntAr
                                sres.blocker_terrain]).astype(np.intp, copy=False).reshape(-1, 3)
     covers = np.zeros((0, 3), dtype=np.intp)
     if rule is not None and len(i):
-        covers = _cover_facts(ba, ts, rule, i, j, pa, pb, np.hypot(gap, vert), (ck, ct), cov)
+        covers = _cover_facts(ba, ts, rule, i, j, pa, pb, dist, (ck, ct), cov)
     return blocked, covers
 
 

@@ -127,6 +127,48 @@ def test_compiled_corridor_of_one_piece_and_of_pieces_in_a_line() -> None:
     assert_same_candidates(Board(20.0, 20.0, bodies, line))
 
 
+def test_compiled_corridor_of_a_fan_of_lines_past_a_piece() -> None:
+    """One fighter and 1,440 enemies around it, one every quarter degree, the walls a
+    few inches off: the lines pass each wall's angle (the compiled loop's angular test)
+    at every offset, grazing it at its edges; same candidates as all against all."""
+    bodies = [disc("a", "x", 0.0, 0.0)]
+    for k in range(1440):
+        ang = math.radians(k / 4.0)
+        bodies.append(disc(f"e{k}", "y", 14.0 * math.cos(ang), 14.0 * math.sin(ang)))
+    walls = (box("w0", 4.0, -0.2, 6.0, 0.3, 2.0), box("w1", -3.0, 5.0, -2.0, 8.0, 1.0),
+             box("w2", 9.0, 9.0, 9.5, 9.5, 3.0))
+    b = Board(40.0, 40.0, tuple(bodies), walls)
+    assert_same_candidates(b)
+    assert_same_sight(b)
+
+
+@pytest.mark.parametrize("ex, ey", [(3.0, 4.0), (1e-3, 2e-3), (7.25, 0.0), (0.0, 0.0),
+                                    (1e150, 1e150), (1e-155, 3e-155), (2.0, math.inf),
+                                    (math.nan, 1.0)])
+def test_the_corridors_distance_test_from_squares_equals_hypot(ex: float, ey: float) -> None:
+    """``jit_kernels._within_hypot`` gives ``math.hypot(ex, ey) <= limit`` for limits a
+    few units in the last place either side of the distance, far from it, zero,
+    negative, infinite, not a number, subnormal and huge."""
+    from tabletop_gui.geometry import jit_kernels
+
+    h = math.hypot(ex, ey)
+    limits = [0.0, -1.0, math.inf, math.nan, 5e-324, 1e300, 2.0]
+    if math.isfinite(h):
+        for scale in (1.0, 1.0 + 1e-13, 1.0 - 1e-13, 1.0 + 1e-11, 1.0 - 1e-11, 2.0, 0.5):
+            limits.append(h * scale)
+        limits.append(h)
+        x = h
+        for _ in range(4):
+            x = math.nextafter(x, math.inf)
+            limits.append(x)
+        x = h
+        for _ in range(4):
+            x = math.nextafter(x, -math.inf)
+            limits.append(x)
+    for limit in limits:
+        assert jit_kernels._within_hypot(ex, ey, limit) == (h <= limit), limit
+
+
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 10_000), st.integers(2, 50), st.integers(1, 30),
        st.sampled_from([3.0, 12.0, 40.0]), st.booleans())
@@ -358,3 +400,74 @@ def test_a_big_table_loads_the_kernels_for_its_blocks(monkeypatch: pytest.Monkey
     monkeypatch.setattr(pairs, "PAIR_CHUNK", len(i) // 4)
     PairTable.build(ba, ts, RULE)
     assert jit.loaded() is not None
+
+
+def block_threads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the threads that compute the blocks of the next tables, one per block."""
+    import threading
+
+    from tabletop_gui.geometry import pairs
+
+    calls: list[str] = []
+    facts = pairs._pair_facts
+
+    def spy(*args, **kw):  # type: ignore[no-untyped-def]
+        calls.append(threading.current_thread().name)
+        return facts(*args, **kw)
+
+    monkeypatch.setattr(pairs, "_pair_facts", spy)
+    return calls
+
+
+@pytest.mark.parametrize("seed", [0, 7])
+def test_a_table_shared_between_two_threads_equals_one_threads(
+        monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
+    """With several blocks and the kernels loaded, ``PairTable.build`` gives every second
+    block to a helper thread: every matrix, and the blocker and cover rows in their
+    order, are those of the table computed in one thread (blocks of the same size)."""
+    from tabletop_gui.geometry import pairs
+
+    ba, ts, i, _ = arrays(synthetic_board(120, seed=seed))
+    monkeypatch.setattr(pairs, "PAIR_CHUNK", len(i) // 5 + 1)  # 5 blocks: 3 here, 2 there
+    monkeypatch.setattr(pairs, "THREADS", 1)
+    one = PairTable.build(ba, ts, RULE)
+    monkeypatch.setattr(pairs, "THREADS", 2)
+    monkeypatch.setattr(pairs, "spare_core", lambda: True)
+    calls = block_threads(monkeypatch)
+    two = PairTable.build(ba, ts, RULE)
+    assert len(calls) == 5 and len(set(calls)) == 2
+    assert_same_tables(one, two)
+    for name in ("horizontal", "distance", "visible", "cover"):
+        assert np.array_equal(getattr(one, name), getattr(two, name), equal_nan=name in (
+            "horizontal", "distance"))
+    assert np.array_equal(one.blocked_by.base, two.blocked_by.base)
+    assert np.array_equal(one.cover_by.base, two.cover_by.base)
+
+
+def test_the_second_thread_waits_for_a_core_to_spare(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``pairs.spare_core``: a machine of 2 cores with less than 1.5 tasks ready to run
+    over the last minute has one; busier, or with one core, or where the load cannot be
+    read, none: then a table of several blocks is computed by the caller alone."""
+    import os
+
+    from tabletop_gui.geometry import pairs
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _: {0, 1}, raising=False)
+    for load, spare in ((0.3, True), (1.4, True), (1.6, False), (4.8, False)):
+        monkeypatch.setattr(os, "getloadavg", lambda load=load: (load, load, load))
+        assert pairs.spare_core() is spare
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _: {0}, raising=False)
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))
+    assert pairs.spare_core() is False
+
+    def unreadable() -> tuple[float, float, float]:
+        raise OSError("no load average here")
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda _: {0, 1}, raising=False)
+    monkeypatch.setattr(os, "getloadavg", unreadable)
+    assert pairs.spare_core() is False
+    ba, ts, i, _ = arrays(synthetic_board(60, seed=1))
+    monkeypatch.setattr(pairs, "PAIR_CHUNK", len(i) // 3 + 1)
+    calls = block_threads(monkeypatch)
+    PairTable.build(ba, ts, RULE)
+    assert len(calls) == 3 and len(set(calls)) == 1

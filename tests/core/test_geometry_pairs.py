@@ -3,6 +3,8 @@ a fresh computation."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -13,6 +15,7 @@ from tabletop_gui.geometry import board_geometry
 from tabletop_gui.geometry.board import Board
 from tabletop_gui.geometry.board_geometry import BoardGeometry
 from tabletop_gui.geometry.cover import CoverRule
+from tabletop_gui.geometry.pairs import opposing_pairs
 from tests.core.geometry_helpers import assert_same_tables, board, box, disc, oval, rect
 
 WARCRY = CoverRule(True, 3.0)
@@ -165,3 +168,20 @@ def test_a_second_rule_reuses_distances_and_sight() -> None:
     assert_same_tables(g2.pair_table(WARCRY), BoardGeometry(b2).pair_table(WARCRY))
     assert_same_tables(g2.pair_table(VARIANT), BoardGeometry(b2).pair_table(VARIANT))
     assert_same_tables(g2.pair_table(None), BoardGeometry(b2).pair_table(None))
+
+
+def test_opposing_pairs_are_the_active_pairs_on_different_sides_in_order() -> None:
+    """Three sides, some bodies taken down (none, some, all): every pair (i < j) of active
+    bodies on different sides, by i then j, as the obvious double loop lists them."""
+    rng = np.random.default_rng(11)
+    bodies = tuple(disc(f"b{k}", ("red", "blue", "green")[int(rng.integers(3))],
+                        float(rng.uniform(0, 30)), float(rng.uniform(0, 30)))
+                   for k in range(40))
+    ba = BoardGeometry(Board(30.0, 30.0, bodies)).bodies
+    for active in (np.ones(40, bool), rng.random(40) < 0.6, np.zeros(40, bool)):
+        arrays = dataclasses.replace(ba, active=active)
+        i, j = opposing_pairs(arrays)
+        expected = [(a, b) for a in range(40) for b in range(a + 1, 40)
+                    if active[a] and active[b] and ba.side[a] != ba.side[b]]
+        assert list(zip(i.tolist(), j.tolist(), strict=True)) == expected
+        assert i.dtype == j.dtype == np.intp

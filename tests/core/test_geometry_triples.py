@@ -102,3 +102,17 @@ def test_build_orders_rows_as_a_stable_sort_of_the_full_integers() -> None:
         assert np.array_equal(t.by_a, np.argsort(rows[:, 0], kind="stable"))
         assert np.array_equal(t.by_t, np.argsort(rows[:, 1], kind="stable"))
         assert np.array_equal(t.a_sorted, np.sort(rows[:, 0]))
+
+
+def test_the_order_by_target_is_made_when_asked_and_shared_by_derived_values() -> None:
+    """``by_t`` and ``t_sorted`` (read by no lookup) are not made by ``build``; once asked
+    of a value, or of one derived from it by ``replace_body`` (same base), they are the
+    base's stable order by t, made once for both."""
+    rng = np.random.default_rng(4)
+    rows = rng.integers(0, 300, (4_000, 3)).astype(np.intp)
+    t = Triples.build(rows)
+    assert t._t_order == []
+    derived = t.replace_body(7, np.array([[7, 9, 1]], dtype=np.intp))
+    assert np.array_equal(derived.by_t, np.argsort(rows[:, 1], kind="stable"))
+    assert np.array_equal(derived.t_sorted, np.sort(rows[:, 1]))
+    assert t.by_t is derived.by_t
