@@ -43,3 +43,44 @@ def test_a_board_like_another_equals_one_made_afresh(seed: int) -> None:
         assert derived.bodies == afresh.bodies
         assert derived == afresh
         scenario, board = new, derived
+
+
+def _one_changed_pair_by_pair(old, new, entity_id: str) -> bool:  # noqa: ANN001
+    """The obvious walk: every pair of models, same ids, equal unless ``entity_id``."""
+    if len(old.models) != len(new.models) or old.obstacles != new.obstacles \
+            or old.platforms != new.platforms or old.battlefield != new.battlefield:
+        return False
+    return all(a.id == b.id and (a is b or a.id == entity_id or a == b)
+               for a, b in zip(old.models, new.models, strict=True))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_one_model_changed_equals_the_pair_by_pair_walk(seed: int) -> None:
+    """``Snapshot.moved``'s check that only one model differs (found in C, then only the
+    changed ones compared) answers what the pair-by-pair walk answers (issue 17)."""
+    from tabletop_gui.scenario.snapshot import _one_model_changed
+
+    rng = random.Random(seed)
+    base = army_scenario(40)
+    answers = set()
+    for _ in range(60):
+        models = list(base.fighters)
+        for _ in range(rng.choice([0, 1, 1, 2])):
+            i = rng.randrange(len(models))
+            kind = rng.choice(["moved", "copy", "id", "drop"])
+            if kind == "moved":
+                models[i] = replace(models[i], x=models[i].x + 1)
+            elif kind == "copy":  # another object, an equal value
+                models[i] = replace(models[i])
+            elif kind == "id":
+                models[i] = replace(models[i], id=f"other{i}")
+            else:
+                models.pop(i)
+        new = replace(base, fighters=tuple(models))
+        if rng.random() < 0.1:
+            new = replace(new, obstacles=())
+        entity = rng.choice([m.id for m in base.fighters])
+        got = _one_model_changed(base, new, entity)
+        assert got == _one_changed_pair_by_pair(base, new, entity)
+        answers.add(got)
+    assert answers == {True, False}
