@@ -555,9 +555,13 @@ class AttackOverlay:
                     zone_in: float | None
                     ) -> tuple[QPainterPath | None, QPainterPath | None]:
         """Range band and engagement zone as painter paths: built around the base at the
-        origin once per base, range and facing, then moved (a drag step only translates)."""
+        origin once per base, range and facing, then moved (a drag step only translates;
+        the next attacker of the same base and facing, a click among a thousand, too)."""
         at_origin = attacker.moved_to(0.0, 0.0)
-        key = (at_origin, rng, zone_in)
+        # a fighter's outline is its base turned by its facing (``body_of``)
+        shape = (attacker.base, attacker.facing) if isinstance(attacker, Fighter) \
+            else at_origin
+        key = (shape, rng, zone_in)
         if self._zones is None or self._zones[0] != key:
             outline = model_polygon(at_origin)
             band = qpath(range_band(outline, rng)) if isinstance(rng, RangeSpec) else None

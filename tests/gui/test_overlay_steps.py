@@ -99,3 +99,33 @@ def test_marks_redrawn_step_by_step_equal_marks_drawn_afresh(qtbot, tmp_path, mo
     # with a target, the weapon the rules pick (sword or bow) changes with the range,
     # and with it the whole overlay (a walk over every enemy); a few steps
     assert len(walks) < steps // 3
+
+
+def test_zones_kept_for_the_next_attacker_equal_zones_drawn_afresh(qtbot) -> None:  # noqa: ANN001
+    """The range band and engagement zone are built once per base, facing and range and
+    moved to the attacker: for another fighter (other id, place, profile) of the same
+    base and facing, they equal the ones an overlay that drew nothing builds."""
+    from dataclasses import replace
+
+    from tabletop_gui.rules.fields import RangeSpec
+    from tabletop_gui.scenario.entities import OvalBase
+
+    scene = QGraphicsScene()
+    layers = [LayerItem(0.0), LayerItem(0.0)]
+    for layer in layers:
+        scene.addItem(layer)
+    kept = AttackOverlay(layers[0])
+    first = crowd_scenario(4).fighters[0]
+    rng = RangeSpec(maximum=12.0, minimum=3.0)
+    others = [replace(first, id="x", name="X", x=7.5, y=3.25),
+              replace(first, id="y", x=2.0, y=9.0, facing=33.0),
+              replace(first, id="z", base=OvalBase(60, 35), facing=33.0),
+              replace(first, id="z", base=OvalBase(60, 35), facing=33.0, x=11.0)]
+    kept._zone_paths(first, rng, 1.0)
+    for other in others:
+        fresh = AttackOverlay(layers[1])
+        got, want = kept._zone_paths(other, rng, 1.0), fresh._zone_paths(other, rng, 1.0)
+        for a, b in zip(got, want, strict=True):
+            assert a is not None and b is not None
+            assert [(a.elementAt(i).x, a.elementAt(i).y) for i in range(a.elementCount())] \
+                == [(b.elementAt(i).x, b.elementAt(i).y) for i in range(b.elementCount())]
