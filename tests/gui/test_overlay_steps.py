@@ -129,3 +129,37 @@ def test_zones_kept_for_the_next_attacker_equal_zones_drawn_afresh(qtbot) -> Non
             assert a is not None and b is not None
             assert [(a.elementAt(i).x, a.elementAt(i).y) for i in range(a.elementCount())] \
                 == [(b.elementAt(i).x, b.elementAt(i).y) for i in range(b.elementCount())]
+
+
+def test_target_rows_kept_per_enemy_equal_rows_made_afresh(qtbot, tmp_path) -> None:  # noqa: ANN001
+    """The Attack panel's target list keeps each enemy's row while its value and verdict
+    stay: after edits (an enemy moved across the range, renamed, taken down) and another
+    attacker, the list is the one made from the statuses afresh (issue 17)."""
+    from dataclasses import replace
+
+    window, flow = make_window(qtbot, crowd_scenario(200), tmp_path)
+    doc, panel = window.document, flow.attack_panel
+
+    def listed() -> list[tuple[str, object]]:
+        combo = panel.target_combo
+        return [(combo.itemText(i), combo.itemData(i)) for i in range(combo.count())]
+
+    def afresh() -> list[tuple[str, object]]:
+        rows: list[tuple[str, object]] = [(panel.target_combo.itemText(0), None)]
+        for s in flow.targets.statuses():
+            m = doc.scenario.model(s.target)
+            rows.append((f"{'✔' if s.valid else '✖'} {m.name} ({s.target})", s.target))
+        return rows
+
+    select_attacker(qtbot, flow, "m90")
+    assert listed() == afresh()
+    edits = [lambda s: s.with_entity(s.model("m110").moved_to(25.0, 40.0)),
+             lambda s: s.with_entity(replace(s.model("m111"), name="Renamed")),
+             lambda s: s.with_entity(replace(s.model("m112"), state={"taken_down": True})),
+             lambda s: s.with_entity(s.model("m110").moved_to(25.0, 26.0))]
+    for edit in edits:
+        doc.edit("edit", edit(doc.scenario))
+        settle(qtbot, flow)
+        assert listed() == afresh()
+    select_attacker(qtbot, flow, "m91")
+    assert listed() == afresh()
