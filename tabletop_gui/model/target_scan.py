@@ -47,6 +47,7 @@ from tabletop_gui.scenario.snapshot import Snapshot
 
 PIECE_S = 0.05  # work per piece: how soon a superseded scan stops, how often it reports
 FIRST_CHUNK = 1  # targets in the first verdict batch of a scan (then doubled while cheap)
+LOG_KEPT = 256  # changes remembered for ``changed_since`` (then the older half dropped)
 FIRST_EXPLAIN_CHUNK = 32  # targets in the first batch of reasons (then learnt apart)
 
 
@@ -295,21 +296,34 @@ class TargetScan:
 
     def start(self, plan: ScanPlan) -> None:
         """Scan ``plan`` from the start; the statuses of the same choice stay, stale."""
-        same_choice = self.plan is not None and self.plan.key == plan.key
+        before = self.plan
+        same_choice = before is not None and before.key == plan.key
         if not same_choice:
             self._chunk = FIRST_CHUNK  # else the batch size learnt goes on (a drag)
-        enemies = set(plan.enemies)
-        self._done = {t: s if s.stale else _stale(s) for t, s in self._done.items()
-                      if t in enemies} if same_choice else {}
+        known = self._sorted if same_choice else None
+        if same_choice and before is not None and (before.enemies is plan.enemies
+                                                   or before.enemies == plan.enemies):
+            # the same enemies (a drag step): only the statuses judged on the scenario
+            # before are copied stale (the others are stale already), and the change is
+            # logged as such, so that who follows the scan redraws only their targets
+            fresh = [t for t, s in self._done.items() if not s.stale]
+            for t in fresh:
+                self._done[t] = _stale(self._done[t])
+            self._log_change(frozenset(fresh))
+        else:
+            enemies = set(plan.enemies)
+            self._done = {t: _stale(s) for t, s in self._done.items() if t in enemies} \
+                if same_choice else {}
+            self.version += 1
+            self._base, self._log = self.version, []
+            fresh = None
         self.plan = plan
         # the stale copies sort as their originals did (the same distance and target):
         # the order known stays (a drag step among thousands does not sort them again)
-        known = self._sorted if same_choice else None
-        self._sorted = None if known is None else [
-            self._done[k.target] for k in known if k.target in self._done]
+        if known is not None and fresh != []:
+            known = [self._done[k.target] for k in known if k.target in self._done]
+        self._sorted = known
         self._failures = {}
-        self.version += 1
-        self._base, self._log = self.version, []
         self._order = None
         self._distance = {}
         self._verdicts_left = list(plan.enemies)
@@ -319,15 +333,22 @@ class TargetScan:
 
     def changed_since(self, version: int) -> set[str] | None:
         """The targets whose statuses changed after ``version``; None when the scan
-        started again since (everything may have changed)."""
+        started again since for another choice or other enemies (everything may have
+        changed), or when ``version`` is older than the changes kept."""
         if version < self._base:
             return None
         return {t for v, targets in self._log if v > version for t in targets}
 
     def _changed(self, targets: frozenset[str]) -> None:
         self._sorted = None
+        self._log_change(targets)
+
+    def _log_change(self, targets: frozenset[str]) -> None:
         self.version += 1
         self._log.append((self.version, targets))
+        if len(self._log) > LOG_KEPT:  # the older half forgotten (``changed_since``)
+            cut = len(self._log) // 2
+            self._base, self._log = self._log[cut - 1][0], self._log[cut:]
 
     @property
     def verdicts_known(self) -> bool:

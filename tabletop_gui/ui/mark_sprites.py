@@ -134,6 +134,9 @@ class MarksLayer(QGraphicsItem):
         self.setZValue(Z_MARKS)
         self._bounds = QRectF()
         self._marks: dict[int, Any] = {}  # id -> mark (a Mark), in the order added
+        # id -> (zoom, where its picture goes, the picture): a repaint of a thousand
+        # marks looks up no picture by its key and adds no points (``paint``)
+        self._placed: dict[int, tuple[float, QPointF, QPixmap]] = {}
         self._dirty = 0  # areas to redraw asked for since the last paint
         self._area = QRectF()  # the union of those areas
         # while held: the areas to redraw once released (left, top, right, bottom)
@@ -194,6 +197,7 @@ class MarksLayer(QGraphicsItem):
             self._marks[id(value)] = value
             self.changed(value)
         elif change == kind.ItemChildRemovedChange and id(value) in self._marks:
+            self._placed.pop(id(value), None)
             self.changed(self._marks.pop(id(value)))
         return super().itemChange(change, value)
 
@@ -202,15 +206,20 @@ class MarksLayer(QGraphicsItem):
         self._dirty = 0
         (x0, y0, x1, y1), scale = painted_area(painter, option)
         pictures: dict[object, tuple[QPixmap, QPointF]] = {}  # by sprite key, this paint
-        for mark in self._marks.values():
+        placed = self._placed
+        zoom = round(scale, 9) if scale is not None else 0.0
+        for key, mark in self._marks.items():
             left, top, right, bottom = mark.area
             if not mark.shown or right < x0 or left > x1 or bottom < y0 or top > y1:
                 continue
             if scale is None:
                 draw_lines(painter, mark.path(), mark.pen())
                 continue
-            found = pictures.get(mark.sprite_key)
-            if found is None:
-                found = pictures[mark.sprite_key] = sprite(mark.sprite_key, mark.mark_path,
-                                                           mark.pen(), scale)
-            painter.drawPixmap(mark.at + found[1], found[0])
+            at = placed.get(key)
+            if at is None or at[0] != zoom:  # a mark's picture and place, once per zoom
+                found = pictures.get(mark.sprite_key)
+                if found is None:
+                    found = pictures[mark.sprite_key] = sprite(
+                        mark.sprite_key, mark.mark_path, mark.pen(), scale)
+                at = placed[key] = (zoom, mark.at + found[1], found[0])
+            painter.drawPixmap(at[1], at[2])

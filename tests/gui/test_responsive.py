@@ -211,3 +211,16 @@ def test_the_window_freezes_its_long_lived_objects_and_releases_them(qtbot, tmp_
     qtbot.waitUntil(lambda: gc.get_freeze_count() > 0, timeout=5000)
     window.close()
     assert gc.get_freeze_count() == 0
+
+
+def test_the_heap_is_settled_when_quiet_not_while_the_worker_works(qtbot, tmp_path):
+    """The heap is settled (a collection, then a freeze) once the worker has been quiet
+    for a while: work that starts meanwhile (the next click's scan) puts it off until
+    after that work, instead of collecting in its middle (issue 17)."""
+    window, flow = make_window(qtbot, demo("warcry"), tmp_path)
+    window._worker_busy(False)
+    assert window._settle.isActive()
+    window._worker_busy(True)
+    assert not window._settle.isActive() and window._settle_busy.isActive()
+    window._worker_busy(False)
+    assert window._settle.isActive() and not window._settle_busy.isActive()
