@@ -26,6 +26,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from html import escape
 
+import shiboken6
 from PySide6.QtCore import QRectF, QTimer, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
@@ -68,6 +69,14 @@ class BattlefieldScene(QGraphicsScene):
     """Items of the document's battlefield, terrain, fighters and units."""
 
     built = Signal()  # every entity of the document has its item (after ``building``)
+
+    def __del__(self) -> None:
+        # Qt deletes the scene after Python has cleared this object; deleting the items
+        # it still holds deselects them and emits selectionChanged, whose slot here could
+        # no longer be found ("Slot 'BattlefieldScene::' not found", in whatever test or
+        # action ran then). A scene going away tells no one.
+        if shiboken6.isValid(self):
+            self.blockSignals(True)
 
     def __init__(self, document: Document) -> None:
         super().__init__()
