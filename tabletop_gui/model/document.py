@@ -20,8 +20,6 @@ from __future__ import annotations
 import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from itertools import compress, count
-from operator import is_not
 from pathlib import Path
 
 import shiboken6
@@ -29,7 +27,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from tabletop_gui.rules.base import Battle
-from tabletop_gui.scenario.entities import Entity, Scenario
+from tabletop_gui.scenario.entities import Entity, Scenario, other_objects
 from tabletop_gui.scenario.snapshot import Snapshot
 
 
@@ -76,7 +74,7 @@ def _few_changed(old: Scenario, new: Scenario) -> Change | None:
     if len(mine) != len(theirs) or not new.ids_unique or not old.ids_unique:
         return None
     ids = set()
-    for i in compress(count(), map(is_not, theirs, mine)):
+    for i in other_objects(theirs, mine):
         a, b = theirs[i], mine[i]
         if a.id != b.id:
             return None

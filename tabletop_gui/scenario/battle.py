@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from itertools import compress, count
-from operator import is_not
 from typing import Literal
 
 from tabletop_gui.geometry.board import Board, Body, Footprint, Formation, GridSpec, Terrain
@@ -15,6 +13,7 @@ from tabletop_gui.scenario.entities import (
     Model,
     Scenario,
     Unit,
+    other_objects,
 )
 
 _SHAPES: dict[str, Literal["circle", "ellipse", "rect"]] = {
@@ -97,7 +96,7 @@ def _bodies_like(scenario: Scenario, models: tuple[Model, ...], bodies: tuple[Bo
     models: ~0.4 ms -> ~0.05 ms a step); else each is looked up by identity."""
     mine = scenario.models
     if len(mine) == len(models) == len(bodies):
-        changed = list(compress(count(), map(is_not, models, mine)))
+        changed = list(other_objects(models, mine))
         if len(changed) * 4 < len(mine):
             out = list(bodies)
             for i in changed:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import cached_property
 from itertools import compress, count
@@ -340,7 +340,7 @@ class Scenario:
         mine, theirs = self.models, old.models
         if self.ruleset != old.ruleset or len(mine) != len(theirs):
             return None
-        return [(theirs[i], mine[i]) for i in compress(count(), map(is_not, theirs, mine))]
+        return [(theirs[i], mine[i]) for i in other_objects(theirs, mine)]
 
     # -- edits (each returns a new scenario) ---------------------------------
     @cached_property
@@ -431,6 +431,13 @@ _COLLECTION = {
     "obstacle": "obstacles",
     "platform": "platforms",
 }
+
+
+def other_objects(old: Sequence[object], new: Sequence[object]) -> Iterator[int]:
+    """The places (up to the shorter's length) where ``new`` holds another object than
+    ``old``, found by identity in C: an edit of a few of thousands of entities (a drag
+    step) is told from the rest in microseconds."""
+    return compress(count(), map(is_not, old, new))
 
 
 def has_trait(traits: tuple[Trait, ...], name: str) -> bool:

@@ -17,14 +17,12 @@ it is built afresh, reusing the prepared terrain when the terrain is the same.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import compress, count
-from operator import is_not
 from typing import TYPE_CHECKING
 
 from tabletop_gui.geometry.lazy_geometry import BuiltOnce, LazyGeometry
 from tabletop_gui.rules.base import Battle
 from tabletop_gui.scenario.battle import battle_of, board_of
-from tabletop_gui.scenario.entities import Scenario
+from tabletop_gui.scenario.entities import Scenario, other_objects
 
 if TYPE_CHECKING:
     from tabletop_gui.geometry.board_geometry import BoardGeometry
@@ -156,7 +154,7 @@ def _one_model_changed(old: Scenario, new: Scenario, entity_id: str) -> bool:
     if len(mine) != len(theirs) or old.obstacles != new.obstacles \
             or old.platforms != new.platforms or old.battlefield != new.battlefield:
         return False
-    for i in compress(count(), map(is_not, mine, theirs)):
+    for i in other_objects(mine, theirs):
         a, b = mine[i], theirs[i]
         if a.id != b.id or (a.id != entity_id and a != b):
             return False
