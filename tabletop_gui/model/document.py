@@ -54,15 +54,15 @@ def diff(old: Scenario, new: Scenario) -> Change:
         o = old_by_id.get(i)
         if o is not None and o is not e and o != e:
             ids.add(i)
-    structural = (
-        old_by_id.keys() != new_by_id.keys()
-        or old.battlefield != new.battlefield
-        or old.sides != new.sides
-        or old.ruleset != new.ruleset
-        or old.name != new.name
-        or old.ruleset_options != new.ruleset_options
-    )
+    structural = old_by_id.keys() != new_by_id.keys() or _settings_differ(old, new)
     return Change(frozenset(ids), structural)
+
+
+def _settings_differ(old: Scenario, new: Scenario) -> bool:
+    """What is not an entity differs: battlefield, sides, ruleset, name or options."""
+    return (old.battlefield != new.battlefield or old.sides != new.sides
+            or old.ruleset != new.ruleset or old.name != new.name
+            or old.ruleset_options != new.ruleset_options)
 
 
 def _few_changed(old: Scenario, new: Scenario) -> Change | None:
@@ -80,10 +80,7 @@ def _few_changed(old: Scenario, new: Scenario) -> Change | None:
             return None
         if a != b:
             ids.add(b.id)
-    structural = (old.battlefield != new.battlefield or old.sides != new.sides
-                  or old.ruleset != new.ruleset or old.name != new.name
-                  or old.ruleset_options != new.ruleset_options)
-    return Change(frozenset(ids), structural)
+    return Change(frozenset(ids), _settings_differ(old, new))
 
 
 class ScenarioEdit(QUndoCommand):
