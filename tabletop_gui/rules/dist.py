@@ -110,6 +110,8 @@ class Dist:
             return self.cap(hi)
         if hi is None and lo is not None and lo <= self.offset:
             return self
+        if lo is not None and hi is not None and lo <= self.offset:
+            return self._fold_above(hi)
         values = np.arange(self.offset, self.offset + self.probs.size)
         lo_v = int(values[0]) if lo is None else lo
         hi_v = max(int(values[-1]), lo_v) if hi is None else hi
@@ -120,6 +122,20 @@ class Dist:
         out = np.zeros(int(clipped.max()) - start + 1)
         np.add.at(out, clipped - start, self.probs)
         return Dist(out, start)
+
+    def _fold_above(self, hi: int) -> Dist:
+        """``clip`` when nothing lies below its ``lo``: the values above ``hi`` fold into
+        ``hi`` (all of them when ``hi`` is below the lowest value), summed one after the
+        other in value order, the order of the general path's ``np.add.at``, so the
+        probabilities are the same to the last bit."""
+        n = hi - self.offset + 1
+        if n >= self.probs.size:
+            return self
+        if n <= 0:
+            return Dist(np.add.accumulate(self.probs)[-1:], hi)
+        out = self.probs[:n].copy()
+        out[-1] = np.add.accumulate(self.probs[n - 1:])[-1]
+        return Dist(out, self.offset)
 
     def cap(self, hi: int) -> Dist:
         """Values above hi count as hi (the tail folds into hi): a fast ``clip(hi=hi)``."""

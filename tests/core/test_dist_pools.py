@@ -170,3 +170,34 @@ def test_thousands_of_dice_sum_exactly_enough() -> None:
     values = np.arange(d.offset, d.offset + d.probs.size)
     variance = float(np.dot((values - d.mean) ** 2, d.probs))
     assert variance == pytest.approx(10_000 * 35 / 12, rel=1e-9)
+
+
+def _clip_by_values(d: Dist, lo: int, hi: int) -> Dist:
+    """The obvious clip: every value moved into [lo, hi] (hi wins when lo > hi), the
+    probabilities added one after the other in value order."""
+    out: dict[int, float] = {}
+    for k, q in enumerate(d.probs):
+        v = min(max(d.offset + k, lo), hi) if lo <= hi else hi
+        out[v] = out.get(v, 0.0) + float(q)
+    start = min(out)
+    probs = np.zeros(max(out) - start + 1)
+    for v, q in out.items():
+        probs[v - start] = q
+    return Dist(probs, start)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_clip_folds_the_tails_bit_for_bit_as_the_obvious_sum(seed: int) -> None:
+    """clip(lo, hi) with nothing below lo (its fast path: the damage engines' clip(0, cap))
+    and with values below lo (the general path) give the same bits as adding the folded
+    probabilities one by one in value order: the odds do not depend on the path."""
+    rng = np.random.default_rng(seed)
+    for _ in range(500):
+        size, offset = int(rng.integers(1, 30)), int(rng.integers(-3, 8))
+        p = rng.random(size)
+        d = Dist(p / p.sum(), offset)
+        lo = int(rng.integers(offset - 4, offset + size + 2))
+        hi = int(rng.integers(offset - 4, offset + size + 4))
+        got, want = d.clip(lo, hi), _clip_by_values(d, lo, hi)
+        assert got.offset == want.offset
+        assert got.probs.tolist() == want.probs.tolist()  # exact: same sums in the same order
