@@ -102,7 +102,11 @@ class EngineThread(QObject):
             with self._lock:  # close() waits for an emit under way, then none follows
                 if self._closed:
                     return
-                self._delivered.emit((ticket, outcome, done))
+                try:
+                    self._delivered.emit((ticket, outcome, done))
+                except RuntimeError:  # deleted without close() (a script's exit): stop
+                    self._closed = True
+                    return
 
     # -- the owner's thread --------------------------------------------------------------
     def _arrived(self, item: Any) -> None:

@@ -102,6 +102,25 @@ def test_nothing_is_delivered_once_closed(qtbot) -> None:
     assert got == []
 
 
+def test_a_worker_deleted_without_close_stops_quietly(qtbot, monkeypatch) -> None:
+    """A script that exits without closing its window deletes the worker while a job
+    runs: the thread finds the object gone when it delivers, and stops without an
+    exception (it used to raise "Signal source has been deleted" on its thread)."""
+    from shiboken6 import Shiboken
+
+    errors: list[BaseException | None] = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: errors.append(args.exc_value))
+    worker = EngineThread()
+    gate = threading.Event()
+    worker.submit(gate.wait, lambda o: None)
+    thread = worker._thread
+    Shiboken.delete(worker)
+    gate.set()
+    thread.join(10)
+    assert not thread.is_alive()
+    assert errors == []
+
+
 def _attack(runner: ManualRunner) -> tuple[AttackController, TargetScanner, str, str]:
     scenario = demo("warcry")
     a, t = first_pair(scenario)
