@@ -18,7 +18,7 @@ import shapely
 from numpy.typing import NDArray
 
 from tabletop_gui.geometry import outline
-from tabletop_gui.geometry.board import Body
+from tabletop_gui.geometry.board import Body, Footprint
 from tabletop_gui.geometry.terrain import TerrainSet
 
 FloatArray = NDArray[np.float64]
@@ -182,7 +182,8 @@ def _row(body: Body, ts: TerrainSet) -> dict[str, object]:
 
 
 def outline_shapes(ba: BodyArrays, k: IntArray) -> NDArray[np.object_]:
-    """The shapely outline polygons of bodies k (built once, then kept in ``ba.shapes``).
+    """The shapely outline polygons of bodies k (built once, then kept in ``ba.shapes``,
+    and by footprint for the next arrays: ``_OUTLINES``).
 
     Built in groups of the same vertex count: rectangles (4 corners), ellipses and circles
     (``outline.ellipse_segments`` / ``CIRCLE_SEGMENTS`` vertices), counter-clockwise.
@@ -191,6 +192,10 @@ def outline_shapes(ba: BodyArrays, k: IntArray) -> NDArray[np.object_]:
     groups: dict[int, list[int]] = {}
     for m in missing:
         fp = ba.bodies[m].footprint
+        known = _OUTLINES.get(fp)
+        if known is not None:  # the same footprint's, made for an earlier board
+            ba.shapes[m] = known
+            continue
         n = 4 if ba.shape[m] == outline.RECT else (
             outline.CIRCLE_SEGMENTS if ba.circle[m] else outline.ellipse_segments(fp))
         groups.setdefault(n, []).append(m)
@@ -207,6 +212,15 @@ def outline_shapes(ba: BodyArrays, k: IntArray) -> NDArray[np.object_]:
         fx, fy = ba.forward[idx, 0][:, None], ba.forward[idx, 1][:, None]
         x = ba.x[idx][:, None] + u * fy + v * fx  # right = (fy, -fx)
         y = ba.y[idx][:, None] - u * fx + v * fy
-        polys = shapely.polygons(np.stack([x, y], axis=2))
-        ba.shapes[idx] = shapely.orient_polygons(polys)
+        polys = shapely.orient_polygons(shapely.polygons(np.stack([x, y], axis=2)))
+        ba.shapes[idx] = polys
+        if len(_OUTLINES) + len(members) > OUTLINES_KEPT:
+            _OUTLINES.clear()
+        _OUTLINES.update(zip((ba.bodies[m].footprint for m in members), polys, strict=True))
     return ba.shapes[k]
+
+
+OUTLINES_KEPT = 4096  # footprints whose outline polygons are kept (``outline_shapes``)
+# the polygon of each footprint made lately: a document's next revision (a new geometry,
+# every body's arrays built again) finds those of the bodies that did not move
+_OUTLINES: dict[Footprint, shapely.Polygon] = {}
