@@ -10,6 +10,7 @@ The horizontal gap between two bodies is in ``gaps``.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -17,7 +18,7 @@ import shapely
 from numpy.typing import NDArray
 
 from tabletop_gui.geometry import outline
-from tabletop_gui.geometry.board import Body
+from tabletop_gui.geometry.board import Body, Footprint
 from tabletop_gui.geometry.terrain import TerrainSet
 
 FloatArray = NDArray[np.float64]
@@ -51,26 +52,13 @@ class BodyArrays:
     @staticmethod
     def build(bodies: tuple[Body, ...], ts: TerrainSet) -> BodyArrays:
         n = len(bodies)
-        x = np.array([b.footprint.x for b in bodies], dtype=float)
-        y = np.array([b.footprint.y for b in bodies], dtype=float)
-        circle = np.array([outline.is_circle(b.footprint) for b in bodies], dtype=bool)
-        radius = np.array(
-            [0.5 * b.footprint.length if c else 0.0 for b, c in zip(bodies, circle, strict=True)],
-            dtype=float,
-        )
-        circum = np.array([outline.circumradius(b.footprint) for b in bodies], dtype=float)
-        under, which = ts.platform_heights_at(x, y) if n else (np.zeros(0), np.zeros(0, int))
-        own = np.array(
-            [np.nan if b.elevation is None else float(b.elevation) for b in bodies], dtype=float
-        )
-        elev = np.where(np.isnan(own), under, own) if n else np.zeros(0)
-        stands = np.full(n, -1, dtype=np.intp)
-        best = np.full(n, -np.inf)
-        for k in np.flatnonzero(~ts.is_obstacle):
-            on = shapely.intersects_xy(ts.polygons[k], x, y) & (
-                np.abs(ts.top[k] - elev) <= STAND_TOLERANCE) & (ts.top[k] > best)
-            stands = np.where(on, k, stands)
-            best = np.where(on, ts.top[k], best)
+        # every body's numbers in one pass, one row each (columns below)
+        rows = [_numbers(b) for b in bodies]
+        cols = (np.array(rows, dtype=float).T.copy() if n
+                else np.zeros((len(_COLUMNS), 0)))
+        x, y, circle_f, radius, circum, own, height, half_length, half_width, fx, fy = cols
+        circle = circle_f > 0
+        elev, stands = _platforms(ts, x, y, own)
         sides = tuple(dict.fromkeys(b.side for b in bodies))
         side_code = {s: k for k, s in enumerate(sides)}
         shapes = np.empty(n, dtype=object)  # filled on first use (``shape_of``)
@@ -83,18 +71,17 @@ class BodyArrays:
             radius=radius,
             circumradius=circum,
             elevation=elev,
-            top=elev + np.array([max(0.0, b.height) for b in bodies], dtype=float),
+            top=elev + height,
             active=np.array([b.active for b in bodies], dtype=bool),
             side=np.array([side_code[b.side] for b in bodies], dtype=np.intp),
             sides=sides,
             stands_on=stands,
             shapes=shapes,
-            shape=np.array([outline.CIRCLE if c else outline.SHAPE_CODES[b.footprint.shape]
-                            for b, c in zip(bodies, circle, strict=True)], dtype=np.intp),
-            half_length=np.array([0.5 * b.footprint.length for b in bodies], dtype=float),
-            half_width=np.array([0.5 * b.footprint.width for b in bodies], dtype=float),
-            forward=np.array([outline.axes(b.footprint.facing)[0] for b in bodies],
-                             dtype=float).reshape(n, 2),
+            shape=np.array([outline.CIRCLE if r[2] else outline.SHAPE_CODES[b.footprint.shape]
+                            for r, b in zip(rows, bodies, strict=True)], dtype=np.intp),
+            half_length=half_length,
+            half_width=half_width,
+            forward=np.stack([fx, fy], axis=1).reshape(n, 2),
         )
 
     def __len__(self) -> int:
@@ -115,6 +102,48 @@ class BodyArrays:
                           **arrays)  # type: ignore[arg-type]
 
 
+_COLUMNS = ("x", "y", "circle", "radius", "circumradius", "own elevation", "height",
+            "half_length", "half_width", "forward x", "forward y")
+
+
+def _numbers(b: Body) -> tuple[float, ...]:
+    """A body's numbers in the order of ``_COLUMNS``: what ``_row`` computes, with
+    ``outline.is_circle``, ``circumradius`` and ``axes`` written out (a board of
+    thousands builds them for every body)."""
+    fp = b.footprint
+    shape, length, width = fp.shape, fp.length, fp.width
+    circle = shape == "circle" or (shape == "ellipse" and length == width)
+    facing = math.radians(fp.facing)
+    return (fp.x, fp.y, 1.0 if circle else 0.0, 0.5 * length if circle else 0.0,
+            0.5 * math.hypot(length, width) if shape == "rect" else 0.5 * max(length, width),
+            math.nan if b.elevation is None else float(b.elevation), max(0.0, b.height),
+            0.5 * length, 0.5 * width, math.cos(facing), math.sin(facing))
+
+
+def _platforms(ts: TerrainSet, x: FloatArray, y: FloatArray, own: FloatArray
+               ) -> tuple[FloatArray, IntArray]:
+    """The elevation of bodies at (x, y) with their own elevations ``own`` (NaN: none, then
+    the highest platform top covering the centre, the first of equal ones, else 0), and
+    the platform each stands on (-1: none): each platform's points located once."""
+    n = len(x)
+    under = np.zeros(n)
+    which = np.full(n, -1, dtype=np.intp)
+    platforms = np.flatnonzero(~ts.is_obstacle)
+    inside = [shapely.intersects_xy(ts.polygons[j], x, y) for j in platforms]
+    for j, ins in zip(platforms, inside, strict=True):
+        better = ins & ((which < 0) | (ts.top[j] > under))
+        under = np.where(better, ts.top[j], under)
+        which = np.where(better, j, which)
+    elev = np.where(np.isnan(own), under, own)
+    stands = np.full(n, -1, dtype=np.intp)
+    best = np.full(n, -np.inf)
+    for j, ins in zip(platforms, inside, strict=True):
+        on = ins & (np.abs(ts.top[j] - elev) <= STAND_TOLERANCE) & (ts.top[j] > best)
+        stands = np.where(on, j, stands)
+        best = np.where(on, ts.top[j], best)
+    return elev, stands
+
+
 def _row(body: Body, ts: TerrainSet) -> dict[str, object]:
     """The values of one body in each per-body array, as ``build`` computes them (one drag step)."""
     fp = body.footprint
@@ -124,7 +153,7 @@ def _row(body: Body, ts: TerrainSet) -> dict[str, object]:
     inside = np.asarray(shapely.intersects_xy(ts.polygons[platforms], x, y), dtype=bool) \
         if len(platforms) else np.zeros(0, dtype=bool)
     tops = [float(ts.top[j]) for j in platforms]
-    under, which = 0.0, -1  # as ``TerrainSet.platform_heights_at``
+    under, which = 0.0, -1  # as ``_platforms``
     for j, ins, top in zip(platforms, inside, tops, strict=True):
         if ins and (which < 0 or top > under):
             under, which = top, int(j)
@@ -153,7 +182,8 @@ def _row(body: Body, ts: TerrainSet) -> dict[str, object]:
 
 
 def outline_shapes(ba: BodyArrays, k: IntArray) -> NDArray[np.object_]:
-    """The shapely outline polygons of bodies k (built once, then kept in ``ba.shapes``).
+    """The shapely outline polygons of bodies k (built once, then kept in ``ba.shapes``,
+    and by footprint for the next arrays: ``_OUTLINES``).
 
     Built in groups of the same vertex count: rectangles (4 corners), ellipses and circles
     (``outline.ellipse_segments`` / ``CIRCLE_SEGMENTS`` vertices), counter-clockwise.
@@ -162,6 +192,10 @@ def outline_shapes(ba: BodyArrays, k: IntArray) -> NDArray[np.object_]:
     groups: dict[int, list[int]] = {}
     for m in missing:
         fp = ba.bodies[m].footprint
+        known = _OUTLINES.get(fp)
+        if known is not None:  # the same footprint's, made for an earlier board
+            ba.shapes[m] = known
+            continue
         n = 4 if ba.shape[m] == outline.RECT else (
             outline.CIRCLE_SEGMENTS if ba.circle[m] else outline.ellipse_segments(fp))
         groups.setdefault(n, []).append(m)
@@ -178,6 +212,15 @@ def outline_shapes(ba: BodyArrays, k: IntArray) -> NDArray[np.object_]:
         fx, fy = ba.forward[idx, 0][:, None], ba.forward[idx, 1][:, None]
         x = ba.x[idx][:, None] + u * fy + v * fx  # right = (fy, -fx)
         y = ba.y[idx][:, None] - u * fx + v * fy
-        polys = shapely.polygons(np.stack([x, y], axis=2))
-        ba.shapes[idx] = shapely.orient_polygons(polys)
+        polys = shapely.orient_polygons(shapely.polygons(np.stack([x, y], axis=2)))
+        ba.shapes[idx] = polys
+        if len(_OUTLINES) + len(members) > OUTLINES_KEPT:
+            _OUTLINES.clear()
+        _OUTLINES.update(zip((ba.bodies[m].footprint for m in members), polys, strict=True))
     return ba.shapes[k]
+
+
+OUTLINES_KEPT = 4096  # footprints whose outline polygons are kept (``outline_shapes``)
+# the polygon of each footprint made lately: a document's next revision (a new geometry,
+# every body's arrays built again) finds those of the bodies that did not move
+_OUTLINES: dict[Footprint, shapely.Polygon] = {}

@@ -186,19 +186,26 @@ def _span_hits(ba: BodyArrays, i: IntArray, j: IntArray, pk: IntArray, c_idx: In
     ex = exempt[q]
     e = np.where(ex, np.minimum(1.0, EXEMPT / lq), 0.0)  # the same both ways
     inside = (b > a) & ((b - a) * lq > EPS_LENGTH)
+    asks = []  # (out, where, bodies, t) of both ways, measured in one ``_far`` call
     for attacker, out, forward in ((i[q], hit_ij, True), (j[q], hit_ji, False)):
         circ = ba.circle[attacker] | ~ex
         lo2 = np.maximum(a, e) if forward else a
         hi2 = b if forward else np.minimum(b, 1.0 - e)
         simple = (hi2 > lo2) & ((hi2 - lo2) * lq > EPS_LENGTH)
-        res = np.where(circ, simple, False)
+        out[c_idx] = np.where(circ, simple, False)
         other = np.flatnonzero(~circ & inside)
         if len(other):
             t_far = (b[other] - EPS_LENGTH / lq[other] if forward
                      else a[other] + EPS_LENGTH / lq[other])
-            res[other] = _far(ba, attacker[other], pa[q[other]], d[q[other]],
-                              np.clip(t_far, 0.0, 1.0))
-        out[c_idx] = res
+            asks.append((out, c_idx[other], attacker[other], other, np.clip(t_far, 0.0, 1.0)))
+    if asks:
+        rows = q[np.concatenate([x[3] for x in asks])]
+        far = _far(ba, np.concatenate([x[2] for x in asks]), pa[rows], d[rows],
+                   np.concatenate([x[4] for x in asks]))
+        start = 0
+        for out, where, _, other, _ in asks:
+            out[where] = far[start:start + len(other)]
+            start += len(other)
 
 
 def _far(ba: BodyArrays, k: IntArray, pa: FloatArray, d: FloatArray, t: FloatArray

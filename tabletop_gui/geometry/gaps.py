@@ -18,6 +18,7 @@ from tabletop_gui.geometry import jit, outline
 from tabletop_gui.geometry.bodies import BodyArrays, outline_shapes
 from tabletop_gui.geometry.outline_distance import point_distance, xy
 from tabletop_gui.geometry.oval_gap import refine_gaps
+from tabletop_gui.geometry.oval_gap_small import SMALL_PAIRS, shape_gaps_small
 
 FloatArray = NDArray[np.float64]
 BoolArray = NDArray[np.bool_]
@@ -148,6 +149,14 @@ def _shape_gaps(ba: BodyArrays, i: IntArray, j: IntArray
       oval between them (``_closest``: then no two points are closer), else measured
       from the polygons' guess.
     """
+    if len(i) <= SMALL_PAIRS:  # a few pairs: one at a time in plain floats
+        small = shape_gaps_small(ba, i, j)
+        if small is not None:
+            gap, pa, pb, rest = small
+            k = np.flatnonzero(rest)
+            if len(k):
+                gap[k], pa[k], pb[k] = _polygon_gaps(ba, i[k], j[k])
+            return gap, pa, pb
     n = len(i)
     gap = np.empty(n)
     pa = np.empty((n, 2))

@@ -127,8 +127,14 @@ class PairTable:
         d = np.full((n, n), np.nan)
         vis = np.zeros((n, n), dtype=bool)
         cov = np.zeros((n, n), dtype=bool)
-        parts = _in_blocks(len(i), lambda s, e: _pair_facts(ba, ts, rule, i[s:e], j[s:e], h,
-                                                            vis, cov, d))
+
+        def block(s: int, e: int) -> tuple[IntArray, IntArray]:
+            ii, jj = i[s:e], j[s:e]
+            at = _Flat.places(ii, jj, n)  # where the block's entries land, found once
+            return _pair_facts(ba, ts, rule, ii, jj, _Flat(h, at), _Flat(vis, at),
+                               _Flat(cov, at), _Flat(d, at))
+
+        parts = _in_blocks(len(i), block)
         # the cover rows (the most: 4 million at 2,000 fighters) joined and ordered on the
         # second thread meanwhile, if it computed blocks
         covers = [c for _, c in parts]
@@ -271,6 +277,35 @@ class _Line:
 
 
 _Placed = tuple[IntArray, IntArray, tuple[IntArray, IntArray, IntArray, IntArray]]
+
+
+class _Flat:
+    """An N x N matrix written through its flat positions (``m[a, t] = v``): for the keys
+    (i, j) and (j, i) of a block's pairs (recognised by identity) the positions are found
+    once (``places``), not at every write (numpy's two-index writes cost about three times
+    as much)."""
+
+    def __init__(self, matrix: NDArray[Any], places: _FlatPlaces) -> None:
+        self._n = matrix.shape[1]
+        self._flat = matrix.reshape(-1)  # a view: the matrix is contiguous
+        self._places = places
+
+    @staticmethod
+    def places(i: IntArray, j: IntArray, n: int) -> _FlatPlaces:
+        return i, j, i * n + j, j * n + i
+
+    def __setitem__(self, key: tuple[IntArray, IntArray], value: Any, /) -> None:
+        a, t = key
+        i, j, ij, ji = self._places
+        if a is i and t is j:
+            self._flat[ij] = value
+        elif a is j and t is i:
+            self._flat[ji] = value
+        else:
+            self._flat[a * self._n + t] = value
+
+
+_FlatPlaces = tuple[IntArray, IntArray, IntArray, IntArray]
 
 
 def _placed(i: IntArray, j: IntArray, k: int) -> _Placed:

@@ -67,15 +67,27 @@ class RingIndex:
     scale: FloatArray  # (k,) 1 + the largest absolute coordinate of each polygon
 
     @staticmethod
+    def empty(k: int) -> RingIndex:
+        """The index of none of k polygons (what ``build`` makes when it keeps none)."""
+        f = np.zeros(0)
+        i = np.zeros(0, dtype=np.intp)
+        box = np.zeros((0, 4))
+        none = np.zeros(k, dtype=np.intp)
+        return RingIndex(x0=f, y0=f.copy(), x1=f.copy(), y1=f.copy(), nx=f.copy(),
+                         ny=f.copy(), c=f.copy(), chain_lo=i, chain_n=i.copy(),
+                         chain_box=box, group_lo=i.copy(), group_n=i.copy(),
+                         group_box=box.copy(), poly_group_lo=none, poly_group_n=none.copy(),
+                         poly_edge_lo=none.copy(), poly_edge_n=none.copy(), scale=np.ones(k))
+
+    @staticmethod
     def build(polys: NDArray[np.object_], keep: BoolArray) -> RingIndex:
         """Index the exterior rings of ``polys[keep]`` (oriented counter-clockwise)."""
         k = len(polys)
         sel = np.flatnonzero(keep)
-        if len(sel):
-            coords, owner = shapely.get_coordinates(shapely.get_exterior_ring(polys[sel]),
-                                                    return_index=True)
-        else:
-            coords, owner = np.zeros((0, 2)), np.zeros(0, np.intp)
+        if len(sel) == 0:
+            return RingIndex.empty(k)
+        coords, owner = shapely.get_coordinates(shapely.get_exterior_ring(polys[sel]),
+                                                return_index=True)
         coords = np.asarray(coords, dtype=float)
         last = np.ones(len(owner), dtype=bool)
         last[:-1] = owner[1:] != owner[:-1]  # each ring's closing point starts no edge

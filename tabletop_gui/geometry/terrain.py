@@ -70,8 +70,10 @@ class TerrainSet:
     def build(terrains: tuple[Terrain, ...]) -> TerrainSet:
         k = len(terrains)
         polys = _valid_polygons(terrains)
-        is_obstacle = np.array([t.kind == "obstacle" for t in terrains], dtype=bool)
-        heights = np.array([max(0.0, float(t.height)) for t in terrains], dtype=float)
+        facts = [(t.kind == "obstacle", max(0.0, float(t.height)),
+                  t.blocks_sight or t.kind == "platform", t.cover == "hard") for t in terrains]
+        is_obstacle = np.array([f[0] for f in facts], dtype=bool)
+        heights = np.array([f[1] for f in facts], dtype=float)
         base = np.zeros(k)
         platforms = np.flatnonzero(~is_obstacle)
         empty = np.asarray(shapely.is_empty(polys), dtype=bool) if k else np.zeros(0, bool)
@@ -89,27 +91,32 @@ class TerrainSet:
                      if k else np.zeros(0))
         convex = (~empty & (np.abs(hull_area - area) <= 1e-9 * np.maximum(1.0, area))
                   & (area > 0))
-        bounds = np.nan_to_num(
-            shapely.bounds(polys).reshape(k, 4) if k else np.zeros((0, 4)), nan=0.0)
-        n_vert = (np.asarray(shapely.get_num_coordinates(shapely.get_exterior_ring(polys)))
-                  - 1 if k else np.zeros(0, np.intp))
+        bounds = shapely.bounds(polys).reshape(k, 4) if k else np.zeros((0, 4))
+        if not np.isfinite(bounds).all():  # empty polygons (NaN) and the like
+            bounds = np.nan_to_num(bounds, nan=0.0)
+        # the exterior rings of every polygon, read once (closing points dropped)
+        ring, owner = _rings(polys, ~empty)
+        n_vert = np.bincount(owner, minlength=k)  # what ``get_num_coordinates`` - 1 gives
         large = ~empty & (n_vert > LARGE)
         holes = (np.asarray(shapely.get_num_interior_rings(polys), dtype=np.intp) > 0
                  if k else np.zeros(0, dtype=bool))
         ringed = ~empty & ((~convex & ~holes) | (convex & large))
-        shapely.prepare(polys[ringed])  # their points are located by shapely (fast)
-        es, en, ev = _edges(polys, convex & ~large)
-        verts, vvalid = _vertices(polys, ~large)
+        if ringed.any():
+            shapely.prepare(polys[ringed])  # their points are located by shapely (fast)
+        es, en, ev = _edges(ring, owner, convex & ~large, k)
+        verts, vvalid = _vertices(ring, owner, ~large, k)
         hull_x, hull_y = _hull_points(verts, vvalid, bounds, large)
+        edge_nx = np.where(ev, en[:, :, 0], 0.0)
+        edge_ny = np.where(ev, en[:, :, 1], 0.0)
+        edge_c = np.where(ev, np.einsum("kvc,kvc->kv", en, es), -1.0)
         return TerrainSet(
             terrains=terrains,
             polygons=polys,
             base=base,
             top=top,
             is_obstacle=is_obstacle,
-            blocks_sight=np.array([t.blocks_sight or t.kind == "platform" for t in terrains],
-                                  dtype=bool),
-            hard=np.array([t.cover == "hard" for t in terrains], dtype=bool),
+            blocks_sight=np.array([f[2] for f in facts], dtype=bool),
+            hard=np.array([f[3] for f in facts], dtype=bool),
             convex=convex,
             large=large,
             ringed=ringed,
@@ -118,62 +125,70 @@ class TerrainSet:
             edge_start=es,
             edge_normal=en,
             edge_valid=ev,
-            edge_nx=np.where(ev, en[:, :, 0], 0.0),
-            edge_ny=np.where(ev, en[:, :, 1], 0.0),
-            edge_c=np.where(ev, np.einsum("kvc,kvc->kv", en, es), -1.0),
+            edge_nx=edge_nx,
+            edge_ny=edge_ny,
+            edge_c=edge_c,
             vertices=verts,
             vertex_valid=vvalid,
             vertex_x=hull_x,
             vertex_y=hull_y,
-            edge_nx_t=np.ascontiguousarray(np.where(ev, en[:, :, 0], 0.0).T),
-            edge_ny_t=np.ascontiguousarray(np.where(ev, en[:, :, 1], 0.0).T),
-            edge_c_t=np.ascontiguousarray(
-                np.where(ev, np.einsum("kvc,kvc->kv", en, es), -1.0).T),
+            edge_nx_t=np.ascontiguousarray(edge_nx.T),
+            edge_ny_t=np.ascontiguousarray(edge_ny.T),
+            edge_c_t=np.ascontiguousarray(edge_c.T),
             edge_count=_edge_count(ev),
         )
 
     def __len__(self) -> int:
         return len(self.terrains)
 
-    def platform_heights_at(self, x: FloatArray, y: FloatArray) -> tuple[FloatArray, IntArray]:
-        """Highest platform top covering each point (0 and -1 where none), and its index."""
-        n = len(x)
-        best = np.zeros(n)
-        which = np.full(n, -1, dtype=np.intp)
-        for j in np.flatnonzero(~self.is_obstacle):
-            inside = shapely.intersects_xy(self.polygons[j], x, y)
-            better = inside & ((which < 0) | (self.top[j] > best))
-            best = np.where(better, self.top[j], best)
-            which = np.where(better, j, which)
-        return best, which
-
-
-
 
 def _valid_polygons(terrains: tuple[Terrain, ...]) -> NDArray[np.object_]:
-    """The polygon of each terrain (``_valid_polygon``), the usual ones made in one go."""
+    """The polygon of each terrain (``_valid_polygon``), the usual ones (at least three
+    finite points, valid) made in one go."""
     k = len(terrains)
     polys = np.empty(k, dtype=object)
+    plain, coords, sizes = _plain_rings(terrains)
+    if len(plain):
+        index = np.repeat(np.arange(len(plain)), sizes)
+        made = shapely.polygons(shapely.linearrings(coords, indices=index))
+        valid = np.asarray(shapely.is_valid(made), dtype=bool)
+        ok = np.flatnonzero(valid & ~np.asarray(shapely.is_empty(made), dtype=bool))
+        made[ok] = shapely.orient_polygons(made[ok])
+        polys[plain[valid]] = made[valid]
+        for n in plain[~valid]:
+            polys[n] = _valid_polygon(terrains[n].polygon)
+    done = set(plain.tolist())
+    for n, t in enumerate(terrains):
+        if n not in done:
+            polys[n] = _valid_polygon(t.polygon)
+    return polys
+
+
+def _plain_rings(terrains: tuple[Terrain, ...]) -> tuple[IntArray, FloatArray, IntArray]:
+    """The terrains whose polygons are at least three finite (x, y) points, their points
+    stacked, and how many each has: read in one array when every point is a pair of
+    numbers, else terrain by terrain."""
+    sizes = np.array([len(t.polygon) for t in terrains], dtype=np.intp)
+    try:
+        flat = np.array([p for t in terrains for p in t.polygon], dtype=float)
+    except (TypeError, ValueError):
+        flat = np.zeros((0, 0))
+    if flat.ndim == 2 and flat.shape[1] == 2:
+        owner = np.repeat(np.arange(len(terrains)), sizes)
+        bad = np.zeros(len(terrains), dtype=bool)
+        bad[owner[~np.isfinite(flat).all(axis=1)]] = True
+        keep = ~bad & (sizes >= 3)
+        return np.flatnonzero(keep), flat[keep[owner]], sizes[keep]
     try:
         rings = [np.asarray(t.polygon, dtype=float) for t in terrains]
         plain = [n for n, r in enumerate(rings) if r.ndim == 2 and r.shape[1] == 2
                  and len(r) >= 3 and np.isfinite(r).all()]
     except (TypeError, ValueError):
         plain = []
-    if plain:
-        coords = np.concatenate([rings[n] for n in plain])
-        index = np.repeat(np.arange(len(plain)), [len(rings[n]) for n in plain])
-        made = shapely.polygons(shapely.linearrings(coords, indices=index))
-        valid = np.asarray(shapely.is_valid(made), dtype=bool)
-        ok = np.flatnonzero(valid & ~np.asarray(shapely.is_empty(made), dtype=bool))
-        made[ok] = shapely.orient_polygons(made[ok])
-        for m, n in enumerate(plain):
-            polys[n] = made[m] if valid[m] else _valid_polygon(terrains[n].polygon)
-    done = set(plain)
-    for n, t in enumerate(terrains):
-        if n not in done:
-            polys[n] = _valid_polygon(t.polygon)
-    return polys
+    if not plain:
+        return np.zeros(0, np.intp), np.zeros((0, 2)), np.zeros(0, np.intp)
+    return (np.array(plain, dtype=np.intp), np.concatenate([rings[n] for n in plain]),
+            np.array([len(rings[n]) for n in plain], dtype=np.intp))
 
 
 def _valid_polygon(points: tuple[tuple[float, float], ...]) -> shapely.Polygon:
@@ -208,11 +223,12 @@ def _slots(owner: IntArray) -> IntArray:
     return (np.arange(len(owner)) - first).astype(np.intp)
 
 
-def _edges(polys: NDArray[np.object_], convex: BoolArray
+def _edges(ring: FloatArray, owner: IntArray, convex: BoolArray, k: int
            ) -> tuple[FloatArray, FloatArray, BoolArray]:
-    """Padded edge arrays of the convex polygons (counter-clockwise, inward normals)."""
-    k = len(polys)
-    a, owner = _rings(polys, convex)
+    """Padded edge arrays of the convex polygons (counter-clockwise, inward normals), from
+    the stacked ring vertices (``_rings``) of k polygons."""
+    mine = convex[owner]
+    a, owner = ring[mine], owner[mine]
     slot = _slots(owner)
     v = int(slot.max()) + 1 if len(slot) else 0
     es = np.zeros((k, v, 2))
@@ -245,11 +261,12 @@ def _edge_count(valid: BoolArray) -> IntArray:
     return np.where(valid.any(axis=1), last, 0).astype(np.intp)
 
 
-def _vertices(polys: NDArray[np.object_], small: BoolArray) -> tuple[FloatArray, BoolArray]:
-    k = len(polys)
-    keep = (~np.asarray(shapely.is_empty(polys), dtype=bool) & small if k
-            else np.zeros(0, dtype=bool))
-    a, owner = _rings(polys, keep)
+def _vertices(ring: FloatArray, owner: IntArray, small: BoolArray, k: int
+              ) -> tuple[FloatArray, BoolArray]:
+    """Padded exterior vertices of the polygons ``small`` selects (of k), from the stacked
+    ring vertices of the non-empty ones (``_rings``)."""
+    mine = small[owner]
+    a, owner = ring[mine], owner[mine]
     slot = _slots(owner)
     v = int(slot.max()) + 1 if len(slot) else 0
     pts = np.zeros((k, max(v, 1), 2))
