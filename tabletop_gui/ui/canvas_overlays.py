@@ -385,13 +385,24 @@ class AttackOverlay:
         else:
             todo, self._left = changed | self._left, set()
             left = iter(todo)
+            seen, status_of, model = self._seen, scan.status_of, self._scenario.model
             for t in left:
                 if self._past_deadline():  # the rest for the next update, as they are
                     self._left.add(t)  # (not one by one: a thousand marks drawn in
                     self._left.update(left)  # slices walked what was left every slice)
                     break
-                status = scan.status_of(t)
-                if status is not None and not self._enemy(status, attacker, geometry):
+                status = status_of(t)
+                if status is None:
+                    continue
+                before = seen.get(t)
+                # ``_again`` without the calls: a drag step's thousand stale copies and
+                # then its thousand verdicts, most of them the verdicts drawn
+                if before is not None and status.stale and not before[4] \
+                        and before[5] is not None and before[0].valid == status.valid \
+                        and before[2] == (t == target) and before[1] is model(t):
+                    before[5].show(status)
+                    seen[t] = (status, before[1], before[2], geometry, False, before[5])
+                elif not self._enemy(status, attacker, geometry):
                     self._left.add(t)
         shapes = view.overlays
         if shapes:
