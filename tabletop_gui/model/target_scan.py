@@ -287,6 +287,12 @@ class TargetScan:
         self._base = 0
         self._log: list[tuple[int, frozenset[str]]] = []
         self.computations = 0  # how many full reports were computed (tests read it)
+        # the statuses as they were before the last start or piece, kept until the next:
+        # whoever drew them lets go of them as they take the new ones, and the last
+        # reference to a thousand full reports (a move's verdicts replacing them) would
+        # free them there, on the way to the screen (~5 ms); they are freed with the
+        # next piece instead (the full reports', after the marks are shown)
+        self._replaced: list[TargetStatus] = []
 
     def wants(self, plan: ScanPlan) -> bool:
         """True when ``plan`` is another scan than the current one."""
@@ -297,6 +303,7 @@ class TargetScan:
     def start(self, plan: ScanPlan) -> None:
         """Scan ``plan`` from the start; the statuses of the same choice stay, stale."""
         before = self.plan
+        self._replaced = list(self._done.values())
         same_choice = before is not None and before.key == plan.key
         if not same_choice:
             self._chunk = FIRST_CHUNK  # else the batch size learnt goes on (a drag)
@@ -393,6 +400,7 @@ class TargetScan:
         """Take a piece in; False (ignored) when it belongs to another scan."""
         if piece.plan is not self.plan:
             return False
+        self._replaced = list(self._done.values())
         self.geometry = piece.geometry
         if piece.order is not None:
             self._order = piece.order
