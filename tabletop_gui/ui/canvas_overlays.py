@@ -395,11 +395,14 @@ class AttackOverlay:
                 if status is None:
                     continue
                 before = seen.get(t)
-                # ``_again`` without the calls: a drag step's thousand stale copies and
-                # then its thousand verdicts, most of them the verdicts drawn
-                if before is not None and status.stale and not before[4] \
-                        and before[5] is not None and before[0].valid == status.valid \
+                # what ``_enemy`` does for a stale status of the verdict drawn (the same
+                # enemy value: its mark stays, a sight line goes), without its calls: a
+                # drag step's thousand stale copies, then its thousand verdicts
+                if before is not None and status.stale and before[5] is not None \
+                        and before[0].valid == status.valid \
                         and before[2] == (t == target) and before[1] is model(t):
+                    if before[4] and ("sight", t) in self._groups:
+                        self._drop(("sight", t))
                     before[5].show(status)
                     seen[t] = (status, before[1], before[2], geometry, False, before[5])
                 elif not self._enemy(status, attacker, geometry):
