@@ -287,6 +287,12 @@ class TargetScan:
         self._base = 0
         self._log: list[tuple[int, frozenset[str]]] = []
         self.computations = 0  # how many full reports were computed (tests read it)
+        # the statuses as they were before the last start or piece, kept until the next:
+        # whoever drew them lets go of them as they take the new ones, and the last
+        # reference to a thousand full reports (a move's verdicts replacing them) would
+        # free them there, on the way to the screen (~5 ms); they are freed with the
+        # next piece instead (the full reports', after the marks are shown)
+        self._replaced: list[TargetStatus] = []
 
     def wants(self, plan: ScanPlan) -> bool:
         """True when ``plan`` is another scan than the current one."""
@@ -297,6 +303,7 @@ class TargetScan:
     def start(self, plan: ScanPlan) -> None:
         """Scan ``plan`` from the start; the statuses of the same choice stay, stale."""
         before = self.plan
+        self._replaced = list(self._done.values())
         same_choice = before is not None and before.key == plan.key
         if not same_choice:
             self._chunk = FIRST_CHUNK  # else the batch size learnt goes on (a drag)
@@ -306,9 +313,9 @@ class TargetScan:
             # the same enemies (a drag step): only the statuses judged on the scenario
             # before are copied stale (the others are stale already), and the change is
             # logged as such, so that who follows the scan redraws only their targets
-            fresh = [t for t, s in self._done.items() if not s.stale]
-            for t in fresh:
-                self._done[t] = _stale(self._done[t])
+            copies = _stale_copies(self._done)
+            self._done.update(copies)
+            fresh = list(copies)
             self._log_change(frozenset(fresh))
         else:
             enemies = set(plan.enemies)
@@ -393,6 +400,7 @@ class TargetScan:
         """Take a piece in; False (ignored) when it belongs to another scan."""
         if piece.plan is not self.plan:
             return False
+        self._replaced = list(self._done.values())
         self.geometry = piece.geometry
         if piece.order is not None:
             self._order = piece.order
@@ -401,11 +409,19 @@ class TargetScan:
         if piece.failed is not None:
             self._failed = piece.failed
         done, distance = self._done, self._distance
+        new, template = object.__new__, _VERDICT
         for t, (valid, reasons) in piece.verdicts.items():
             known = done.get(t)
             if known is not None and not known.stale:
                 continue  # its full report on this scenario came first (the target's)
-            done[t] = _verdict(t, valid, reasons, distance.get(t))
+            # ``_verdict(t, valid, reasons, distance.get(t))`` without the call (a move
+            # merges a thousand)
+            status = new(TargetStatus)
+            fields = status.__dict__
+            fields.update(template)
+            fields["target"], fields["valid"], fields["reasons"] = t, valid, reasons
+            fields["distance"] = distance.get(t)
+            done[t] = status
         for t, status in piece.statuses.items():
             self._done[t] = status
             if status.failure is not None:
@@ -482,6 +498,21 @@ def _stale(s: TargetStatus) -> TargetStatus:
     copy.__dict__.update(s.__dict__)
     copy.__dict__["stale"] = True
     return copy
+
+
+def _stale_copies(done: Mapping[str, TargetStatus]) -> dict[str, TargetStatus]:
+    """``_stale`` of each status of ``done`` that is not stale, by target, without a
+    call each (a move makes a thousand)."""
+    copies: dict[str, TargetStatus] = {}
+    new = object.__new__
+    for t, s in done.items():
+        if not s.stale:
+            copy = new(TargetStatus)
+            fields = copy.__dict__
+            fields.update(s.__dict__)
+            fields["stale"] = True
+            copies[t] = copy
+    return copies
 
 
 _VERDICT = TargetStatus("", False, (), None, None, stale=True).__dict__

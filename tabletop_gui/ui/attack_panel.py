@@ -59,6 +59,7 @@ PENDING = "Judging the attack…"
 TARGETS_REFRESH_MS = 250
 MODIFIER_ROWS = 3  # the modifiers list shows this many rows before it scrolls
 CHECK_ROWS = 6  # and the checklist
+CHECK_LINES_KEPT = 512  # checklist rows kept made (``AttackPanel._check_line``)
 COMBO_CHARS = 12  # a choice box asks for this many characters of width, no more
 
 
@@ -214,6 +215,7 @@ class AttackPanel(QWidget):
         self.view: ShownAttack = view_of(attack.current_view)
         self._shown: tuple[object, ...] = ()  # what the verdict and the lists show
         self._drawn: Drawing | None = None  # and how
+        self._check_lines: dict[tuple[Check, str], tuple[tuple[str, ...], bool, str]] = {}
         attack.subscribe(self._published)
         self._targets_timer = QTimer(self)
         self._targets_timer.setSingleShot(True)
@@ -440,8 +442,7 @@ class AttackPanel(QWidget):
             verdict = (f"✖ {kind} attack{weapon}: not allowed — " + "; ".join(
                 words.check_sentence(report.ruleset, c) for c in report.checks if not c.ok))
             look = (FAIL_COLOR.name(), True, None)
-        checks = tuple((tuple(check_row(c, report.ruleset)), c.ok,
-                        check_tooltip(c, report.ruleset)) for c in report.checks)
+        checks = tuple(self._check_line(c, report.ruleset) for c in report.checks)
         modifiers = tuple((modifier_text(m), f"{m.name}: {m.effect}\n{m.why}".strip())
                           for m in report.modifiers)
         if report.table_row:
@@ -457,6 +458,20 @@ class AttackPanel(QWidget):
             apply_tip = "Apply the damage to the document (one undoable edit; Enter)"
         return Drawing(view.can_apply, verdict, look, verdict, checks, modifiers, table,
                        apply_tip)
+
+    def _check_line(self, check: Check, ruleset_id: str
+                    ) -> tuple[tuple[str, ...], bool, str]:
+        """A checklist row, its mark and its tooltip, as ``_drawing`` lists them: made
+        once per check value (a move's answer repeats most checks of the one before;
+        the sentences take a tenth of a millisecond each)."""
+        key = (check, ruleset_id)
+        line = self._check_lines.get(key)
+        if line is None:
+            if len(self._check_lines) > CHECK_LINES_KEPT:
+                self._check_lines.clear()
+            line = self._check_lines[key] = (tuple(check_row(check, ruleset_id)), check.ok,
+                                             check_tooltip(check, ruleset_id))
+        return line
 
     def _draw(self, drawn: Drawing) -> None:
         self.checklist.clear()

@@ -37,7 +37,7 @@ from tabletop_gui.geometry.board import Footprint
 from tabletop_gui.geometry.board_geometry import BoardGeometry
 from tabletop_gui.model.attack_view import NO_CHOICE, AttackChoice, AttackView
 from tabletop_gui.model.notices import Notice
-from tabletop_gui.model.target_scan import TargetStatus
+from tabletop_gui.model.target_scan import TargetScan, TargetStatus
 from tabletop_gui.model.target_scanner import TargetScanner
 from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import OverlayShape
@@ -383,21 +383,43 @@ class AttackOverlay:
         if changed is None or grid is not None:
             self._every_enemy(targets.statuses(), attacker, geometry, rng, grid is not None)
         else:
-            todo, self._left = changed | self._left, set()
-            left = iter(todo)
-            for t in left:
-                if self._past_deadline():  # the rest for the next update, as they are
-                    self._left.add(t)  # (not one by one: a thousand marks drawn in
-                    self._left.update(left)  # slices walked what was left every slice)
-                    break
-                status = scan.status_of(t)
-                if status is not None and not self._enemy(status, attacker, geometry):
-                    self._left.add(t)
+            self._changed_enemies(changed | self._left, scan, attacker, geometry, target)
         shapes = view.overlays
         if shapes:
             self._group("ruleset", shapes, lambda: self._ruleset_shapes(shapes))
         elif "ruleset" in self._groups:
             self._drop("ruleset")
+
+    def _changed_enemies(self, todo: set[str], scan: TargetScan, attacker: Model,
+                         geometry: BoardGeometry | None, target: str | None) -> None:
+        """The marks (and sight lines) of the enemies ``todo`` whose statuses changed, as
+        far as the deadline allows (the others are left for the next update)."""
+        self._left = set()
+        left = iter(todo)
+        seen, status_of = self._seen, scan.status_of
+        model = self._scenario.model if self._scenario is not None else (lambda _: None)
+        deadline, clock = self._deadline, time.perf_counter
+        for t in left:  # (``_past_deadline`` inline)
+            if deadline is not None and clock() > deadline:  # the rest for the next
+                self._left.add(t)  # update, as they are (not one by one: a thousand
+                self._left.update(left)  # marks drawn in slices walked what was left
+                break  # every slice)
+            status = status_of(t)
+            if status is None:
+                continue
+            before = seen.get(t)
+            # what ``_enemy`` does for a stale status of the verdict drawn (the same
+            # enemy value: its mark stays, a sight line goes), without its calls: a
+            # drag step's thousand stale copies, then its thousand verdicts
+            if before is not None and status.stale and before[5] is not None \
+                    and before[0].valid == status.valid \
+                    and before[2] == (t == target) and before[1] is model(t):
+                if before[4] and ("sight", t) in self._groups:
+                    self._drop(("sight", t))
+                before[5].show(status)
+                seen[t] = (status, before[1], before[2], geometry, False, before[5])
+            elif not self._enemy(status, attacker, geometry):
+                self._left.add(t)
 
     def _changes(self, context: tuple[Any, ...]) -> set[str] | None:
         """The enemies whose marks or sight lines may show something else than the last

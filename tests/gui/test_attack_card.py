@@ -309,7 +309,7 @@ def test_the_card_skips_drawing_only_what_it_shows_already(qtbot):
     move or a drag, equal to the last) shows what a card drawing every view shows, shown
     the same views: random views of several rulesets (valid, refused, with modifiers and
     a table row, none, pending), each answered afresh (new report objects) once or twice
-    in a row."""
+    in a row; its checklist rows, kept made per check value, are those made afresh."""
     import random
 
     from tabletop_gui.model.attack_controller import AttackController
@@ -341,5 +341,6 @@ def test_the_card_skips_drawing_only_what_it_shows_already(qtbot):
                 attack._dirty = bool(step % 2)  # (the answer asked for, pending)
             else:
                 view = shown_view(*views[pick])
+            every._check_lines.clear()  # its checklist rows made afresh, not kept
             drawn.add(show_as_drawing_every(card, every, view, _card_state))
     assert drawn == {True, False}  # both kept and redrawn were met
