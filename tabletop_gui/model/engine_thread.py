@@ -125,7 +125,8 @@ class EngineThread(QObject):
             if item is _STOP:
                 return
             ticket, work, done = item
-            self._frame_free.wait(FRAME_WAIT_S)
+            if not ticket.cancelled:  # (cancelled ones go at once: a drag queues many)
+                self._frame_free.wait(FRAME_WAIT_S)
             self._running = ticket
             outcome = None if ticket.cancelled or self._closed else run_job(work)
             self._running = None
