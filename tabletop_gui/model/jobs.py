@@ -11,6 +11,12 @@ callers keep their jobs short so that a superseded one costs little).
 ``InlineRunner`` runs every job at once inside ``submit`` (the model parts alone, in
 tests, and anywhere no event loop turns); ``model.engine_thread.EngineThread`` is the
 window's worker.
+
+A long job calls ``pause_point()`` between its steps: on the worker, it waits there while
+the event loop handles a drag's frame (the two share one interpreter lock: a frame took
+half again as long beside a target scan), and a job whose ticket was cancelled meanwhile
+stops there (``Cancelled``: its answer would be dropped anyway). Elsewhere it does
+nothing.
 """
 
 from __future__ import annotations
@@ -35,6 +41,26 @@ class Outcome(Generic[T]):
         if self.error is not None:
             raise self.error
         return self.value  # type: ignore[return-value]
+
+
+class Cancelled(Exception):  # noqa: N818 - a job stopped, not a failure
+    """A job stopped at a pause point because its ticket was cancelled."""
+
+
+_pauses = threading.local()  # ``hook``: the runner's pause of this thread, if any
+
+
+def pause_point() -> float:
+    """Between two steps of a long job: the runner of this thread may make it wait (the
+    event loop's frame first) or stop it (``Cancelled``); without one, nothing. The
+    seconds it waited (a job's own time budget does not count them)."""
+    hook = getattr(_pauses, "hook", None)
+    return hook() if hook is not None else 0.0
+
+
+def set_pause_hook(hook: Callable[[], float] | None) -> None:
+    """The pause (``pause_point``) of jobs run on the calling thread (a runner's own)."""
+    _pauses.hook = hook
 
 
 class Ticket:

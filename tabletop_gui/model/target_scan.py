@@ -32,6 +32,7 @@ from functools import cached_property
 from typing import Any
 
 from tabletop_gui.geometry.board_geometry import BoardGeometry
+from tabletop_gui.model.jobs import pause_point
 from tabletop_gui.model.notices import Notice, exception_text, traceback_text
 from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import (
@@ -182,12 +183,14 @@ def compute_piece(job: PieceJob) -> ScanPiece:
     plan = job.plan
     battle = plan.snapshot.battle
     geometry = plan.snapshot.geometry
+    start += pause_point()  # between steps a drag's frame goes first (``model.jobs``)
     order: tuple[str, ...] | None = None
     distance: dict[str, float] = {}
     verdicts_for = job.verdicts_for
     if not job.order_known:
         order, distance = _nearest_first(geometry, plan)
         verdicts_for = order
+        start += pause_point()
     verdicts: dict[str, tuple[bool, tuple[str, ...]]] = {}
     statuses: dict[str, TargetStatus] = {}
     failed: Notice | None = None
@@ -195,6 +198,8 @@ def compute_piece(job: PieceJob) -> ScanPiece:
     done = 0
     one_by_one = _one_by_one(plan.ruleset)
     while done < len(verdicts_for) and time.perf_counter() - start < job.budget_s:
+        if done:
+            start += pause_point()
         if one_by_one:  # a verdict costs a report: the report itself, once
             target = verdicts_for[done]
             statuses[target] = status_of(plan.ruleset, battle, plan.request(target))
@@ -221,6 +226,7 @@ def compute_piece(job: PieceJob) -> ScanPiece:
         for target in job.reports_for:
             if time.perf_counter() - start >= job.budget_s and statuses:
                 break
+            start += pause_point()
             statuses[target] = status_of(plan.ruleset, battle, plan.request(target))
     return ScanPiece(plan, order, distance, verdicts, statuses, failed, chunk, geometry)
 

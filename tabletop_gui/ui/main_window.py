@@ -124,6 +124,9 @@ class MainWindow(WindowHost):
         self.worker.setParent(self)
         self.scene = BattlefieldScene(document)
         self.view = BattlefieldView(self.scene, self)
+        # a drag's frame has the interpreter lock to itself: the worker waits meanwhile
+        self.view.drag_step.connect(self.worker.frame_started)
+        self.view.drag_ended.connect(self.worker.frame_done)
         self.setCentralWidget(self.view)
         self.docks: dict[str, QDockWidget] = {}
         self.keep_state = True  # save window state and geometry when closed

@@ -183,6 +183,41 @@ def test_a_scan_of_cheap_verdicts_learns_a_chunk_that_takes_every_enemy_at_once(
     assert piece.chunk == 128
 
 
+def test_a_piece_pauses_between_its_steps_and_its_waits_do_not_use_its_budget() -> None:
+    """A piece calls the runner's pause between its steps (the worker waits there while a
+    drag's frame is handled, ``model.jobs.pause_point``); the seconds it waited there do
+    not count against its budget: a piece that waited longer than its budget still judges
+    its enemies. A pause that stops the job (its ticket cancelled) stops the piece."""
+    from tabletop_gui.bench.cases_gui import crowd_scenario
+    from tabletop_gui.model.jobs import Cancelled, set_pause_hook
+    from tabletop_gui.model.target_scan import PieceJob, compute_piece, plan_of
+    from tabletop_gui.model.target_scanner import enemies_of as enemies
+
+    snap = Snapshot.of(crowd_scenario(200))
+    foes = enemies(snap.scenario, "m90")
+    plan = plan_of(snap, "m90", None, None, {}, foes, None)
+    pauses: list[int] = []
+
+    def waited_a_minute() -> float:
+        pauses.append(1)
+        return 60.0
+
+    set_pause_hook(waited_a_minute)
+    try:
+        piece = compute_piece(PieceJob(plan, False, (), (), 1, budget_s=1.0, explain=False))
+        assert len(pauses) >= 3  # after the geometry, after the order, between batches
+        assert len(piece.verdicts) == len(foes) == 100
+
+        def cancelled() -> float:
+            raise Cancelled
+
+        set_pause_hook(cancelled)
+        with pytest.raises(Cancelled):
+            compute_piece(PieceJob(plan, True, foes, (), 1, explain=False))
+    finally:
+        set_pause_hook(None)
+
+
 def test_the_next_chunk_doubles_a_cheap_one_and_halves_one_over_the_budget() -> None:
     from tabletop_gui.model.target_scan import _next_chunk
 

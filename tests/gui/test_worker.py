@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 
+from tabletop_gui.model import engine_thread
 from tabletop_gui.model.attack_controller import AttackController
 from tabletop_gui.model.engine_thread import EngineThread
-from tabletop_gui.model.jobs import Outcome, Ticket, run_job
+from tabletop_gui.model.jobs import Outcome, Ticket, pause_point, run_job
 from tabletop_gui.model.target_scanner import TargetScanner
 from tabletop_gui.rules import registry
 from tabletop_gui.rules.base import AttackRequest, GivenDice, SeededDice
@@ -119,6 +120,103 @@ def test_a_worker_deleted_without_close_stops_quietly(qtbot, monkeypatch) -> Non
     thread.join(10)
     assert not thread.is_alive()
     assert errors == []
+
+
+def _job_in_two_steps(record: list[str]) -> tuple[Callable[[], str], threading.Event,
+                                                  threading.Event]:
+    """A job that records its first step, waits until told to go on (``go``), then
+    passes a pause point and records its second step; ``inside``: the first is done."""
+    inside, go = threading.Event(), threading.Event()
+
+    def job() -> str:
+        record.append("first step")
+        inside.set()
+        go.wait(30)
+        pause_point()
+        record.append("second step")
+        return "answer"
+
+    return job, inside, go
+
+
+def test_a_job_waits_at_its_pause_point_until_the_drag_frame_is_done(qtbot,
+                                                                     monkeypatch) -> None:
+    """A drag step arrives while a job runs: the job waits at its next pause point until
+    the event loop rests (the frame has the interpreter lock to itself), then goes on;
+    a job submitted meanwhile does not start before either."""
+    monkeypatch.setattr(engine_thread, "FRAME_WAIT_S", 60.0)  # only the loop's rest
+    worker = EngineThread()
+    record: list[str] = []
+    got: list[object] = []
+    job, inside, go = _job_in_two_steps(record)
+    worker.submit(job, lambda o: got.append(o.get()))
+    assert inside.wait(30)
+    worker.frame_started()  # a drag step: its frame is handled now, on this thread
+    worker.submit(lambda: record.append("next job"), lambda o: got.append("next"))
+    go.set()
+    second = threading.Event()
+    worker.submit(second.set, lambda o: None)
+    assert not second.wait(0.3)  # the frame is not done: nothing went on meanwhile
+    assert record == ["first step"]
+    with qtbot.waitSignal(worker.busy_changed, timeout=10000) as idle:
+        pass  # the event loop rests: the frame is done
+    assert idle.args == [False]
+    assert record == ["first step", "second step", "next job"]
+    assert got == ["answer", "next"]
+    worker.close()
+
+
+def test_a_job_cancelled_while_it_runs_stops_at_its_pause_point(qtbot) -> None:
+    """The scan of a drag step the next step superseded stops at its next pause point
+    instead of finishing for nothing; nothing is delivered."""
+    worker = EngineThread()
+    record: list[str] = []
+    got: list[object] = []
+    job, inside, go = _job_in_two_steps(record)
+    ticket = worker.submit(job, got.append)
+    assert inside.wait(30)
+    ticket.cancel()
+    go.set()
+    with qtbot.waitSignal(worker.busy_changed, timeout=10000) as idle:
+        pass
+    assert idle.args == [False]
+    assert record == ["first step"] and got == []
+    worker.close()
+
+
+def test_a_drag_step_on_the_canvas_holds_the_worker_until_the_loop_rests(
+        qtbot, make_window, monkeypatch) -> None:
+    """The window's view tells its worker of a mouse move with the button held (not of
+    one without); the event loop's rest, and the button's release, let it go on."""
+    monkeypatch.setattr(engine_thread, "FRAME_WAIT_S", 60.0)  # only the loop's rest
+    from PySide6.QtCore import QEvent, QPointF, Qt
+    from PySide6.QtGui import QMouseEvent
+    from PySide6.QtWidgets import QApplication
+
+    window = make_window(demo("warcry"))
+    worker = window.worker
+    vp = window.view.viewport()
+
+    def move(buttons: Qt.MouseButton, kind: QEvent.Type = QEvent.Type.MouseMove,
+             button: Qt.MouseButton = Qt.MouseButton.NoButton) -> None:
+        p = QPointF(20, 20)
+        QApplication.sendEvent(vp, QMouseEvent(kind, p, vp.mapToGlobal(p), button, buttons,
+                                               Qt.KeyboardModifier.NoModifier))
+
+    move(Qt.MouseButton.NoButton)
+    assert worker._frame_free.is_set()
+    move(Qt.MouseButton.LeftButton)
+    assert not worker._frame_free.is_set()
+    got: list[int] = []
+    worker.submit(lambda: 1, lambda o: got.append(o.get()))
+    with qtbot.waitSignal(worker.busy_changed, timeout=10000) as idle:
+        pass
+    assert idle.args == [False] and got == [1]
+    assert worker._frame_free.is_set()
+    move(Qt.MouseButton.LeftButton)
+    assert not worker._frame_free.is_set()
+    move(Qt.MouseButton.NoButton, QEvent.Type.MouseButtonRelease, Qt.MouseButton.LeftButton)
+    assert worker._frame_free.is_set()
 
 
 def _attack(runner: ManualRunner) -> tuple[AttackController, TargetScanner, str, str]:

@@ -1,5 +1,10 @@
 """The battlefield view: zoom on the wheel around the cursor, pan with the middle button
-or Space+drag, fit to window; mouse and key events go to the active tool."""
+or Space+drag, fit to window; mouse and key events go to the active tool.
+
+A mouse move with a button held (a drag's step) is told before it is handled
+(``drag_step``), and a button's release after it is handled (``drag_ended``): the window's
+worker waits from the step until the event loop has nothing left to do or the drag ends
+(``EngineThread.frame_started``), so that the frame has the interpreter lock to itself."""
 
 from __future__ import annotations
 
@@ -44,6 +49,8 @@ class BattlefieldView(QGraphicsView):
     zoom_changed = Signal(float)
     status_message = Signal(str)
     context_menu_requested = Signal(QPointF, QPoint)  # scene point, global screen point
+    drag_step = Signal()  # a mouse move with a button held, before it is handled
+    drag_ended = Signal()  # a mouse button released, after it is handled
 
     def __init__(self, scene: BattlefieldScene, parent: QWidget | None = None) -> None:
         super().__init__(scene, parent)
@@ -155,6 +162,8 @@ class BattlefieldView(QGraphicsView):
         super().mousePressEvent(event)
 
     def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        if event.buttons() != Qt.MouseButton.NoButton:
+            self.drag_step.emit()
         if self._panning:
             self._pan_to(event.position().toPoint())
             event.accept()
@@ -166,6 +175,12 @@ class BattlefieldView(QGraphicsView):
         super().mouseMoveEvent(event)
 
     def mouseReleaseEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        try:
+            self._mouse_release(event)
+        finally:
+            self.drag_ended.emit()
+
+    def _mouse_release(self, event: QMouseEvent) -> None:
         if self._panning:
             self._panning = False
             cursor = self._tool.cursor if self._tool else Qt.CursorShape.ArrowCursor
