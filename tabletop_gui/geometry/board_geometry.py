@@ -441,7 +441,9 @@ class BoardGeometry:
 
         A new value: reuses the terrain and the other bodies' arrays, and derives every
         pair table already built by recomputing one row and column (a drag step) into new
-        matrices; this geometry and its answers stay as they were. When the boards differ
+        matrices (without a table, the attackers' rows and the pairs within 1" are
+        carried, to be updated in that body's pairs when asked: ``RowStore.moved``);
+        this geometry and its answers stay as they were. When the boards differ
         in more than that body, a geometry built afresh (terrain reused when equal).
         """
         k = self.index(body_id)
@@ -462,7 +464,10 @@ class BoardGeometry:
             like = next((tables[r] for r, o in self._tables.items()
                          if r in tables and o.shares_sight(t)), None)
             tables[rule] = t.moved(bodies, self.terrain, k, like)
-        return BoardGeometry(board, self.terrain, bodies=bodies, tables=tables)
+        out = BoardGeometry(board, self.terrain, bodies=bodies, tables=tables)
+        if not tables:
+            out._rows = self._rows.moved(k)
+        return out
 
     # -- one attacker's targets ---------------------------------------------------------
     def attacker_rows(self, rule: CoverRule | None, a: int) -> AttackerRows:
@@ -481,7 +486,10 @@ class BoardGeometry:
         """The row of attacker ``a`` under ``rule`` (computed once per geometry)."""
         row = self._rows.rows.get((rule, a))
         if row is None:
-            row = self._rows.add(PairRow.build(self.bodies, self.terrain, rule, a))
+            earlier = self._rows.earlier.pop((rule, a), None)
+            row = self._rows.add(
+                PairRow.build(self.bodies, self.terrain, rule, a) if earlier is None
+                else earlier[0].moved(self.bodies, self.terrain, earlier[1]))
         return row
 
     def _rows_pay(self, rule: CoverRule | None, a: int) -> bool:
@@ -492,9 +500,12 @@ class BoardGeometry:
 
     def _near_pairs(self) -> NearPairs:
         """The opposing pairs within 1" of the whole battlefield (``pair_row``), once."""
-        if self._rows.near is None:
-            self._rows.near = NearPairs.build(self.bodies)
-        return self._rows.near
+        store = self._rows
+        if store.near is None:
+            earlier, store.earlier_near = store.earlier_near, None
+            store.near = (NearPairs.build(self.bodies) if earlier is None
+                          else earlier[0].moved(self.bodies, earlier[1]))
+        return store.near
 
     def _known_row(self, rule: CoverRule | None, i: int, j: int) -> PairRow | None:
         """A row computed for i or j that answers a single-pair question about the

@@ -14,7 +14,10 @@ circumscribed circles come within 1" are measured), then measured as the table m
 them, once per geometry.
 
 ``AttackerRows`` is what a question about one attacker's targets reads, from a table when
-the geometry has one, else from a row (``BoardGeometry.attacker_rows``).
+the geometry has one, else from a row (``BoardGeometry.attacker_rows``). A geometry's
+rows and list are kept in a ``RowStore``; a drag step's geometry carries them, and they
+are brought up to date in the moved body's pairs only when asked (``PairRow.moved``,
+``NearPairs.moved``): a step costs its few pairs, not the attacker's thousand.
 """
 
 from __future__ import annotations
@@ -37,6 +40,7 @@ BoolArray = NDArray[np.bool_]
 IntArray = NDArray[np.intp]
 
 ENGAGE = 1.0
+MAX_MOVED = 16  # bodies moved since a row was computed, past which it is computed afresh
 _NONE = np.zeros(0, dtype=np.intp)
 
 
@@ -79,6 +83,27 @@ class PairRow:
         return PairRow(a, rule, h.row, d, vis.row, cov.row, Triples.build(blocked),
                        Triples.build(covers))
 
+    def moved(self, ba: BodyArrays, ts: TerrainSet, moved: frozenset[int]) -> PairRow:
+        """This row after the bodies ``moved`` (not the attacker) changed (``ba``: the new
+        arrays, same bodies order), as a new row: only their pairs are computed again,
+        as ``build`` computes them."""
+        a = self.attacker
+        ks = np.array(sorted(moved), dtype=np.intp)
+        h, d = self.horizontal.copy(), self.distance.copy()
+        vis, cov = self.visible.copy(), self.cover.copy()
+        h[ks], d[ks], vis[ks], cov[ks] = np.nan, np.nan, False, False
+        others = ks[ba.active[ks] & (ba.side[ks] != ba.side[a])] if ba.active[a] else ks[:0]
+        i = np.minimum(others, a).astype(np.intp)
+        j = np.maximum(others, a).astype(np.intp)
+        place = _placed(i, j, a)
+        hl, vl, cl = (_Line(len(ba), a, np.nan, place), _Line(len(ba), a, False, place),
+                      _Line(len(ba), a, False, place))
+        blocked, covers = _pair_facts(ba, ts, self.rule, i, j, hl, vl, cl)
+        h[others], vis[others], cov[others] = hl.row[others], vl.row[others], cl.row[others]
+        d[others] = np.hypot(h[others], np.abs(ba.elevation[a] - ba.elevation[others]))
+        return PairRow(a, self.rule, h, d, vis, cov, _without(self.blocked_by, ks, blocked),
+                       _without(self.cover_by, ks, covers))
+
     def involves(self, i: int, j: int) -> bool:
         """Is (i, j) a pair of this row (either way)?"""
         return self.attacker in (i, j)
@@ -97,6 +122,13 @@ class PairRow:
         return self.cover_by.terrain_of(a, t)
 
 
+def _without(rows: Triples, ks: IntArray, new: IntArray) -> Triples:
+    """``rows`` without those of the bodies ``ks`` (as either body), plus ``new``."""
+    old = rows.rows()
+    keep = ~(np.isin(old[:, 0], ks) | np.isin(old[:, 1], ks))
+    return Triples.build(np.concatenate([old[keep], new.reshape(-1, 3)]))
+
+
 @dataclass(frozen=True, eq=False)
 class NearPairs:
     """The ordered opposing pairs (f, t) within 1" (3D), both ways, by f then t, with
@@ -109,7 +141,23 @@ class NearPairs:
 
     @staticmethod
     def build(ba: BodyArrays) -> NearPairs:
-        i, j = close_pairs(ba, ENGAGE + 1e-9)
+        return NearPairs._of(ba, *close_pairs(ba, ENGAGE + 1e-9))
+
+    def moved(self, ba: BodyArrays, moved: frozenset[int]) -> NearPairs:
+        """The list after the bodies ``moved`` changed (``ba``: the new arrays, same bodies
+        order): their pairs found and measured again, the others' kept."""
+        ks = np.array(sorted(moved), dtype=np.intp)
+        keep = ~(np.isin(self.f, ks) | np.isin(self.t, ks))
+        fresh = NearPairs._of(ba, *close_pairs_of(ba, ks, ENGAGE + 1e-9))
+        f = np.concatenate([self.f[keep], fresh.f])
+        t = np.concatenate([self.t[keep], fresh.t])
+        dist = np.concatenate([self.distance[keep], fresh.distance])
+        order = np.lexsort((t, f))
+        return NearPairs(f[order], t[order], dist[order])
+
+    @staticmethod
+    def _of(ba: BodyArrays, i: IntArray, j: IntArray) -> NearPairs:
+        """The pairs (i, j) (i < j) within 1", both ways, by f then t."""
         gap, _, _ = gaps(ba, i, j)
         d = np.hypot(gap, np.abs(ba.elevation[i] - ba.elevation[j]))
         with np.errstate(invalid="ignore"):
@@ -165,6 +213,25 @@ class RowStore:
         self.by_body: dict[int, PairRow] = {}
         self.pairs = 0
         self.near: NearPairs | None = None
+        # of an earlier geometry (a drag's previous step), with the bodies moved since:
+        # brought up to date when first asked (``PairRow.moved``, ``NearPairs.moved``)
+        self.earlier: dict[tuple[CoverRule | None, int], tuple[PairRow, frozenset[int]]] = {}
+        self.earlier_near: tuple[NearPairs, frozenset[int]] | None = None
+
+    def moved(self, k: int) -> RowStore:
+        """The store of the geometry in which body k moved: this one's rows and list, to
+        be updated when asked (none of body k's own rows, nor any that more than
+        ``MAX_MOVED`` bodies moved since it was computed)."""
+        out = RowStore()
+        none: frozenset[int] = frozenset()
+        rows = {key: (row, none) for key, row in self.rows.items()}
+        for key, (row, ks) in (self.earlier | rows).items():
+            if key[1] != k and len(ks) < MAX_MOVED:
+                out.earlier[key] = (row, ks | {k})
+        near = (self.near, none) if self.near is not None else self.earlier_near
+        if near is not None and len(near[1]) < MAX_MOVED:
+            out.earlier_near = (near[0], near[1] | {k})
+        return out
 
     def add(self, row: PairRow) -> PairRow:
         self.rows[(row.rule, row.attacker)] = row
@@ -188,6 +255,29 @@ def opposing_count(ba: BodyArrays) -> int:
     counts = np.bincount(ba.side[ba.active], minlength=len(ba.sides)).astype(np.int64)
     total = int(counts.sum())
     return (total * total - int((counts * counts).sum())) // 2
+
+
+def close_pairs_of(ba: BodyArrays, ks: IntArray, limit: float) -> tuple[IntArray, IntArray]:
+    """``close_pairs`` that hold a body of ``ks``, by i then j."""
+    act = ba.active & np.isin(np.arange(len(ba)), ks, invert=True)
+    ps, qs = [], []
+    for n, k in enumerate(ks.tolist()):
+        if not ba.active[k]:
+            continue
+        # the other bodies: every active one not in ks, and those of ks after k
+        other = act.copy()
+        other[ks[n + 1:]] = ba.active[ks[n + 1:]]
+        q = np.flatnonzero(other & (ba.side != ba.side[k]))
+        reach = np.hypot(ba.x[q] - ba.x[k], ba.y[q] - ba.y[k]) - ba.circumradius[q] \
+            - ba.circumradius[k]
+        q = q[(reach <= limit + 1e-9) | ~np.isfinite(reach)]
+        ps.append(np.minimum(q, k))
+        qs.append(np.maximum(q, k))
+    if not ps:
+        return _NONE, _NONE
+    i, j = np.concatenate(ps), np.concatenate(qs)
+    order = np.lexsort((j, i))
+    return i[order].astype(np.intp), j[order].astype(np.intp)
 
 
 def close_pairs(ba: BodyArrays, limit: float) -> tuple[IntArray, IntArray]:

@@ -216,3 +216,39 @@ def test_many_attackers_build_the_table_once_it_pays() -> None:
         rows = dict(g._rows.rows)
         g.attacker_rows(WARCRY, len(b.bodies) - 1)
         assert g._rows.rows == rows  # answered from the table
+
+
+def test_a_drag_carries_the_rows_and_the_pairs_within_1_inch() -> None:
+    """Drag steps of other bodies and of the attacker itself on a geometry with rows and
+    no table: each step's rows and list of the pairs within 1" (updated in the moved
+    bodies' pairs) equal a fresh table's."""
+    from tabletop_gui.bench.battlefields import moved_board
+
+    b = crowded_board(7, 16)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(board_geometry, "ROWS_ABOVE", -1)
+        mp.setattr(board_geometry, "TABLE_SHARE", float("inf"))
+        g = BoardGeometry(b)
+        g.attacker_rows(WARCRY, 0)
+        g.attacker_rows(WARCRY, 5)
+        steps = [(3, 0.4, 0.2), (7, -1.5, 0.9), (3, 2.0, -1.0), (0, 0.7, 0.3), (12, 3.0, 3.0)]
+        for n, (k, dx, dy) in enumerate(steps):
+            fp = b.bodies[k].footprint
+            b = moved_board(b, k, fp.x + dx, fp.y + dy)
+            g = g.moved(b, b.bodies[k].id)
+            assert not g._tables and not g._rows.rows
+            assert (WARCRY, 5) in g._rows.earlier and g._rows.earlier_near is not None
+            tab = BoardGeometry(b).pair_table(WARCRY)
+            for a in (0, 5) if n % 2 else (5, 0):
+                rows = g.attacker_rows(WARCRY, a)
+                row = g._rows.rows[(WARCRY, a)]
+                np.testing.assert_allclose(row.distance, tab.distance[a], atol=1e-12)
+                assert (row.visible == tab.visible[a]).all()
+                assert (row.cover == tab.cover[a]).all()
+                for t in range(len(b.bodies)):
+                    assert row.blockers(a, t) == tab.blockers(a, t)
+                    assert sorted(row.cover_terrain(a, t)) == sorted(tab.cover_terrain(a, t))
+                    assert sorted(row.cover_terrain(t, a)) == sorted(tab.cover_terrain(t, a))
+                assert sorted(zip(*map(list, rows.near), strict=True)) \
+                    == sorted(zip(*map(list, tab.near), strict=True))
+            assert not g._tables
