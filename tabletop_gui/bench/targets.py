@@ -66,6 +66,7 @@ TARGETS: dict[str, Target] = {
     "gui_frame_800": Target(under_ms=16.7),
     "load_2000": Target(under_ms=2000),
     "select_2000": Target(under_ms=100),
+    "select_fresh_2000": Target(under_ms=100),
     "move_2000": Target(under_ms=50),
     "startup": Target(under_ms=1000),
 }

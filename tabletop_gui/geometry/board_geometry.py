@@ -14,6 +14,13 @@ computes its gaps to every active body of another side in one call, and later me
 from it read them: the same arithmetic element by element (ovals, whose refinement
 iterates until the whole batch converges, and pairs of round bases, measured in plain
 floats, are still measured one by one).
+
+Questions about one attacker's targets (``attacker_rows``: a target scan's verdicts) on a
+big battlefield without a pair table are answered from that attacker's row
+(``pair_row.PairRow``: its thousand pairs, not the table's million), and so are the
+single-pair questions of its pairs (sight, cover, flanking); the whole table is built
+when it pays: a whole-battlefield scan (``TABLE_AFTER`` questions the rows do not
+answer), or rows for so many attackers that they hold ``TABLE_SHARE`` of its pairs.
 """
 
 from __future__ import annotations
@@ -32,6 +39,13 @@ from tabletop_gui.geometry.cover import CoverRule, cover_both_ways
 from tabletop_gui.geometry.facts import Arc, Cover, FacingCover, Flank, Measure, Sight, Threshold
 from tabletop_gui.geometry.gaps import gaps
 from tabletop_gui.geometry.grid import GridGeometry
+from tabletop_gui.geometry.pair_row import (
+    AttackerRows,
+    NearPairs,
+    PairRow,
+    RowStore,
+    opposing_count,
+)
 from tabletop_gui.geometry.pairs import PairTable
 from tabletop_gui.geometry.sight import sight_pairs
 from tabletop_gui.geometry.terrain import TerrainSet
@@ -44,6 +58,8 @@ IntArray = NDArray[np.intp]
 
 ENGAGE = 1.0
 TABLE_AFTER = 64  # single-pair questions before the whole table is built
+ROWS_ABOVE = 40_000  # opposing pairs above which one attacker's targets get a row
+TABLE_SHARE = 0.25  # the rows' pairs, as a share of the table's, before the table is built
 
 
 class BoardGeometry:
@@ -70,6 +86,7 @@ class BoardGeometry:
         self._gap_matrix: tuple[FloatArray, FloatArray, FloatArray] | None = None
         # terrain and body outlines as one TerrainSet (``facing_cover.obstructions``)
         self.facing_obstructions: Obstructions | None = None
+        self._rows = RowStore()  # attackers' rows (``attacker_rows``)
 
     # -- look-ups ---------------------------------------------------------------------
     def index(self, body_id: str) -> int:
@@ -215,6 +232,11 @@ class BoardGeometry:
     # -- sight and cover --------------------------------------------------------------
     def sight(self, a_id: str, b_id: str) -> Sight:
         i, j = self.index(a_id), self.index(b_id)
+        row = self._known_row(None, i, j)
+        if row is not None:
+            if row.visible[row.other(i, j)]:
+                return Sight(True)
+            return Sight(False, tuple(self.terrain.terrains[k].id for k in row.blockers(i, j)))
         table = self._busy_table(None, i, j)
         if table is not None:
             if table.visible_layers.item(i, j):
@@ -232,9 +254,10 @@ class BoardGeometry:
         """Cover of ``target`` against ``attacker`` under ``rule`` (``cover.CoverRule``: the
         parameters a ruleset gives)."""
         i, j = self.index(attacker), self.index(target)
-        table = self._busy_table(rule, i, j)
-        if table is not None:
-            return self.cover_fact(sorted(table.cover_terrain(i, j),
+        row = self._known_row(rule, i, j)
+        known = row if row is not None else self._busy_table(rule, i, j)
+        if known is not None:
+            return self.cover_fact(sorted(known.cover_terrain(i, j),
                                           key=lambda k: (not self.terrain.is_obstacle[k], k)),
                                    i, j)
         # the same arithmetic as the pair table: the pair taken in board order, both ways
@@ -271,9 +294,14 @@ class BoardGeometry:
         """
         a, t = self.index(attacker), self.index(target)
         ba = self.bodies
-        table = self._busy_table(None, a, t)
-        if table is not None:  # from the pairs within 1" (no whole matrix read)
-            f, g = table.near
+        near: tuple[IntArray, IntArray] | None = None
+        if self._known_row(None, a, t) is not None:  # rows, no table: the geometry's list
+            near = self._near_pairs().pairs
+        else:
+            table = self._busy_table(None, a, t)
+            near = table.near if table is not None else None
+        if near is not None:  # from the pairs within 1" (no whole matrix read)
+            f, g = near
             count = np.bincount(f, minlength=len(ba))
             lone = np.zeros(len(ba), dtype=bool)
             lone[f[g == t]] = True
@@ -413,7 +441,9 @@ class BoardGeometry:
 
         A new value: reuses the terrain and the other bodies' arrays, and derives every
         pair table already built by recomputing one row and column (a drag step) into new
-        matrices; this geometry and its answers stay as they were. When the boards differ
+        matrices (without a table, the attackers' rows and the pairs within 1" are
+        carried, to be updated in that body's pairs when asked: ``RowStore.moved``);
+        this geometry and its answers stay as they were. When the boards differ
         in more than that body, a geometry built afresh (terrain reused when equal).
         """
         k = self.index(body_id)
@@ -434,7 +464,59 @@ class BoardGeometry:
             like = next((tables[r] for r, o in self._tables.items()
                          if r in tables and o.shares_sight(t)), None)
             tables[rule] = t.moved(bodies, self.terrain, k, like)
-        return BoardGeometry(board, self.terrain, bodies=bodies, tables=tables)
+        out = BoardGeometry(board, self.terrain, bodies=bodies, tables=tables)
+        if not tables:
+            out._rows = self._rows.moved(k)
+        return out
+
+    # -- one attacker's targets ---------------------------------------------------------
+    def attacker_rows(self, rule: CoverRule | None, a: int) -> AttackerRows:
+        """What the questions about attacker ``a``'s targets read (its sight and distance
+        rows, the pairs within 1"), under ``rule``: from the pair table when the geometry
+        has one, or on a board of up to ``ROWS_ABOVE`` opposing pairs (a table that is
+        quick to build), or once the rows computed so far hold ``TABLE_SHARE`` of the
+        table's pairs (many attackers: the table pays); else from a's row
+        (``pair_row.PairRow``: a's pairs only, computed once per rule; the single-pair
+        questions of those pairs read it too). The answers are the same either way."""
+        if not self._tables and self._rows_pay(rule, a):
+            return AttackerRows.of_row(self.attacker_row(rule, a), self._near_pairs())
+        return AttackerRows.of_table(self.pair_table(rule), a)
+
+    def attacker_row(self, rule: CoverRule | None, a: int) -> PairRow:
+        """The row of attacker ``a`` under ``rule`` (computed once per geometry)."""
+        row = self._rows.rows.get((rule, a))
+        if row is None:
+            earlier = self._rows.earlier.pop((rule, a), None)
+            row = self._rows.add(
+                PairRow.build(self.bodies, self.terrain, rule, a) if earlier is None
+                else earlier[0].moved(self.bodies, self.terrain, earlier[1]))
+        return row
+
+    def _rows_pay(self, rule: CoverRule | None, a: int) -> bool:
+        if (rule, a) in self._rows.rows:
+            return True
+        total = opposing_count(self.bodies)
+        return total > ROWS_ABOVE and self._rows.pairs < TABLE_SHARE * total
+
+    def _near_pairs(self) -> NearPairs:
+        """The opposing pairs within 1" of the whole battlefield (``pair_row``), once."""
+        store = self._rows
+        if store.near is None:
+            earlier, store.earlier_near = store.earlier_near, None
+            store.near = (NearPairs.build(self.bodies) if earlier is None
+                          else earlier[0].moved(self.bodies, earlier[1]))
+        return store.near
+
+    def _known_row(self, rule: CoverRule | None, i: int, j: int) -> PairRow | None:
+        """A row computed for i or j that answers a single-pair question about the
+        opposing pair (i, j), when no table does (``rule`` None: sight and flanking, which
+        a row under any rule answers)."""
+        ba = self.bodies
+        if not self._rows.rows or (self._tables if rule is None else rule in self._tables):
+            return None
+        if ba.side[i] == ba.side[j] or not (ba.active[i] and ba.active[j]):
+            return None
+        return self._rows.of(rule, i, j, any_rule=rule is None)
 
     def _busy_table(self, rule: CoverRule | None, i: int, j: int) -> PairTable | None:
         """The pair table to answer a single-pair question from, if it pays to use one.

@@ -12,7 +12,7 @@ def test_cases_are_registered():
     names = {c.name for c in load_cases(["tabletop_gui.bench.cases_gui"])}
     assert names == {"gui_frame_200", "gui_frame_800", "load_2000", "startup"}
     window_cases = load_cases(["tabletop_gui.bench.cases_window"])
-    assert {c.name for c in window_cases} == {"select_2000", "move_2000"}
+    assert {c.name for c in window_cases} == {"select_2000", "select_fresh_2000", "move_2000"}
     assert all(c.prepare is not None and c.details is not None for c in window_cases)
     assert "tabletop_gui.bench.cases_window" in CASE_MODULES
 
@@ -38,6 +38,15 @@ def test_select_and_move_on_2000_fighters_show_what_they_must(qapp):
         details = cases_window.details("move_2000")
         assert details["complete_ms"] > 0 and details["longest_gap_ms"] > 0
         assert window.attack_flow.idle  # the move's full reports in, and checked
+        # the first click on the board opened anew: from the attacker's row, no table
+        cases_window.prepare_select_fresh()
+        opened = window.document.scenario
+        assert cases_window.select_fresh() == ("m975", 1000, valid)
+        assert window.document.scenario is opened and flow.attack.choice.attacker == "m975"
+        geometry = window.document.snapshot.geometry
+        assert not geometry._tables and geometry._rows.rows
+        cases_window.prepare_select_fresh()  # its full reports checked meanwhile
+        assert cases_window.details("select_fresh_2000")["complete_ms"] > 0
     finally:
         cases_window.reset()
 

@@ -3,11 +3,12 @@
 The same target rules as an engine's ``plan_for`` (enemy, not taken down, visible, range,
 the 1" forced target, friendly fire), written with the same ``Targeting`` checks so the
 sentences are the same, but without the rest of a plan (modifiers, tables, distribution)
-and with the geometry read from the battlefield's pair table: sight and distances from
-the attacker's rows, and the fighters within 1" of every target (friendly fire) from its
-list of the pairs within 1", instead of one distance scan per target. A drag step updates
-that table incrementally (``BoardGeometry.moved``), so re-checking every enemy of the
-dragged attacker stays cheap.
+and with the geometry read from the attacker's rows (``BoardGeometry.attacker_rows``: of
+the battlefield's pair table, or on a big battlefield without one, the attacker's row
+alone): sight and distances, and the fighters within 1" of every target (friendly fire)
+from the list of the pairs within 1", instead of one distance scan per target. A drag
+step updates the table incrementally (``BoardGeometry.moved``), so re-checking every
+enemy of the dragged attacker stays cheap.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ NEAR_EDGE = 1e-6  # a distance this close to a threshold is measured exactly
 
 
 class _Board:
-    """What the checks read of the battlefield, for one attacker, from the pair table:
+    """What the checks read of the battlefield, for one attacker, from its rows:
     sight and the attacker's distances as rows, and the attacker's friends within 1" of
     every target (friendly fire) at once."""
 
@@ -44,23 +45,24 @@ class _Board:
         ba = g.bodies
         self.tg = tg
         self.attacker = attacker
-        self.table = g.pair_table(rule)
         self.index = ba.index
         self.ai = ai = g.index(attacker.id)
+        # the attacker's rows, and the pairs within 1": from the pair table, or without
+        # one from the attacker's row alone (``BoardGeometry.attacker_rows``); no whole
+        # matrix is read, so a drag step's derived table is never folded
+        self.rows = g.attacker_rows(rule, ai)
         self.active = ba.active.tolist()
         self.side = ba.side
-        # the attacker's rows, and the pairs within 1" (the table's list): no whole matrix
-        # is read, so a drag step's derived table is never folded (``geometry.layered``)
-        self.visible_row = self.table.visible_layers.row(ai)
+        self.visible_row = self.rows.visible
         self.visible = self.visible_row.tolist()
-        row = self.table.distance_layers.row(ai)  # to every active enemy (NaN elsewhere)
+        row = self.rows.distance  # to every active enemy (NaN elsewhere)
         self.distance_row = row
         self.distance = row.tolist()
         friend = (ba.side == ba.side[ai]) & ba.active
         friend[ai] = False
         with np.errstate(invalid="ignore"):
             edge = bool(np.any(np.abs(row - (ENGAGE + EPS)) < NEAR_EDGE))
-        f, t = self.table.near  # within ENGAGE + 1e-9 (EPS), both ways
+        f, t = self.rows.near  # within ENGAGE + 1e-9 (EPS), both ways
         mine = friend[t]
         self.near: dict[int, list[int]] = {}  # target -> the attacker's friends within 1"
         for k, j in zip(f[mine].tolist(), t[mine].tolist(), strict=True):
@@ -105,7 +107,7 @@ class _Board:
         if k not in self.near:
             return []
         ba = self.tg.g.bodies
-        out = [Near(ba.bodies[j].id, float(self.table.distance_layers.item(k, j)))
+        out = [Near(ba.bodies[j].id, self.rows.near_distance(k, j))
                for j in sorted(self.near[k])]
         out.sort(key=lambda n: (n.distance, n.id))
         return out
