@@ -31,7 +31,13 @@ from numpy.typing import NDArray
 from tabletop_gui.geometry.bodies import BodyArrays
 from tabletop_gui.geometry.cover import CoverRule
 from tabletop_gui.geometry.gaps import gaps
-from tabletop_gui.geometry.pairs import PairTable, _Line, _pair_facts, _placed, opposing_pairs
+from tabletop_gui.geometry.pairs import (
+    PairTable,
+    _Line,
+    _pair_facts,
+    body_pairs,
+    opposing_pairs,
+)
 from tabletop_gui.geometry.terrain import TerrainSet
 from tabletop_gui.geometry.triples import Triples
 
@@ -68,12 +74,7 @@ class PairRow:
         """The row of ``a``: its pairs taken in board order (min, max) as one block, as
         ``PairTable.moved`` computes a moved body's row and column."""
         n = len(ba)
-        others = np.flatnonzero(ba.active & (ba.side != ba.side[a])).astype(np.intp)
-        if not ba.active[a]:
-            others = others[:0]
-        i = np.minimum(others, a).astype(np.intp)
-        j = np.maximum(others, a).astype(np.intp)
-        place = _placed(i, j, a)
+        others, i, j, place = body_pairs(ba, a)
         h = _Line(n, a, np.nan, place)
         vis = _Line(n, a, False, place)
         cov = _Line(n, a, False, place)
@@ -92,10 +93,7 @@ class PairRow:
         h, d = self.horizontal.copy(), self.distance.copy()
         vis, cov = self.visible.copy(), self.cover.copy()
         h[ks], d[ks], vis[ks], cov[ks] = np.nan, np.nan, False, False
-        others = ks[ba.active[ks] & (ba.side[ks] != ba.side[a])] if ba.active[a] else ks[:0]
-        i = np.minimum(others, a).astype(np.intp)
-        j = np.maximum(others, a).astype(np.intp)
-        place = _placed(i, j, a)
+        others, i, j, place = body_pairs(ba, a, ks)
         hl, vl, cl = (_Line(len(ba), a, np.nan, place), _Line(len(ba), a, False, place),
                       _Line(len(ba), a, False, place))
         blocked, covers = _pair_facts(ba, ts, self.rule, i, j, hl, vl, cl)

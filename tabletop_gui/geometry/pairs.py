@@ -174,13 +174,7 @@ class PairTable:
         cover is computed.
         """
         n = len(ba)
-        others = np.flatnonzero(ba.active & (ba.side != ba.side[k])).astype(np.intp)
-        if not ba.active[k]:
-            others = others[:0]
-        # pairs in board order, as in ``build``: the same arithmetic gives the same answers
-        i = np.minimum(others, k).astype(np.intp)
-        j = np.maximum(others, k).astype(np.intp)
-        place = _placed(i, j, k)
+        others, i, j, place = body_pairs(ba, k)
         cov = _Line(n, k, False, place)
         if like is not None:  # cover only (none without a rule), the rest as ``like``'s
             covers = _NO_ROWS
@@ -313,6 +307,23 @@ def _placed(i: IntArray, j: IntArray, k: int) -> _Placed:
     (``_Line``): the pairs with i == k and their j, the pairs with j == k and their i."""
     on_row, on_col = np.flatnonzero(i == k), np.flatnonzero(j == k)
     return i, j, (on_row, j[on_row], on_col, i[on_col])
+
+
+def body_pairs(ba: BodyArrays, k: int, among: IntArray | None = None
+               ) -> tuple[IntArray, IntArray, IntArray, _Placed]:
+    """The opposing pairs of body k (with the bodies ``among`` only, when given): the
+    other bodies, and the pairs (i, j) in board order as ``build`` takes them (the same
+    arithmetic gives the same answers) with where their entries land (``_placed``);
+    none when k is inactive."""
+    if among is None:
+        others = np.flatnonzero(ba.active & (ba.side != ba.side[k])).astype(np.intp)
+    else:
+        others = among[ba.active[among] & (ba.side[among] != ba.side[k])].astype(np.intp)
+    if not ba.active[k]:
+        others = others[:0]
+    i = np.minimum(others, k).astype(np.intp)
+    j = np.maximum(others, k).astype(np.intp)
+    return others, i, j, _placed(i, j, k)
 
 
 def _in_blocks(m: int, facts: Callable[[int, int], _T]) -> list[_T]:

@@ -19,7 +19,7 @@ from tabletop_gui.geometry.board_geometry import BoardGeometry
 from tabletop_gui.geometry.cover import CoverRule
 from tabletop_gui.geometry.gaps import gaps
 from tabletop_gui.geometry.pair_row import NearPairs, PairRow, close_pairs, opposing_count
-from tabletop_gui.geometry.pairs import opposing_pairs
+from tabletop_gui.geometry.pairs import PairTable, opposing_pairs
 from tabletop_gui.rules import registry
 from tabletop_gui.scenario.snapshot import Snapshot
 from tests.core.geometry_helpers import board, box, disc, oval, rect
@@ -66,19 +66,25 @@ def crowded_board(seed: int, n: int = 14) -> Board:
     return board(*bodies, terrain=walls + plat)
 
 
+def assert_row_of_table(row: PairRow, tab: PairTable) -> None:
+    """The row holds the table's facts of its attacker's pairs (distances within 1e-12\",
+    the rest identical)."""
+    a = row.attacker
+    np.testing.assert_allclose(row.horizontal, tab.horizontal[a], atol=1e-12)
+    np.testing.assert_allclose(row.distance, tab.distance[a], atol=1e-12)
+    assert (row.visible == tab.visible[a]).all()
+    assert (row.cover == tab.cover[a]).all()
+    for t in range(len(row.visible)):
+        assert row.blockers(a, t) == tab.blockers(a, t)
+        assert sorted(row.cover_terrain(a, t)) == sorted(tab.cover_terrain(a, t))
+        assert sorted(row.cover_terrain(t, a)) == sorted(tab.cover_terrain(t, a))
+
+
 def check_rows_against_table(b: Board, rule: CoverRule | None) -> None:
     g = BoardGeometry(b)
     tab = BoardGeometry(b).pair_table(rule)
     for a in range(len(b.bodies)):
-        row = PairRow.build(g.bodies, g.terrain, rule, a)
-        np.testing.assert_allclose(row.horizontal, tab.horizontal[a], atol=1e-12)
-        np.testing.assert_allclose(row.distance, tab.distance[a], atol=1e-12)
-        assert (row.visible == tab.visible[a]).all()
-        assert (row.cover == tab.cover[a]).all()
-        for t in range(len(b.bodies)):
-            assert row.blockers(a, t) == tab.blockers(a, t)
-            assert sorted(row.cover_terrain(a, t)) == sorted(tab.cover_terrain(a, t))
-            assert sorted(row.cover_terrain(t, a)) == sorted(tab.cover_terrain(t, a))
+        assert_row_of_table(PairRow.build(g.bodies, g.terrain, rule, a), tab)
     near = NearPairs.build(g.bodies)
     assert sorted(zip(near.f.tolist(), near.t.tolist(), strict=True)) \
         == sorted(zip(*map(list, tab.near), strict=True))
@@ -241,14 +247,7 @@ def test_a_drag_carries_the_rows_and_the_pairs_within_1_inch() -> None:
             tab = BoardGeometry(b).pair_table(WARCRY)
             for a in (0, 5) if n % 2 else (5, 0):
                 rows = g.attacker_rows(WARCRY, a)
-                row = g._rows.rows[(WARCRY, a)]
-                np.testing.assert_allclose(row.distance, tab.distance[a], atol=1e-12)
-                assert (row.visible == tab.visible[a]).all()
-                assert (row.cover == tab.cover[a]).all()
-                for t in range(len(b.bodies)):
-                    assert row.blockers(a, t) == tab.blockers(a, t)
-                    assert sorted(row.cover_terrain(a, t)) == sorted(tab.cover_terrain(a, t))
-                    assert sorted(row.cover_terrain(t, a)) == sorted(tab.cover_terrain(t, a))
+                assert_row_of_table(g._rows.rows[(WARCRY, a)], tab)
                 assert sorted(zip(*map(list, rows.near), strict=True)) \
                     == sorted(zip(*map(list, tab.near), strict=True))
             assert not g._tables
