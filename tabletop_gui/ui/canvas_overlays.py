@@ -221,6 +221,7 @@ class AttackOverlay:
         self._quick_marks: dict[tuple[object, float, bool],
                                 tuple[tuple[Footprint, bool], QPainterPath]] = {}
         self._zones: tuple[object, QPainterPath | None, QPainterPath | None] | None = None
+        self._ring: tuple[object, QPainterPath] | None = None  # ``_target_ring``'s, kept
         self._zones_at = (0.0, 0.0)  # where the attacker stood when its zones were built
         self._zones_to = (0.0, 0.0)  # and where they were last moved with it
         self._spare: dict[tuple[str, bool], tuple[Model | None, TargetMarker]] = {}
@@ -629,13 +630,22 @@ class AttackOverlay:
                                   layer=self.marks)
             self._add(marker)
         if status.target == self._choice.target:
-            poly = model_polygon(enemy)
-            sel = OverlayItem("selected_target", status.target,
-                              qpath(poly.buffer(RING_GAP_IN * 2.5, quad_segs=24)),
+            sel = OverlayItem("selected_target", status.target, self._target_ring(enemy),
                               _cosmetic(VALID if status.valid else INVALID, 1.0),
                               tooltip="the target", parent=self.layer)
             sel.setZValue(mark_sprites.Z_MARKS + 1.0)  # over its mark's white halo
             self._add(sel)
+
+    def _target_ring(self, enemy: Model) -> QPainterPath:
+        """The ring around the chosen target's base: built around the base at the origin
+        once per base and facing (a unit: per value but for its place), then moved to
+        the target (a move or drag step of the target only translates it)."""
+        at_origin = enemy.moved_to(0.0, 0.0)
+        shape = (enemy.base, enemy.facing) if isinstance(enemy, Fighter) else at_origin
+        if self._ring is None or self._ring[0] != shape:
+            ring = model_polygon(at_origin).buffer(RING_GAP_IN * 2.5, quad_segs=24)
+            self._ring = (shape, qpath(ring))
+        return self._ring[1].translated(to_scene(enemy.x, enemy.y))
 
     def _mark_shape(self, enemy: Model, valid: bool) -> tuple[object, QPainterPath]:
         """Ring and glyph around an enemy's base: drawn once per base shape, size, facing

@@ -345,6 +345,33 @@ def test_a_scan_going_on_from_an_earlier_board_ends_as_one_from_nothing(seed: in
             now.moved_to(now.x + rng.uniform(-3, 3), now.y + rng.uniform(-3, 3))))
 
 
+def _scanned_then_moved() -> tuple[TargetScanner, Worker, Scenario, Scenario, str]:
+    """A worker's scan of a demo attacker's enemies, complete; with the scenario and the
+    same with the attack's target moved 1" (not followed yet)."""
+    scenario, _, requests = demo("warcry")
+    worker = Worker()
+    scanner = TargetScanner(worker, lambda where, e: None)
+    attacker = requests[0].attacker
+    scanner.follow(Snapshot.of(scenario), AttackChoice(attacker, None, None, None))
+    while worker.jobs:
+        worker.run()
+    assert scanner.scan.complete
+    moved = scenario.model(requests[0].target)
+    assert moved is not None
+    return (scanner, worker, scenario,
+            scenario.with_entity(moved.moved_to(moved.x + 1.0, moved.y)), attacker)
+
+
+def _follow_held(scanner: TargetScanner, worker: Worker, scenario: Scenario,
+                 attacker: str) -> None:
+    """``scanner`` follows ``scenario`` as a drag: the verdicts only."""
+    scanner.hold()
+    scanner.follow(Snapshot.of(scenario), AttackChoice(attacker, None, None, None))
+    while worker.jobs:
+        worker.run()
+    assert scanner.scan.verdicts_known and not scanner.scan.complete
+
+
 def test_the_statuses_a_piece_replaces_are_let_go_with_the_next_piece() -> None:
     """A move's verdicts replace the full reports of the scan before; whoever drew those
     (the canvas marks) lets go of them as it takes the verdicts, and the last reference
@@ -354,24 +381,10 @@ def test_the_statuses_a_piece_replaces_are_let_go_with_the_next_piece() -> None:
     import gc
     import weakref
 
-    scenario, _, requests = demo("warcry")
-    worker = Worker()
-    scanner = TargetScanner(worker, lambda where, e: None)
-    attacker = requests[0].attacker
-    scanner.follow(Snapshot.of(scenario), AttackChoice(attacker, None, None, None))
-    while worker.jobs:
-        worker.run()
-    assert scanner.scan.complete
+    scanner, worker, _, moved, attacker = _scanned_then_moved()
     reports = [weakref.ref(s.report) for s in scanner.statuses() if s.report is not None]
     assert reports
-    moved = scenario.model(requests[0].target)
-    assert moved is not None
-    scanner.hold()  # a drag: the verdicts only
-    scanner.follow(Snapshot.of(scenario.with_entity(moved.moved_to(moved.x + 1.0, moved.y))),
-                   AttackChoice(attacker, None, None, None))
-    while worker.jobs:
-        worker.run()
-    assert scanner.scan.verdicts_known and not scanner.scan.complete
+    _follow_held(scanner, worker, moved, attacker)
     assert all(s.report is None for s in scanner.statuses())  # the verdicts shown
     gc.collect()
     assert all(r() is not None for r in reports)  # kept by the scan, not freed yet
@@ -387,13 +400,7 @@ def test_verdicts_and_stale_copies_made_in_bulk_are_those_made_one_by_one() -> N
     ``_stale``'s, field by field, and the copies leave the statuses copied as they were."""
     from tabletop_gui.model.target_scan import _stale, _stale_copies, _verdict
 
-    scenario, _, requests = demo("warcry")
-    worker = Worker()
-    scanner = TargetScanner(worker, lambda where, e: None)
-    attacker = requests[0].attacker
-    scanner.follow(Snapshot.of(scenario), AttackChoice(attacker, None, None, None))
-    while worker.jobs:
-        worker.run()
+    scanner, worker, _, moved, attacker = _scanned_then_moved()
     done = dict(scanner.scan._done)
     before = {t: dict(s.__dict__) for t, s in done.items()}
     done["old"] = _stale(next(iter(done.values())))  # stale already: not copied
@@ -402,14 +409,7 @@ def test_verdicts_and_stale_copies_made_in_bulk_are_those_made_one_by_one() -> N
     for t, copy in copies.items():
         assert type(copy) is TargetStatus and copy.__dict__ == _stale(done[t]).__dict__
         assert done[t].__dict__ == before[t] and not done[t].stale
-    moved = scenario.model(requests[0].target)
-    assert moved is not None
-    scanner.hold()
-    scanner.follow(Snapshot.of(scenario.with_entity(moved.moved_to(moved.x + 1.0, moved.y))),
-                   AttackChoice(attacker, None, None, None))
-    while worker.jobs:
-        worker.run()
+    _follow_held(scanner, worker, moved, attacker)
     scan = scanner.scan
-    assert scan.verdicts_known
     for s in scan.statuses():
         assert s.__dict__ == _verdict(s.target, s.valid, s.reasons, s.distance).__dict__

@@ -57,6 +57,12 @@ def test_selection_drops_deleted_ids(qtbot):
     with qtbot.waitSignal(doc.selection_changed):
         doc.set_selection(["f1", "nope", "f2"])
     assert doc.selection == ("f1", "f2")
+    terrain = s.entities[-1]
+    doc.set_selection(["f2", "nope", terrain.id, "f2", "f1"])  # in order, each once
+    assert doc.selection == ("f2", terrain.id, "f1") == tuple(
+        dict.fromkeys(i for i in ["f2", terrain.id, "f2", "f1"]
+                      if i in {e.id for e in s.entities}))
+    doc.set_selection(["f1", "f2"])
     doc.edit("Delete", s.without_entity("f1"))
     assert doc.selection == ("f2",)
     doc.undo_stack.undo()

@@ -163,3 +163,39 @@ def test_target_rows_kept_per_enemy_equal_rows_made_afresh(qtbot, tmp_path) -> N
         assert listed() == afresh()
     select_attacker(qtbot, flow, "m91")
     assert listed() == afresh()
+
+
+def test_the_target_ring_kept_and_moved_is_the_ring_built_where_the_target_stands(qtbot):  # noqa: ANN001, E501
+    """The chosen target's ring is built once per base and facing and moved to the target
+    (a move of the target only translates it): for fighters of other places, bases and
+    facings, and a unit, it draws the ring built around the target where it stands, to
+    a thousandth of an inch (GEOS's buffer keeps or merges a vertex of its arcs as the
+    coordinates round, which moves the chord between its neighbours by ~0.0004")."""
+    from dataclasses import replace
+
+    import shapely
+
+    from tabletop_gui.scenario.entities import OvalBase
+    from tabletop_gui.ui.canvas.coords import INCH
+    from tabletop_gui.ui.canvas_overlays import RING_GAP_IN
+    from tabletop_gui.ui.overlay_shapes import model_polygon, qpath
+    from tests.gui.attack_support import demo
+
+    def line(path) -> shapely.LineString:  # noqa: ANN001
+        return shapely.LineString([(path.elementAt(i).x, path.elementAt(i).y)
+                                   for i in range(path.elementCount())])
+
+    scene = QGraphicsScene()
+    layer = LayerItem(0.0)
+    scene.addItem(layer)
+    kept = AttackOverlay(layer)
+    first = crowd_scenario(4).fighters[0]
+    unit = demo("ninth-age").units[0]
+    targets = [first, replace(first, x=7.5, y=3.25), replace(first, x=2.0, y=9.0, facing=33.0),
+               replace(first, base=OvalBase(60, 35), facing=33.0),
+               replace(first, base=OvalBase(60, 35), facing=33.0, x=11.0),
+               unit, unit.moved_to(unit.x + 3.0, unit.y - 1.0)]
+    for target in targets:
+        got = line(kept._target_ring(target))
+        want = line(qpath(model_polygon(target).buffer(RING_GAP_IN * 2.5, quad_segs=24)))
+        assert got.hausdorff_distance(want) < 1e-3 * INCH
