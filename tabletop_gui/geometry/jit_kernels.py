@@ -504,7 +504,8 @@ def _in_corridor(t: int, x0: float, y0: float, dx: float, dy: float, dd: float,
         a_max = max(a_max, across)
         b_min = min(b_min, along)
         b_max = max(b_max, along)
-    return box & ring & (not ((a_min > r) | (a_max < -r) | (b_max < -r) | (b_min > length + r)))
+    apart = (a_min > r) | (a_max < -r) | (b_max < -r) | (b_min > length + r)
+    return bool(box & ring & (not apart))
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
