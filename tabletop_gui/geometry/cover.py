@@ -146,23 +146,25 @@ def cover_both_ways(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
     """
     m = len(i)
     pk, tk = _line_candidates(ts, pa, pb) if candidates is None else candidates
-    keep = ts.is_obstacle[tk]
-    pk, tk = pk[keep], tk[keep]
+    kernels = jit.loaded()
+    if kernels is None:  # (the compiled loop passes over the other pieces itself)
+        keep = ts.is_obstacle[tk]
+        pk, tk = pk[keep], tk[keep]
     exempt = distance > GATE + 1e-9 if rule.gate_1in else np.ones(m, dtype=bool)
     d = pb - pa
     length = np.hypot(d[:, 0], d[:, 1])
-    kernels = jit.loaded()
     if kernels is None:
         hit_ij = np.zeros(len(pk), dtype=bool)
         hit_ji = np.zeros(len(pk), dtype=bool)
         c_idx, a, b = _convex_spans(ts, pk, tk, pa, d, length, ts.convex)
     else:  # polygons in the padded arrays by the compiled loop, large ones below
         hit_ij, hit_ji = _compiled_hits(kernels, ba, ts, i, j, pk, tk, pa, d, length, exempt)
-        c_idx, a, b = _convex_spans(ts, pk, tk, pa, d, length, ts.convex & ts.large)
+        c_idx, a, b = _convex_spans(ts, pk, tk, pa, d, length,
+                                    ts.convex & ts.large & ts.is_obstacle)
     if len(c_idx):
         _span_hits(ba, i, j, pk, c_idx, a, b, pa, d, length, exempt, hit_ij, hit_ji)
     n_idx = (np.zeros(0, dtype=np.intp) if ts.convex.all()
-             else np.flatnonzero(~ts.convex[tk] & (length[pk] > 0)))
+             else np.flatnonzero((~ts.convex & ts.is_obstacle)[tk] & (length[pk] > 0)))
     if len(n_idx):
         no_platform = CoverRule(rule.gate_1in, rule.platform_threshold, False)
         sub = (pk[n_idx], tk[n_idx])
@@ -218,7 +220,7 @@ def _far(ba: BodyArrays, k: IntArray, pa: FloatArray, d: FloatArray, t: FloatArr
 def _compiled_hits(kernels: ModuleType, ba: BodyArrays, ts: TerrainSet, i: IntArray,
                    j: IntArray, pk: IntArray, tk: IntArray, pa: FloatArray, d: FloatArray,
                    length: FloatArray, exempt: BoolArray) -> tuple[BoolArray, BoolArray]:
-    """``_span_hits`` of the candidates in the padded edge arrays by the compiled loop
+    """``_span_hits`` of the obstacles in the padded edge arrays by the compiled loop
     (``jit_kernels.cover_hits``, which measures the exempt ends from rectangles and ovals
     itself: an oval's nearest point as ``point_distance`` finds it point by point); the
     ends it asks about measured here."""
@@ -232,8 +234,8 @@ def _compiled_hits(kernels: ModuleType, ba: BodyArrays, ts: TerrainSet, i: IntAr
         np.ascontiguousarray(i, dtype=np.intp), np.ascontiguousarray(j, dtype=np.intp),
         np.ascontiguousarray(pa, dtype=float), np.ascontiguousarray(d, dtype=float),
         length, np.ascontiguousarray(exempt, dtype=bool), ba.circle, ba.x, ba.y, ba.shape,
-        ba.half_width, ba.half_length, ba.forward, ts.convex & ~ts.large, ts.bounds,
-        ts.edge_nx_t, ts.edge_ny_t, ts.edge_c_t, ts.edge_count)
+        ba.half_width, ba.half_length, ba.forward, ts.convex & ~ts.large & ts.is_obstacle,
+        ts.bounds, ts.edge_nx_t, ts.edge_ny_t, ts.edge_c_t, ts.edge_count)
     for forward, out in ((True, hit_ij), (False, hit_ji)):
         e = ask_e[ask_fwd == forward]
         if len(e):
@@ -248,6 +250,8 @@ def _convex_spans(ts: TerrainSet, pk: IntArray, tk: IntArray, pa: FloatArray, d:
     and whose line pa -> pa + d of pair pk has a part longer than ``EPS_LENGTH`` inside it,
     with that part [a, b]: a line with no such part gives no cover either way (each way
     counts a part of [a, b])."""
+    if not which.any():  # (the compiled loop's case: no large polygon)
+        return np.zeros(0, dtype=np.intp), np.zeros(0), np.zeros(0)
     c_idx = np.flatnonzero(which[tk] & (length[pk] > 0))
     q = pk[c_idx]
     lo, hi = convex_interior(pa[q], d[q], tk[c_idx], ts)

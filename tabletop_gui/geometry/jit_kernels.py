@@ -5,7 +5,9 @@ meets only the terrain near it.
 Imported only through ``jit.kernels()`` (numba is optional: without it the numpy paths
 answer). Every loop does, operation for operation, what its numpy counterpart does
 (named in each docstring), so the answers are the same; the tests compare them
-(``tests/core/test_geometry_jit.py``).
+(``tests/core/test_geometry_jit.py``). They follow numpy's error model too: a division
+by zero gives inf or nan rather than raising (the line tests compute every step and
+choose among them without branching, and never choose such a value).
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ _RECT = 2  # outline.RECT
 _ELLIPSE_NEWTON_STEPS = 12  # outline_distance.ELLIPSE_NEWTON_STEPS
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _clip_one(px: float, py: float, dx: float, dy: float, tol: float, t: int,
               enx: FloatArray, eny: FloatArray, ec: FloatArray, ecount: IntArray
               ) -> tuple[float, float]:
@@ -52,20 +54,19 @@ def _clip_one(px: float, py: float, dx: float, dy: float, tol: float, t: int,
         ny = eny[v, t]
         num = nx * px + ny * py - ec[v, t]
         den = nx * dx + ny * dy
-        if den > tol:
-            tt = -num / den
-            if tt > ilo:
-                ilo = tt
-        elif den < -tol:
-            tt = -num / den
-            if tt < ihi:
-                ihi = tt
-        elif num <= _EPS_SIDE:
-            outside = True
+        # every value computed, then chosen (no branch: the outcomes are a coin toss for
+        # the processor, whose wrong guesses cost more than the arithmetic); a division by
+        # a zero den gives inf or nan, never chosen
+        tt = -num / den
+        enter = den > tol
+        leave = den < -tol
+        ilo = max(ilo, tt) if enter else ilo
+        ihi = min(ihi, tt) if leave else ihi
+        outside = outside | ((not enter) & (not leave) & (num <= _EPS_SIDE))
     return (np.inf if outside else ilo), ihi
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _blocked(px: float, py: float, pz: float, qx: float, qy: float, dx: float, dy: float,
              dz: float, length3: float, tol: float, t: int, base: FloatArray,
              top: FloatArray, bounds: FloatArray, enx: FloatArray, eny: FloatArray,
@@ -74,33 +75,27 @@ def _blocked(px: float, py: float, pz: float, qx: float, qy: float, dx: float, d
     convex polygon of the padded edge arrays; ``length3`` is the segment's length in 3D and
     ``tol`` 1e-12 times its length in plan (computed once per segment, as numpy does)."""
     # a segment whose box lies wholly beyond a side of the polygon's box has no part
-    # inside it (along an edge, the clipping below says so too: this only skips work)
-    if (max(px, qx) < bounds[t, 0] or min(px, qx) > bounds[t, 2]
-            or max(py, qy) < bounds[t, 1] or min(py, qy) > bounds[t, 3]):
-        return False
-    if abs(dz) <= 1e-12:  # segments._z_interval
-        if pz >= base[t] - _EPS_Z and pz < top[t] - _EPS_Z:
-            zlo, zhi = -np.inf, np.inf
-        else:
-            zlo, zhi = np.inf, -np.inf
-    else:
-        t1 = (base[t] - pz) / dz
-        t2 = (top[t] - pz) / dz
-        zlo, zhi = min(t1, t2), max(t1, t2)
+    # inside it (along an edge, the clipping below says so too). Every step is computed
+    # and the answer combined without a branch, as in ``_clip_one`` (a division by a zero
+    # dz gives inf or nan, then not chosen)
+    miss = ((max(px, qx) < bounds[t, 0]) | (min(px, qx) > bounds[t, 2])
+            | (max(py, qy) < bounds[t, 1]) | (min(py, qy) > bounds[t, 3]))
+    flat = abs(dz) <= 1e-12  # segments._z_interval
+    level_in = (pz >= base[t] - _EPS_Z) & (pz < top[t] - _EPS_Z)
+    t1 = (base[t] - pz) / dz
+    t2 = (top[t] - pz) / dz
+    zlo = (-np.inf if level_in else np.inf) if flat else min(t1, t2)
+    zhi = (np.inf if level_in else -np.inf) if flat else max(t1, t2)
     lo = max(0.0, zlo)
     hi = min(1.0, zhi)
-    if not hi > lo:
-        return False
     ilo, ihi = _clip_one(px, py, dx, dy, tol, t, enx, eny, ec, ecount)
     a = max(lo, ilo)
     b = min(hi, ihi)
-    if not b > a:
-        return False
     span = b - a
-    return span > 0 and span * length3 > _EPS_LENGTH
+    return (not miss) & (hi > lo) & (b > a) & (span > 0) & (span * length3 > _EPS_LENGTH)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def clip(p: FloatArray, d: FloatArray, tid: IntArray, enx: FloatArray, eny: FloatArray,
          ec: FloatArray, ecount: IntArray) -> tuple[FloatArray, FloatArray]:
     """``segments._clip``: the t-range where p + t d is strictly inside convex polygon
@@ -119,7 +114,7 @@ def clip(p: FloatArray, d: FloatArray, tid: IntArray, enx: FloatArray, eny: Floa
     return lo, hi
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _ellipse_point(uu: float, vv: float, w: float, h: float) -> tuple[float, float, bool]:
     """``outline_distance._ellipse_point``: the nearest point of the ellipse region
     (u/w)^2 + (v/h)^2 <= 1 to (uu, vv), and False where that function gives None (a
@@ -177,7 +172,7 @@ def _ellipse_point(uu: float, vv: float, w: float, h: float) -> tuple[float, flo
     return ex, ey, True
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _nearest(k: int, px: float, py: float, x: FloatArray, y: FloatArray, shape: IntArray,
              half_width: FloatArray, half_length: FloatArray, forward: FloatArray
              ) -> tuple[float, float, float, bool]:
@@ -208,7 +203,7 @@ def _nearest(k: int, px: float, py: float, x: FloatArray, y: FloatArray, shape: 
             True)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def cover_hits(pk: IntArray, tk: IntArray, i: IntArray, j: IntArray, pa: FloatArray,
                d: FloatArray, length: FloatArray, exempt: BoolArray, circle: BoolArray,
                x: FloatArray, y: FloatArray, shape: IntArray, half_width: FloatArray,
@@ -286,7 +281,7 @@ def cover_hits(pk: IntArray, tk: IntArray, i: IntArray, j: IntArray, pa: FloatAr
             ask_t[:n_ask].copy())
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def sight_centre(i: IntArray, j: IntArray, starts: IntArray, terr: IntArray,
                  x: FloatArray, y: FloatArray, body_top: FloatArray, base: FloatArray,
                  top: FloatArray, bounds: FloatArray, enx: FloatArray, eny: FloatArray,
@@ -310,7 +305,7 @@ def sight_centre(i: IntArray, j: IntArray, starts: IntArray, terr: IntArray,
     return hit
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _line_clear(sa: FloatArray, sb: FloatArray, za: float, zb: float, pa: int, pb: int,
                 lo: int, hi: int, terr: IntArray, base: FloatArray, top: FloatArray,
                 bounds: FloatArray, enx: FloatArray, eny: FloatArray, ec: FloatArray,
@@ -333,7 +328,7 @@ def _line_clear(sa: FloatArray, sb: FloatArray, za: float, zb: float, pa: int, p
     return True
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def plan_samples(a: int, b: int, x: FloatArray, y: FloatArray, shape: IntArray,
                  half_length: FloatArray, half_width: FloatArray, forward: FloatArray,
                  out: FloatArray) -> None:
@@ -380,7 +375,7 @@ def plan_samples(a: int, b: int, x: FloatArray, y: FloatArray, shape: IntArray,
         out[s + 1, 1] = cy + u * ry + v * fy
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def sight_samples(i: IntArray, j: IntArray, rows: IntArray, starts: IntArray,
                   terr: IntArray, hit: BoolArray, x: FloatArray, y: FloatArray,
                   shape: IntArray, half_length: FloatArray, half_width: FloatArray,
@@ -462,7 +457,7 @@ def sight_samples(i: IntArray, j: IntArray, rows: IntArray, starts: IntArray,
     return out
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _within_hypot(ex: float, ey: float, limit: float) -> bool:
     """``math.hypot(ex, ey) <= limit``, the same answer: decided from the squares where
     they are more than a part in 10^12 apart (their rounding is a few parts in 10^16;
@@ -470,15 +465,15 @@ def _within_hypot(ex: float, ey: float, limit: float) -> bool:
     itself (a call into libm, a good part of a corridor test)."""
     q = ex * ex + ey * ey
     lim2 = limit * limit
-    if 1e-280 < lim2 < 1e280 and limit > 0.0:
-        if q > lim2 * (1.0 + 1e-12):
-            return False
-        if q < lim2 * (1.0 - 1e-12):
-            return True
+    normal = (1e-280 < lim2) & (lim2 < 1e280) & (limit > 0.0)
+    above = q > lim2 * (1.0 + 1e-12)
+    below = q < lim2 * (1.0 - 1e-12)
+    if normal & (above | below):
+        return below
     return math.hypot(ex, ey) <= limit
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _in_corridor(t: int, x0: float, y0: float, dx: float, dy: float, dd: float,
                  length: float, ux: float, uy: float, r: float, bounds: FloatArray,
                  cx: FloatArray, cy: FloatArray, rad: FloatArray, vx_t: FloatArray,
@@ -489,13 +484,11 @@ def _in_corridor(t: int, x0: float, y0: float, dx: float, dy: float, dd: float,
     direction (ux, uy) as the numpy tests compute them."""
     x1 = x0 + dx
     y1 = y0 + dy
-    if not (min(x0, x1) - r <= bounds[t, 2] and max(x0, x1) + r >= bounds[t, 0]
-            and min(y0, y1) - r <= bounds[t, 3] and max(y0, y1) + r >= bounds[t, 1]):
-        return False
+    box = ((min(x0, x1) - r <= bounds[t, 2]) & (max(x0, x1) + r >= bounds[t, 0])
+           & (min(y0, y1) - r <= bounds[t, 3]) & (max(y0, y1) + r >= bounds[t, 1]))
     u = ((cx[t] - x0) * dx + (cy[t] - y0) * dy) / (dd if dd > 0 else 1.0)  # _circle_hit
     u = min(max(u, 0.0), 1.0)
-    if not _within_hypot(x0 + u * dx - cx[t], y0 + u * dy - cy[t], r + rad[t] + 1e-9):
-        return False
+    ring = _within_hypot(x0 + u * dx - cx[t], y0 + u * dy - cy[t], r + rad[t] + 1e-9)
     ax = -uy  # corridor._across_and_along
     ay = ux
     a_min = np.inf
@@ -511,10 +504,11 @@ def _in_corridor(t: int, x0: float, y0: float, dx: float, dy: float, dd: float,
         a_max = max(a_max, across)
         b_min = min(b_min, along)
         b_max = max(b_max, along)
-    return not (a_min > r or a_max < -r or b_max < -r or b_min > length + r)
+    apart = (a_min > r) | (a_max < -r) | (b_max < -r) | (b_min > length + r)
+    return bool(box & ring & (not apart))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: FloatArray,
              y: FloatArray, circ: FloatArray, bounds: FloatArray, vx_t: FloatArray,
              vy_t: FloatArray, bins: int, margin: float) -> tuple[IntArray, IntArray]:
@@ -623,17 +617,15 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
                 off_angle = abs(theta - phi_t[t])
                 if off_angle > math.pi:
                     off_angle = 2.0 * math.pi - off_angle
-                if far[t] <= length + reach[t] and off_angle <= half_t[t] and _in_corridor(
-                        t, x0, y0, dx, dy, dd, span, ux, uy, r, bounds, cx, cy, rad, vx_t,
-                        vy_t):
+                if far[t] <= length + reach[t] and off_angle <= half_t[t]:
                     found[n_found] = t
-                    n_found += 1
+                    n_found += _in_corridor(t, x0, y0, dx, dy, dd, span, ux, uy, r, bounds,
+                                            cx, cy, rad, vx_t, vy_t)
             for q in range(n_near):
                 t = near[q]
-                if _in_corridor(t, x0, y0, dx, dy, dd, span, ux, uy, r, bounds, cx, cy, rad,
-                                vx_t, vy_t):
-                    found[n_found] = t
-                    n_found += 1
+                found[n_found] = t
+                n_found += _in_corridor(t, x0, y0, dx, dy, dd, span, ux, uy, r, bounds, cx,
+                                        cy, rad, vx_t, vy_t)
             if n_tmp + n_found > cap:
                 cap = max(2 * cap, n_tmp + n_found)
                 grown = np.empty(cap, dtype=np.intp)
@@ -661,7 +653,7 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
     return out_p, out_t
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def round_gaps(i: IntArray, j: IntArray, x: FloatArray, y: FloatArray, radius: FloatArray,
                circle: BoolArray, shape: IntArray, half_width: FloatArray,
                half_length: FloatArray, forward: FloatArray
@@ -731,7 +723,7 @@ def round_gaps(i: IntArray, j: IntArray, x: FloatArray, y: FloatArray, radius: F
     return gap, pa, pb, done
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def counting_order(col: IntArray, keys: int) -> tuple[IntArray, IntArray]:
     """``np.argsort(col, kind="stable")`` of values in [0, keys) by counting (stable), and
     the sorted values: ``triples._order``."""

@@ -253,7 +253,10 @@ def _compiled_or_split(kernels: ModuleType, ba: BodyArrays, ts: TerrainSet, i: I
     if not (pk[1:] >= pk[:-1]).all():  # by pair (as ``corridor`` gives them)
         order = np.argsort(pk, kind="stable")
         pk, tk = pk[order], tk[order]
-    odd = ~(ts.convex & ~ts.large)[tk]
+    odd_piece = ~(ts.convex & ~ts.large)
+    if not odd_piece.any():  # (no gather over the candidates to say so)
+        return _sight_compiled(kernels, ba, ts, i, j, pk, tk)
+    odd = odd_piece[tk]
     if not odd.any():
         return _sight_compiled(kernels, ba, ts, i, j, pk, tk)
     m = len(i)

@@ -377,6 +377,48 @@ def test_compiled_clip_equals_numpy(seed: int) -> None:
     assert np.isinf(slow[0][:100]).sum() > 0  # some lines do run along an edge
 
 
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 10_000))
+def test_compiled_line_test_equals_numpy_on_level_vertical_and_edge_lines(seed: int) -> None:
+    """``jit_kernels._blocked`` (every step computed, then chosen: a division by a zero
+    height difference or by a zero across an edge is made and never chosen) answers as
+    ``segments.blocked`` for random 3D segments, level ones (heights exactly equal: at a
+    prism's base, inside it, at its top), ones of no length in plan, ones along an edge
+    and through a corner."""
+    from tabletop_gui.geometry import jit_kernels
+
+    b = crowded_board(seed, 4, 20, 12.0)
+    ts = TerrainSet.build(b.terrains)
+    rng = np.random.default_rng(seed)
+    convex = np.flatnonzero(ts.convex & ~ts.large)
+    n = 600
+    tid = rng.choice(convex, n).astype(np.intp)
+    p = np.column_stack([rng.uniform(-3, 15, (n, 2)), rng.uniform(-1, 5, n)])
+    q = np.column_stack([rng.uniform(-3, 15, (n, 2)), rng.uniform(-1, 5, n)])
+    verts = ts.vertices[tid]
+    p[:100, :2] = verts[:100, 0]  # from a vertex along its edge, and beyond
+    q[:100, :2] = verts[:100, 0] + (verts[:100, 1] - verts[:100, 0]) * rng.uniform(
+        0.5, 2.0, (100, 1))
+    p[100:150, :2] = verts[100:150, 0] - (q[100:150, :2] - verts[100:150, 0])  # a corner
+    q[150:200, :2] = p[150:200, :2]  # no length in plan
+    level = np.arange(200, 450)
+    z = np.concatenate([ts.base[tid[200:250]], ts.top[tid[250:300]],
+                        0.5 * (ts.base[tid[300:350]] + ts.top[tid[300:350]]),
+                        ts.top[tid[350:400]] - 1e-9, rng.uniform(-1, 5, 50)])
+    p[level, 2] = q[level, 2] = z
+    fast = np.array([
+        jit_kernels._blocked(p[k, 0], p[k, 1], p[k, 2], q[k, 0], q[k, 1], q[k, 0] - p[k, 0],
+                             q[k, 1] - p[k, 1], q[k, 2] - p[k, 2],
+                             math.sqrt(float(np.sum((q[k] - p[k]) ** 2))),
+                             1e-12 * math.hypot(q[k, 0] - p[k, 0], q[k, 1] - p[k, 1]),
+                             tid[k], ts.base, ts.top, ts.bounds, ts.edge_nx_t, ts.edge_ny_t,
+                             ts.edge_c_t, ts.edge_count)
+        for k in range(n)])
+    slow = numpy_only(segments.blocked, p, q, tid, ts)
+    assert np.array_equal(fast, slow)
+    assert slow[level].any() and not slow[level].all()
+
+
 def test_small_computations_do_not_load_the_kernels(monkeypatch: pytest.MonkeyPatch) -> None:
     """numba is imported by the first computation of ``JIT_FROM`` pairs or more, not by the
     pairs of a small board nor by a step inside a computation (``loaded``); once loaded,
