@@ -723,6 +723,251 @@ def round_gaps(i: IntArray, j: IntArray, x: FloatArray, y: FloatArray, radius: F
     return gap, pa, pb, done
 
 
+_OVAL_NEWTON_STEPS = 12  # oval_gap.NEWTON_STEPS
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _on_oval(k: int, t: float, x: FloatArray, y: FloatArray, half_width: FloatArray,
+             half_length: FloatArray, forward: FloatArray) -> tuple[float, float]:
+    """``oval_gap._ellipse_pairs.points``: the point of body k's ellipse at angle t."""
+    fx = forward[k, 0]
+    fy = forward[k, 1]
+    cw = half_width[k] * math.cos(t)
+    sl = half_length[k] * math.sin(t)
+    return x[k] + cw * fy + sl * fx, y[k] + cw * -fx + sl * fy
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _oval_angle(k: int, px: float, py: float, x: FloatArray, y: FloatArray,
+                half_width: FloatArray, half_length: FloatArray, forward: FloatArray
+                ) -> float:
+    """``oval_gap._angle`` of the point (px, py) on body k's ellipse."""
+    fx = forward[k, 0]
+    fy = forward[k, 1]
+    dx = px - x[k]
+    dy = py - y[k]
+    return math.atan2((dx * fx + dy * fy) / half_length[k],
+                      (dx * fy + dy * -fx) / half_width[k])
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _half_sq(a: int, b: int, ta: float, tb: float, x: FloatArray, y: FloatArray,
+             half_width: FloatArray, half_length: FloatArray, forward: FloatArray) -> float:
+    """``oval_gap._ellipse_pairs.half_sq``: half the squared distance of the points."""
+    ax, ay = _on_oval(a, ta, x, y, half_width, half_length, forward)
+    bx, by = _on_oval(b, tb, x, y, half_width, half_length, forward)
+    dx = ax - bx
+    dy = ay - by
+    return 0.5 * (dx * dx + dy * dy)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def _oval_pairs(ks: IntArray, i: IntArray, j: IntArray, pa: FloatArray, pb: FloatArray,
+                x: FloatArray, y: FloatArray, half_width: FloatArray,
+                half_length: FloatArray, forward: FloatArray, gap: FloatArray,
+                out_a: FloatArray, out_b: FloatArray) -> None:
+    """``oval_gap._ellipse_pairs`` of the pairs ks (two ovals) into gap, out_a, out_b:
+    Newton's method on the two angles, step by step over every pair as numpy takes them
+    (all pairs go on until every pair's step is below 1e-13)."""
+    n = len(ks)
+    ta = np.empty(n)
+    tb = np.empty(n)
+    for r in range(n):
+        k = ks[r]
+        ta[r] = _oval_angle(i[k], pa[k, 0], pa[k, 1], x, y, half_width, half_length,
+                            forward)
+        tb[r] = _oval_angle(j[k], pb[k, 0], pb[k, 1], x, y, half_width, half_length,
+                            forward)
+    for _ in range(_OVAL_NEWTON_STEPS):
+        settled = True
+        for r in range(n):
+            k = ks[r]
+            a = i[k]
+            b = j[k]
+            fax = forward[a, 0]
+            fay = forward[a, 1]
+            fbx = forward[b, 0]
+            fby = forward[b, 1]
+            wa = half_width[a]
+            la = half_length[a]
+            wb = half_width[b]
+            lb = half_length[b]
+            ca = math.cos(ta[r])
+            sa = math.sin(ta[r])
+            cb = math.cos(tb[r])
+            sb = math.sin(tb[r])
+            # right = (f_y, -f_x); the points as ``points`` and their derivatives
+            ax = x[a] + wa * ca * fay + la * sa * fax
+            ay = y[a] + wa * ca * -fax + la * sa * fay
+            bx = x[b] + wb * cb * fby + lb * sb * fbx
+            by = y[b] + wb * cb * -fbx + lb * sb * fby
+            dx = ax - bx
+            dy = ay - by
+            dax = -wa * sa * fay + la * ca * fax
+            day = -wa * sa * -fax + la * ca * fay
+            dbx = -wb * sb * fby + lb * cb * fbx
+            dby = -wb * sb * -fbx + lb * cb * fby
+            g1 = dx * dax + dy * day
+            g2 = -(dx * dbx + dy * dby)
+            h11 = (dax * dax + day * day) - (dx * (ax - x[a]) + dy * (ay - y[a]))
+            h22 = (dbx * dbx + dby * dby) + (dx * (bx - x[b]) + dy * (by - y[b]))
+            h12 = -(dax * dbx + day * dby)
+            det = h11 * h22 - h12 * h12
+            if det > 1e-14 and h11 > 0:
+                s1 = -(h22 * g1 - h12 * g2) / det
+                s2 = -(h11 * g2 - h12 * g1) / det
+            else:  # np.maximum: nan stays nan
+                s1 = -g1 / (h11 if h11 > 1.0 or h11 != h11 else 1.0)
+                s2 = -g2 / (h22 if h22 > 1.0 or h22 != h22 else 1.0)
+            now = 0.5 * (dx * dx + dy * dy)  # ``half_sq`` of the points just computed
+            scale = 1.0
+            for _ in range(8):  # halve a step that does not decrease the distance
+                if not (_half_sq(a, b, ta[r] + scale * s1, tb[r] + scale * s2, x, y,
+                                 half_width, half_length, forward)
+                        > now * (1 + 1e-12) + 1e-18):
+                    break
+                scale = 0.5 * scale
+            ta[r] = ta[r] + scale * s1
+            tb[r] = tb[r] + scale * s2
+            if not (abs(scale * s1) + abs(scale * s2) < 1e-13):
+                settled = False
+        if settled:
+            break
+    for r in range(n):
+        k = ks[r]
+        ax, ay = _on_oval(i[k], ta[r], x, y, half_width, half_length, forward)
+        bx, by = _on_oval(j[k], tb[r], x, y, half_width, half_length, forward)
+        gap[k] = math.hypot(ax - bx, ay - by)
+        out_a[k, 0] = ax
+        out_a[k, 1] = ay
+        out_b[k, 0] = bx
+        out_b[k, 1] = by
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def oval_gaps(i: IntArray, j: IntArray, pa: FloatArray, pb: FloatArray, x: FloatArray,
+              y: FloatArray, shape: IntArray, half_width: FloatArray,
+              half_length: FloatArray, forward: FloatArray
+              ) -> tuple[FloatArray, FloatArray, FloatArray, BoolArray]:
+    """``oval_gap.refine_gaps`` of separated pairs (i[k], j[k]), at least one an oval,
+    from their approximate closest points pa, pb: two ovals as ``_ellipse_pairs``, an oval
+    against a rectangle as ``_ellipse_rect`` (a corner's nearest oval point as
+    ``_nearest``). Returns the gaps, the closest points and which pairs were answered
+    (not: an oval's corner point that ``_ellipse_point`` leaves to numpy)."""
+    m = len(i)
+    gap = np.empty(m)
+    out_a = np.empty((m, 2))
+    out_b = np.empty((m, 2))
+    done = np.ones(m, dtype=np.bool_)
+    both = np.empty(m, dtype=np.intp)
+    n_both = 0
+    cand = np.empty(12)
+    on_e = np.empty((12, 2))
+    on_q = np.empty((12, 2))
+    cu = np.empty(5)
+    cv = np.empty(5)
+    for k in range(m):
+        if shape[i[k]] == _ELLIPSE and shape[j[k]] == _ELLIPSE:
+            both[n_both] = k
+            n_both += 1
+            continue
+        first = shape[i[k]] == _ELLIPSE
+        e = i[k] if first else j[k]
+        q = j[k] if first else i[k]
+        fqx = forward[q, 0]
+        fqy = forward[q, 1]
+        hw = half_width[q]
+        hl = half_length[q]
+        ok = True
+        for c in range(4):  # corners (-1, -1), (1, -1), (1, 1), (-1, 1)
+            su = -1.0 if c == 0 or c == 3 else 1.0
+            sv = -1.0 if c < 2 else 1.0
+            px = x[q] + su * hw * fqy + sv * hl * fqx
+            py = y[q] + su * hw * -fqx + sv * hl * fqy
+            cu[c] = px
+            cv[c] = py
+            d, nx, ny, measured = _nearest(e, px, py, x, y, shape, half_width, half_length,
+                                           forward)
+            if not measured:
+                ok = False
+                break
+            cand[c] = d
+            on_e[c, 0] = nx
+            on_e[c, 1] = ny
+            on_q[c, 0] = px
+            on_q[c, 1] = py
+        if not ok:
+            done[k] = False
+            continue
+        cu[4] = cu[0]
+        cv[4] = cv[0]
+        fex = forward[e, 0]
+        fey = forward[e, 1]
+        rex = fey
+        rey = -fex
+        we = half_width[e]
+        le = half_length[e]
+        for c in range(4):  # edge c (corner c to c + 1) against the support points
+            ex = cu[c + 1] - cu[c]
+            ey = cv[c + 1] - cv[c]
+            length = math.hypot(ex, ey)
+            ux = ex / length
+            uy = ey / length
+            for side in range(2):  # the normal, then its opposite
+                sign = 1.0 if side == 0 else -1.0
+                dirx = sign * uy
+                diry = sign * -ux
+                du = dirx * rex + diry * rey
+                dv = dirx * fex + diry * fey
+                wdu = we * du
+                ldv = le * dv
+                norm = math.sqrt(wdu * wdu + ldv * ldv)
+                cw = we * we * du / norm
+                cl = le * le * dv / norm
+                sx = x[e] + cw * rex + cl * fex
+                sy = y[e] + cw * rey + cl * fey
+                along = (sx - cu[c]) * ux + (sy - cv[c]) * uy
+                footx = cu[c] + along * ux
+                footy = cv[c] + along * uy
+                slot = 4 + 2 * c + side
+                if along >= 0 and along <= length:
+                    cand[slot] = math.hypot(sx - footx, sy - footy)
+                else:
+                    cand[slot] = np.inf
+                on_e[slot, 0] = sx
+                on_e[slot, 1] = sy
+                on_q[slot, 0] = footx
+                on_q[slot, 1] = footy
+        # the first least candidate (np.argmin; one not finite never counts)
+        pick = 0
+        best = np.inf if np.isnan(cand[0]) else cand[0]
+        for c in range(1, 12):
+            v = cand[c]
+            if v < best:
+                best = v
+                pick = c
+        gap[k] = best
+        if best < np.inf:
+            ex_, ey_ = on_e[pick, 0], on_e[pick, 1]
+            qx_, qy_ = on_q[pick, 0], on_q[pick, 1]
+        else:
+            ex_ = ey_ = qx_ = qy_ = 0.0
+        if first:
+            out_a[k, 0] = ex_
+            out_a[k, 1] = ey_
+            out_b[k, 0] = qx_
+            out_b[k, 1] = qy_
+        else:
+            out_a[k, 0] = qx_
+            out_a[k, 1] = qy_
+            out_b[k, 0] = ex_
+            out_b[k, 1] = ey_
+    if n_both:
+        _oval_pairs(both[:n_both], i, j, pa, pb, x, y, half_width, half_length, forward, gap,
+                    out_a, out_b)
+    return gap, out_a, out_b, done
+
+
 @njit(cache=True, nogil=True, error_model="numpy")
 def counting_order(col: IntArray, keys: int) -> tuple[IntArray, IntArray]:
     """``np.argsort(col, kind="stable")`` of values in [0, keys) by counting (stable), and
@@ -761,4 +1006,5 @@ def warm() -> None:
                   e, e, none)
     corridor(none, none, none, none, f, f, f, bounds, e, e, 128, 1e-6)
     round_gaps(none, none, f, f, f, b, none, f, f, f2)
+    oval_gaps(none, none, f2, f2, f, f, none, f, f, f2)
     counting_order(none, 1)
