@@ -653,6 +653,22 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
     return out_p, out_t
 
 
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _put_pair(pa: FloatArray, pb: FloatArray, k: int, in_order: bool, ux: float, uy: float,
+              vx: float, vy: float) -> None:
+    """Pair k's closest points: (u, v) into (pa, pb) in order, else (v, u)."""
+    if in_order:
+        pa[k, 0] = ux
+        pa[k, 1] = uy
+        pb[k, 0] = vx
+        pb[k, 1] = vy
+    else:
+        pa[k, 0] = vx
+        pa[k, 1] = vy
+        pb[k, 0] = ux
+        pb[k, 1] = uy
+
+
 @njit(cache=True, nogil=True, error_model="numpy")
 def round_gaps(i: IntArray, j: IntArray, x: FloatArray, y: FloatArray, radius: FloatArray,
                circle: BoolArray, shape: IntArray, half_width: FloatArray,
@@ -709,16 +725,7 @@ def round_gaps(i: IntArray, j: IntArray, x: FloatArray, y: FloatArray, radius: F
             ox = x[c] + r * cux
             oy = y[c] + r * cuy
         gap[k] = max(raw, 0.0)
-        if circle[a]:
-            pa[k, 0] = ox
-            pa[k, 1] = oy
-            pb[k, 0] = nx
-            pb[k, 1] = ny
-        else:
-            pa[k, 0] = nx
-            pa[k, 1] = ny
-            pb[k, 0] = ox
-            pb[k, 1] = oy
+        _put_pair(pa, pb, k, circle[a], ox, oy, nx, ny)
         done[k] = True
     return gap, pa, pb, done
 
@@ -838,10 +845,7 @@ def _oval_pairs(ks: IntArray, i: IntArray, j: IntArray, pa: FloatArray, pb: Floa
         ax, ay = _on_oval(i[k], ta[r], x, y, half_width, half_length, forward)
         bx, by = _on_oval(j[k], tb[r], x, y, half_width, half_length, forward)
         gap[k] = math.hypot(ax - bx, ay - by)
-        out_a[k, 0] = ax
-        out_a[k, 1] = ay
-        out_b[k, 0] = bx
-        out_b[k, 1] = by
+        _put_pair(out_a, out_b, k, True, ax, ay, bx, by)
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -952,16 +956,7 @@ def oval_gaps(i: IntArray, j: IntArray, pa: FloatArray, pb: FloatArray, x: Float
             qx_, qy_ = on_q[pick, 0], on_q[pick, 1]
         else:
             ex_ = ey_ = qx_ = qy_ = 0.0
-        if first:
-            out_a[k, 0] = ex_
-            out_a[k, 1] = ey_
-            out_b[k, 0] = qx_
-            out_b[k, 1] = qy_
-        else:
-            out_a[k, 0] = qx_
-            out_a[k, 1] = qy_
-            out_b[k, 0] = ex_
-            out_b[k, 1] = ey_
+        _put_pair(out_a, out_b, k, first, ex_, ey_, qx_, qy_)
     if n_both:
         _oval_pairs(both[:n_both], i, j, pa, pb, x, y, half_width, half_length, forward, gap,
                     out_a, out_b)
