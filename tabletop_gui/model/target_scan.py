@@ -26,7 +26,7 @@ repainting, hovering and Tab cycling cost nothing.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -486,6 +486,11 @@ class TargetScan:
 
     def status_of(self, target: str) -> TargetStatus | None:
         return self._done.get(target)
+
+    def lookup(self) -> Callable[[str], TargetStatus | None]:
+        """``status_of`` as the bound lookup itself, for a caller asking of a thousand
+        targets at once (valid until the scan starts again or takes a piece)."""
+        return self._done.get
 
     def statuses(self) -> list[TargetStatus]:
         """The statuses known so far, nearest first."""

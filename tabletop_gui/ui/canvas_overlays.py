@@ -397,8 +397,10 @@ class AttackOverlay:
         far as the deadline allows (the others are left for the next update)."""
         self._left = set()
         left = iter(todo)
-        seen, status_of = self._seen, scan.status_of
-        model = self._scenario.model if self._scenario is not None else (lambda _: None)
+        # the lookups without a call each (a drag step walks a thousand enemies, twice):
+        # an enemy's entity is its model when it is the model drawn (``Scenario.model``)
+        seen, status_of = self._seen, scan.lookup()
+        entity = self._scenario.by_id.get if self._scenario is not None else {}.get
         deadline, clock = self._deadline, time.perf_counter
         for t in left:  # (``_past_deadline`` inline)
             if deadline is not None and clock() > deadline:  # the rest for the next
@@ -414,7 +416,8 @@ class AttackOverlay:
             # drag step's thousand stale copies, then its thousand verdicts
             if before is not None and status.stale and before[5] is not None \
                     and before[0].valid == status.valid \
-                    and before[2] == (t == target) and before[1] is model(t):
+                    and before[2] == (t == target) and before[1] is not None \
+                    and before[1] is entity(t):
                 if before[4] and ("sight", t) in self._groups:
                     self._drop(("sight", t))
                 before[5].show(status)

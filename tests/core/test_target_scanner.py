@@ -413,3 +413,17 @@ def test_verdicts_and_stale_copies_made_in_bulk_are_those_made_one_by_one() -> N
     scan = scanner.scan
     for s in scan.statuses():
         assert s.__dict__ == _verdict(s.target, s.valid, s.reasons, s.distance).__dict__
+
+
+def test_the_lookup_of_a_scan_answers_as_status_of() -> None:
+    """``TargetScan.lookup`` (a thousand targets asked at once) gives ``status_of``'s
+    statuses, on the scan before a move and on the one after it."""
+    scanner, worker, _, moved, attacker = _scanned_then_moved()
+    for _ in range(2):
+        scan = scanner.scan
+        lookup = scan.lookup()
+        assert scan.statuses()
+        for s in scan.statuses():
+            assert lookup(s.target) is scan.status_of(s.target) is s
+        assert lookup("nobody") is None
+        _follow_held(scanner, worker, moved, attacker)
