@@ -243,8 +243,10 @@ class AttackOverlay:
         return [i for i in self.items if i.kind == kind]
 
     def marker(self, target: str) -> TargetMarker | None:
-        return next((i for i in self.items if isinstance(i, TargetMarker) and i.key == target),
-                    None)
+        """The mark shown on ``target`` (in its group: not looked for among every item)."""
+        group = self._groups.get(("target", target))
+        return None if group is None else next(
+            (i for i in group[1] if isinstance(i, TargetMarker)), None)
 
     def clear(self, keep_marks: bool = False) -> None:
         """Draw nothing. ``keep_marks``: the enemies' marks are hidden, kept for the next
