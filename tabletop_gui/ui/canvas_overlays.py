@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import shapely
@@ -402,7 +402,9 @@ class AttackOverlay:
         # the lookups without a call each (a drag step walks a thousand enemies, twice):
         # an enemy's entity is its model when it is the model drawn (``Scenario.model``)
         seen, status_of = self._seen, scan.lookup()
-        entity = self._scenario.by_id.get if self._scenario is not None else {}.get
+        by_id: Mapping[str, object] = self._scenario.by_id if self._scenario is not None \
+            else {}
+        entity = by_id.get
         deadline, clock = self._deadline, time.perf_counter
         for t in left:  # (``_past_deadline`` inline)
             if deadline is not None and clock() > deadline:  # the rest for the next
