@@ -26,7 +26,7 @@ repainting, hovering and Tab cycling cost nothing.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -319,21 +319,27 @@ class TargetScan:
             # the same enemies (a drag step): only the statuses judged on the scenario
             # before are copied stale (the others are stale already), and the change is
             # logged as such, so that who follows the scan redraws only their targets
-            copies = _stale_copies(self._done)
+            # (walked in the order known, when it is: the copies' list in that order is
+            # made on the way, not by a second pass over the thousand statuses)
+            in_order = known is not None and len(known) == len(self._done)
+            copies, copied = _stale_copies(known if in_order and known is not None
+                                           else self._done.values())
             self._done.update(copies)
-            fresh = list(copies)
-            self._log_change(frozenset(fresh))
+            self._log_change(frozenset(copies))
+            if in_order:
+                known = copied
+            remap = not in_order and bool(copies)
         else:
             enemies = set(plan.enemies)
             self._done = {t: _stale(s) for t, s in self._done.items() if t in enemies} \
                 if same_choice else {}
             self.version += 1
             self._base, self._log = self.version, []
-            fresh = None
+            remap = True
         self.plan = plan
         # the stale copies sort as their originals did (the same distance and target):
         # the order known stays (a drag step among thousands does not sort them again)
-        if known is not None and fresh != []:
+        if known is not None and remap:
             known = [self._done[k.target] for k in known if k.target in self._done]
         self._sorted = known
         self._failures = {}
@@ -487,6 +493,11 @@ class TargetScan:
     def status_of(self, target: str) -> TargetStatus | None:
         return self._done.get(target)
 
+    def lookup(self) -> Callable[[str], TargetStatus | None]:
+        """``status_of`` as the bound lookup itself, for a caller asking of a thousand
+        targets at once (valid until the scan starts again or takes a piece)."""
+        return self._done.get
+
     def statuses(self) -> list[TargetStatus]:
         """The statuses known so far, nearest first."""
         if self._sorted is None:
@@ -506,19 +517,24 @@ def _stale(s: TargetStatus) -> TargetStatus:
     return copy
 
 
-def _stale_copies(done: Mapping[str, TargetStatus]) -> dict[str, TargetStatus]:
-    """``_stale`` of each status of ``done`` that is not stale, by target, without a
-    call each (a move makes a thousand)."""
+def _stale_copies(statuses: Iterable[TargetStatus]
+                  ) -> tuple[dict[str, TargetStatus], list[TargetStatus]]:
+    """``_stale`` of each of ``statuses`` that is not stale, by target, without a call
+    each (a move makes a thousand); and every one as ``_stale`` gives it, in their order."""
     copies: dict[str, TargetStatus] = {}
-    new = object.__new__
-    for t, s in done.items():
-        if not s.stale:
-            copy = new(TargetStatus)
-            fields = copy.__dict__
-            fields.update(s.__dict__)
-            fields["stale"] = True
-            copies[t] = copy
-    return copies
+    every: list[TargetStatus] = []
+    new, keep = object.__new__, every.append
+    for s in statuses:
+        if s.stale:
+            keep(s)
+            continue
+        copy = new(TargetStatus)
+        fields = copy.__dict__
+        fields.update(s.__dict__)
+        fields["stale"] = True
+        copies[s.target] = copy
+        keep(copy)
+    return copies, every
 
 
 _VERDICT = TargetStatus("", False, (), None, None, stale=True).__dict__

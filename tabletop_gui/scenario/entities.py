@@ -314,6 +314,12 @@ class Scenario:
         """No two entities share an id (known from the index ``entity`` reads)."""
         return len(self._by_id) == len(self.entities)
 
+    @property
+    def by_id(self) -> Mapping[str, Entity]:
+        """Each id's entity (what ``entity`` looks up), for a caller that looks up
+        thousands (one call each less)."""
+        return self._by_id
+
     def entity(self, entity_id: str) -> Entity | None:
         return self._by_id.get(entity_id)
 

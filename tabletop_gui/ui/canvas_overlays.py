@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import shapely
@@ -243,8 +243,10 @@ class AttackOverlay:
         return [i for i in self.items if i.kind == kind]
 
     def marker(self, target: str) -> TargetMarker | None:
-        return next((i for i in self.items if isinstance(i, TargetMarker) and i.key == target),
-                    None)
+        """The mark shown on ``target`` (in its group: not looked for among every item)."""
+        group = self._groups.get(("target", target))
+        return None if group is None else next(
+            (i for i in group[1] if isinstance(i, TargetMarker)), None)
 
     def clear(self, keep_marks: bool = False) -> None:
         """Draw nothing. ``keep_marks``: the enemies' marks are hidden, kept for the next
@@ -397,8 +399,12 @@ class AttackOverlay:
         far as the deadline allows (the others are left for the next update)."""
         self._left = set()
         left = iter(todo)
-        seen, status_of = self._seen, scan.status_of
-        model = self._scenario.model if self._scenario is not None else (lambda _: None)
+        # the lookups without a call each (a drag step walks a thousand enemies, twice):
+        # an enemy's entity is its model when it is the model drawn (``Scenario.model``)
+        seen, status_of = self._seen, scan.lookup()
+        by_id: Mapping[str, object] = self._scenario.by_id if self._scenario is not None \
+            else {}
+        entity = by_id.get
         deadline, clock = self._deadline, time.perf_counter
         for t in left:  # (``_past_deadline`` inline)
             if deadline is not None and clock() > deadline:  # the rest for the next
@@ -414,7 +420,8 @@ class AttackOverlay:
             # drag step's thousand stale copies, then its thousand verdicts
             if before is not None and status.stale and before[5] is not None \
                     and before[0].valid == status.valid \
-                    and before[2] == (t == target) and before[1] is model(t):
+                    and before[2] == (t == target) and before[1] is not None \
+                    and before[1] is entity(t):
                 if before[4] and ("sight", t) in self._groups:
                     self._drop(("sight", t))
                 before[5].show(status)

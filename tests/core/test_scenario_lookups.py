@@ -36,6 +36,19 @@ def test_lookups_by_id_match_a_scan_in_file_order() -> None:
     assert s.entity("nope") is None and s.model("nope") is None
 
 
+def test_the_index_by_id_answers_as_entity_does() -> None:
+    """``by_id`` (the look-up of callers asking of a thousand ids) is ``entity``'s."""
+    wall = Obstacle("w1", ((0, 0), (1, 0), (1, 1)), 1.0, "Wall")
+    shared = Obstacle("f3", ((0, 0), (1, 0), (1, 1)), 1.0, "Rock")
+    s = _scenario(tuple(_fighter(f"f{k}", k) for k in range(10)), (wall, shared))
+    assert set(s.by_id) == {e.id for e in s.entities}
+    for e in s.entities:
+        assert s.by_id[e.id] is s.entity(e.id)
+    assert s.by_id["f3"] is s.fighters[3] and s.by_id.get("nope") is None
+    moved = s.with_entity(s.fighters[0].moved_to(9.0, 9.0))
+    assert moved.by_id["f0"].x == 9.0 and s.by_id["f0"].x == 0.0
+
+
 def test_a_model_wins_an_id_it_shares_with_terrain() -> None:
     shared = Obstacle("x", ((0, 0), (1, 0), (1, 1)), 1.0, "Rock")
     s = _scenario((_fighter("x", 3.0),), (shared,))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -404,8 +405,11 @@ def test_verdicts_and_stale_copies_made_in_bulk_are_those_made_one_by_one() -> N
     done = dict(scanner.scan._done)
     before = {t: dict(s.__dict__) for t, s in done.items()}
     done["old"] = _stale(next(iter(done.values())))  # stale already: not copied
-    copies = _stale_copies(done)
+    copies, every = _stale_copies(done.values())
     assert set(copies) == set(done) - {"old"}
+    # every status in the order given: the copies, and the stale one itself
+    assert len(every) == len(done) and every[-1] is done["old"]
+    assert all(s is copies[t] for t, s in zip(list(done)[:-1], every[:-1], strict=True))
     for t, copy in copies.items():
         assert type(copy) is TargetStatus and copy.__dict__ == _stale(done[t]).__dict__
         assert done[t].__dict__ == before[t] and not done[t].stale
@@ -413,3 +417,38 @@ def test_verdicts_and_stale_copies_made_in_bulk_are_those_made_one_by_one() -> N
     scan = scanner.scan
     for s in scan.statuses():
         assert s.__dict__ == _verdict(s.target, s.valid, s.reasons, s.distance).__dict__
+
+
+def test_the_lookup_of_a_scan_answers_as_status_of() -> None:
+    """``TargetScan.lookup`` (a thousand targets asked at once) gives ``status_of``'s
+    statuses, on the scan before a move and on the one after it."""
+    scanner, worker, _, moved, attacker = _scanned_then_moved()
+    for _ in range(2):
+        scan = scanner.scan
+        lookup = scan.lookup()
+        assert scan.statuses()
+        for s in scan.statuses():
+            assert lookup(s.target) is scan.status_of(s.target) is s
+        assert lookup("nobody") is None
+        _follow_held(scanner, worker, moved, attacker)
+
+
+def test_a_drag_step_keeps_the_order_known_with_the_stale_copies_in_it() -> None:
+    """A drag step's start copies the statuses stale in the order known (one pass): the
+    statuses then are the scan's own, nearest first as sorting them afresh gives, every
+    one stale; likewise when the order was not known (sorted on the next ask)."""
+    from tabletop_gui.model.target_scan import _nearness
+
+    for ordered in (True, False):
+        scanner, worker, _, moved, attacker = _scanned_then_moved()
+        scan = scanner.scan
+        if ordered:
+            assert scan.statuses()
+        else:
+            scan._sorted = None
+        scan.start(replace(scan.plan, snapshot=Snapshot.of(moved)))
+        got = scan.statuses()
+        assert got and all(s.stale for s in got)
+        assert all(s is scan.status_of(s.target) for s in got)
+        assert [s.target for s in got] == [s.target for s in sorted(got, key=_nearness)]
+        assert {s.target for s in got} == set(scan.plan.enemies)

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QGraphicsScene
 
 from tabletop_gui.bench.cases_gui import crowd_scenario
 from tabletop_gui.ui.canvas.scene import LayerItem
-from tabletop_gui.ui.canvas_overlays import AttackOverlay
+from tabletop_gui.ui.canvas_overlays import AttackOverlay, TargetMarker
 from tests.gui.attack_support import make_window, select_attacker, settle
 
 
@@ -58,6 +58,11 @@ def test_marks_redrawn_step_by_step_equal_marks_drawn_afresh(qtbot, tmp_path, mo
         fresh.clear()
         assert fresh.update(flow.attack.current_view, flow.attack.scenario, flow.targets)
         mine, theirs = _state(overlay), _state(fresh)
+        # the mark found by its group is the one among every item (of either overlay)
+        for drawn in (overlay, fresh):
+            marks = {i.key: i for i in drawn.items if isinstance(i, TargetMarker)}
+            assert {t: drawn.marker(t) for t in doc.scenario.by_id} \
+                == {t: marks.get(t) for t in doc.scenario.by_id}
         assert mine["seen"] == theirs["seen"]
         assert mine["groups"].keys() == theirs["groups"].keys()
         for name, group in mine["groups"].items():
