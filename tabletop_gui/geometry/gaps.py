@@ -78,7 +78,7 @@ def _compiled_gaps(kernels: ModuleType, ba: BodyArrays, i: IntArray, j: IntArray
                    ) -> tuple[FloatArray, FloatArray, FloatArray]:
     """``gaps`` with the pairs holding a round base measured by the compiled loop
     (``jit_kernels.round_gaps``: the same steps, an oval's nearest point found point by
-    point), the others as in numpy."""
+    point), the others by ``_compiled_shape_gaps``."""
     gap: FloatArray
     pa: FloatArray
     pb: FloatArray
@@ -96,7 +96,27 @@ def _compiled_gaps(kernels: ModuleType, ba: BodyArrays, i: IntArray, j: IntArray
                 ba, i[with_circle], j[with_circle])
         k = k[~rest]
         if len(k):
-            gap[k], pa[k], pb[k] = _shape_gaps(ba, i[k], j[k])
+            gap[k], pa[k], pb[k] = _compiled_shape_gaps(kernels, ba, i[k], j[k])
+    return gap, pa, pb
+
+
+def _compiled_shape_gaps(kernels: ModuleType, ba: BodyArrays, i: IntArray, j: IntArray
+                         ) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """``_shape_gaps`` of non-round pairs, however few, with what it measures without
+    shapely (an oval against a rectangle, two parted ovals) done by the compiled loop
+    (``jit_kernels.shape_gaps``: the same steps pair by pair, the parted ovals refined in
+    one batch as there), the rest from the polygons (``_polygon_gaps``)."""
+    gap: FloatArray
+    pa: FloatArray
+    pb: FloatArray
+    done: BoolArray
+    i = np.ascontiguousarray(i, dtype=np.intp)
+    j = np.ascontiguousarray(j, dtype=np.intp)
+    gap, pa, pb, done = kernels.shape_gaps(i, j, ba.x, ba.y, ba.radius, ba.circle, ba.shape,
+                                           ba.half_width, ba.half_length, ba.forward)
+    k = np.flatnonzero(~done)
+    if len(k):
+        gap[k], pa[k], pb[k] = _polygon_gaps(ba, i[k], j[k])
     return gap, pa, pb
 
 

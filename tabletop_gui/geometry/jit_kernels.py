@@ -173,6 +173,16 @@ def _ellipse_point(uu: float, vv: float, w: float, h: float) -> tuple[float, flo
 
 
 @njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _frame(k: int, forward: FloatArray, half_width: FloatArray, half_length: FloatArray
+           ) -> tuple[float, float, float, float, float, float]:
+    """Body k's frame: its forward unit vector (fx, fy), right-hand normal (rx, ry) =
+    (fy, -fx), half-width and half-length."""
+    fx = forward[k, 0]
+    fy = forward[k, 1]
+    return fx, fy, fy, -fx, half_width[k], half_length[k]
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _nearest(k: int, px: float, py: float, x: FloatArray, y: FloatArray, shape: IntArray,
              half_width: FloatArray, half_length: FloatArray, forward: FloatArray
              ) -> tuple[float, float, float, bool]:
@@ -180,16 +190,11 @@ def _nearest(k: int, px: float, py: float, x: FloatArray, y: FloatArray, shape: 
     is a rectangle or an oval (an oval's nearest point as ``_ellipse_point``): the
     distance, the nearest point, and whether it was measured (not: another outline, or an
     oval left to numpy)."""
-    fx = forward[k, 0]
-    fy = forward[k, 1]
-    rx = fy
-    ry = -fx
+    fx, fy, rx, ry, hw, hl = _frame(k, forward, half_width, half_length)
     dx = px - x[k]
     dy = py - y[k]
     u = dx * rx + dy * ry
     v = dx * fx + dy * fy
-    hw = half_width[k]
-    hl = half_length[k]
     if shape[k] == _RECT:
         nu = min(max(u, -hw), hw)
         nv = min(max(v, -hl), hl)
@@ -344,12 +349,7 @@ def plan_samples(a: int, b: int, x: FloatArray, y: FloatArray, shape: IntArray,
     else:
         ux = 1.0
         uy = 0.0
-    fx = forward[a, 0]
-    fy = forward[a, 1]
-    rx = fy
-    ry = -fx
-    hl = half_length[a]
-    hw = half_width[a]
+    fx, fy, rx, ry, hw, hl = _frame(a, forward, half_width, half_length)
     out[0, 0] = cx
     out[0, 1] = cy
     for s in range(3):  # left, right, front
@@ -905,12 +905,7 @@ def oval_gaps(i: IntArray, j: IntArray, pa: FloatArray, pb: FloatArray, x: Float
             continue
         cu[4] = cu[0]
         cv[4] = cv[0]
-        fex = forward[e, 0]
-        fey = forward[e, 1]
-        rex = fey
-        rey = -fex
-        we = half_width[e]
-        le = half_length[e]
+        fex, fey, rex, rey, we, le = _frame(e, forward, half_width, half_length)
         for c in range(4):  # edge c (corner c to c + 1) against the support points
             ex = cu[c + 1] - cu[c]
             ey = cv[c + 1] - cv[c]
@@ -1003,3 +998,179 @@ def warm() -> None:
     round_gaps(none, none, f, f, f, b, none, f, f, f2)
     oval_gaps(none, none, f2, f2, f, f, none, f, f, f2)
     counting_order(none, 1)
+    warm_shapes()
+
+
+_APART = 1e-6  # gaps._APART
+_SURE = 1e-10  # gaps._SURE
+_GUESS_STEPS = 3  # gaps._GUESS_STEPS
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _support(k: int, ux: float, uy: float, x: FloatArray, y: FloatArray,
+             half_width: FloatArray, half_length: FloatArray, forward: FloatArray
+             ) -> tuple[float, float, float]:
+    """``gaps._support``: the point of oval k farthest along (ux, uy) (unit), and how far
+    along it lies beyond the centre."""
+    fx, fy, _, _, w, h = _frame(k, forward, half_width, half_length)
+    du = ux * fy - uy * fx
+    dv = ux * fx + uy * fy
+    norm = math.hypot(w * du, h * dv)
+    safe = norm if norm > 0 else 1.0
+    su = w * w * du / safe
+    sv = h * h * dv / safe
+    return x[k] + su * fy + sv * fx, y[k] - su * fx + sv * fy, norm
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _ovals_parted(a: int, b: int, x: FloatArray, y: FloatArray, half_width: FloatArray,
+                  half_length: FloatArray, forward: FloatArray) -> bool:
+    """``gaps._ovals_parted`` of ovals a and b."""
+    dx = x[b] - x[a]
+    dy = y[b] - y[a]
+    dist = math.hypot(dx, dy)
+    ok = dist > 0
+    ux = dx / (dist if ok else 1.0)
+    uy = dy / (dist if ok else 1.0)
+    reach_a = _support(a, ux, uy, x, y, half_width, half_length, forward)[2]
+    reach_b = _support(b, -ux, -uy, x, y, half_width, half_length, forward)[2]
+    return ok and dist - reach_a - reach_b > _APART
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _support_guess(a: int, b: int, x: FloatArray, y: FloatArray, half_width: FloatArray,
+                   half_length: FloatArray, forward: FloatArray
+                   ) -> tuple[float, float, float, float]:
+    """``gaps._support_guess`` of ovals a and b: (ax, ay, bx, by)."""
+    ux = x[b] - x[a]
+    uy = y[b] - y[a]
+    ax = ay = bx = by = 0.0
+    for _ in range(_GUESS_STEPS):
+        length = math.hypot(ux, uy)
+        ux = ux / length
+        uy = uy / length
+        ax, ay, _ = _support(a, ux, uy, x, y, half_width, half_length, forward)
+        bx, by, _ = _support(b, -ux, -uy, x, y, half_width, half_length, forward)
+        ux = bx - ax
+        uy = by - ay
+    return ax, ay, bx, by
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _parted(e: int, q: int, tx: float, ty: float, x: FloatArray, y: FloatArray,
+            half_width: FloatArray, half_length: FloatArray, forward: FloatArray) -> bool:
+    """``gaps._parted``: does the line square to (tx, ty) (from oval e towards rectangle
+    q) leave more than ``_APART`` between the ellipse's support and the rectangle's
+    nearest corner?"""
+    length = math.hypot(tx, ty)
+    ok = length > 0
+    ux = tx / (length if ok else 1.0)
+    uy = ty / (length if ok else 1.0)
+    fex, fey, rex, rey, we, le = _frame(e, forward, half_width, half_length)
+    fqx, fqy, rqx, rqy, wq, lq = _frame(q, forward, half_width, half_length)
+    oval_far = (x[e] * ux + y[e] * uy
+                + math.hypot(we * abs(rex * ux + rey * uy), le * abs(fex * ux + fey * uy)))
+    rect_near = (x[q] * ux + y[q] * uy
+                 - wq * abs(rqx * ux + rqy * uy) - lq * abs(fqx * ux + fqy * uy))
+    return ok and rect_near - oval_far > _APART
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _closest(a: int, b: int, gap: float, ax: float, ay: float, bx: float, by: float,
+             x: FloatArray, y: FloatArray, half_width: FloatArray, half_length: FloatArray,
+             forward: FloatArray) -> bool:
+    """``gaps._closest``: are (ax, ay) on oval a and (bx, by) on oval b, ``gap`` apart,
+    the closest points (the supporting lines square to them ``gap`` apart)?"""
+    ok = gap > 0
+    ux = (bx - ax) / (gap if ok else 1.0)
+    uy = (by - ay) / (gap if ok else 1.0)
+    reach_a = _support(a, ux, uy, x, y, half_width, half_length, forward)[2]
+    reach_b = _support(b, -ux, -uy, x, y, half_width, half_length, forward)[2]
+    parted = ((x[b] - x[a]) * ux + (y[b] - y[a]) * uy) - reach_a - reach_b
+    return ok and abs(gap - parted) <= _SURE
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def shape_gaps(i: IntArray, j: IntArray, x: FloatArray, y: FloatArray, radius: FloatArray,
+               circle: BoolArray, shape: IntArray, half_width: FloatArray,
+               half_length: FloatArray, forward: FloatArray
+               ) -> tuple[FloatArray, FloatArray, FloatArray, BoolArray]:
+    """``gaps._shape_gaps`` (the batch path) of non-round pairs, what it measures without
+    shapely: an oval against a rectangle (refined as ``oval_gaps``), kept where
+    ``_parted`` holds; two ovals parted along their centres' line, refined from their
+    support guess in one batch (``_oval_pairs``, the pairs in the batch path's order),
+    kept where ``_closest`` holds; each finished as ``gaps._finish``. Returns the gaps,
+    the closest points and which pairs were answered (not: two rectangles, outlines that
+    meet, a pair not sure or that ``oval_gaps`` leaves: shapely's polygons measure
+    those)."""
+    m = len(i)
+    gap = np.zeros(m)
+    pa = np.zeros((m, 2))
+    pb = np.zeros((m, 2))
+    done = np.zeros(m, dtype=np.bool_)
+    sel = np.empty(m, dtype=np.intp)
+    n = 0
+    for k in range(m):  # the ovals against rectangles first, then the parted ovals
+        if (shape[i[k]] == _ELLIPSE) != (shape[j[k]] == _ELLIPSE):
+            sel[n] = k
+            n += 1
+    mixed = n
+    for k in range(m):
+        if (shape[i[k]] == _ELLIPSE and shape[j[k]] == _ELLIPSE
+                and _ovals_parted(i[k], j[k], x, y, half_width, half_length, forward)):
+            sel[n] = k
+            n += 1
+    ii = np.empty(n, dtype=np.intp)
+    jj = np.empty(n, dtype=np.intp)
+    guess_a = np.zeros((n, 2))
+    guess_b = np.zeros((n, 2))
+    for r in range(n):
+        ii[r] = i[sel[r]]
+        jj[r] = j[sel[r]]
+        if r >= mixed:
+            guess_a[r, 0], guess_a[r, 1], guess_b[r, 0], guess_b[r, 1] = _support_guess(
+                ii[r], jj[r], x, y, half_width, half_length, forward)
+    d, out_a, out_b, measured = oval_gaps(ii, jj, guess_a, guess_b, x, y, shape, half_width,
+                                          half_length, forward)
+    for r in range(n):
+        if not measured[r]:
+            continue
+        a = ii[r]
+        b = jj[r]
+        ax = out_a[r, 0]
+        ay = out_a[r, 1]
+        bx = out_b[r, 0]
+        by = out_b[r, 1]
+        if r < mixed:
+            if shape[a] == _ELLIPSE:
+                sure = _parted(a, b, bx - ax, by - ay, x, y, half_width, half_length, forward)
+            else:
+                sure = _parted(b, a, ax - bx, ay - by, x, y, half_width, half_length, forward)
+        else:
+            sure = _closest(a, b, d[r], ax, ay, bx, by, x, y, half_width, half_length,
+                            forward)
+        if not sure:
+            continue
+        k = sel[r]
+        # ``gaps._finish``
+        dist = d[r]
+        raw = dist - radius[a] - radius[b]
+        scale = dist if dist > 0 else 1.0
+        ux = (bx - ax) / scale
+        uy = (by - ay) / scale
+        if raw <= 0:  # overlapping: one point of the overlap
+            px, py = (bx, by) if circle[a] else (ax, ay)
+            _put_pair(pa, pb, k, True, px, py, px, py)
+        else:
+            _put_pair(pa, pb, k, True, ax + ux * radius[a], ay + uy * radius[a],
+                      bx - ux * radius[b], by - uy * radius[b])
+        gap[k] = max(raw, 0.0)
+        done[k] = True
+    return gap, pa, pb, done
+
+
+def warm_shapes() -> None:
+    """``warm`` for the loops above (their first call loads their compiled code)."""
+    none = np.zeros(0, dtype=np.intp)
+    f = np.zeros(0)
+    shape_gaps(none, none, f, f, f, np.zeros(0, dtype=np.bool_), none, f, f, np.zeros((0, 2)))

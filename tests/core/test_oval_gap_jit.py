@@ -87,6 +87,12 @@ def assert_same_refinement(b: Board, atol: float = 1e-12) -> int:
         slow = numpy_only(gaps._shape_gaps, ba, ii[k], jj[k])
     for f, s in zip(fast, slow, strict=True):
         np.testing.assert_allclose(f, s, rtol=0, atol=atol)
+    # the whole of ``_shape_gaps`` compiled (``jit_kernels.shape_gaps``, then the polygons)
+    kernels = jit.loaded()
+    assert kernels is not None
+    compiled = gaps._compiled_shape_gaps(kernels, ba, ii[k], jj[k])
+    for f, s in zip(compiled, slow, strict=True):
+        np.testing.assert_allclose(f, s, rtol=0, atol=atol)
     return len(i)
 
 
@@ -149,3 +155,41 @@ def test_touching_overlapping_and_flat_outlines(calls: list[int]) -> None:
               oval("p3", "b", 31.5, 11.0, 1.0, 0.2, facing=-45.0)]  # beside flat f1
     assert assert_same_refinement(Board(60.0, 60.0, tuple(bodies + others))) > 5
     assert sum(calls) > 5
+
+
+@pytest.fixture
+def shape_calls(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many pairs each call of ``jit_kernels.shape_gaps`` answered itself."""
+    kernels = jit.loaded()
+    assert kernels is not None
+    real = kernels.shape_gaps
+    answered: list[int] = []
+
+    def spy(*args):  # type: ignore[no-untyped-def]
+        out = real(*args)
+        answered.append(int(out[3].sum()))
+        return out
+
+    monkeypatch.setattr(kernels, "shape_gaps", spy)
+    return answered
+
+
+def test_compiled_shape_gaps_answer_most_of_the_benchmark_boards_pairs(
+        shape_calls: list[int]) -> None:
+    """The ovals against rectangles and the parted ovals of a 200-fighter board are
+    measured by the kernel (the two rectangles and the rest by the polygons), with the
+    numpy batch's gaps and closest points (``assert_same_refinement``), and so are a
+    couple of pairs (a drag step's, once the kernels are loaded: no plain floats)."""
+    assert assert_same_refinement(synthetic_board(200, seed=3)) > 100
+    assert sum(shape_calls) > 100
+    b = Board(20.0, 20.0, (oval("o1", "a", 5.0, 5.0, 2.4, 1.4, facing=30.0),
+                           rect("q1", "b", 9.0, 6.0, 1.0, 2.0, facing=10.0),
+                           oval("o2", "b", 5.0, 10.0, 3.0, 1.0, facing=80.0)))
+    ba = BodyArrays.build(b.bodies, TerrainSet.build(b.terrains))
+    i, j = np.array([0, 0], dtype=np.intp), np.array([1, 2], dtype=np.intp)
+    fast = gaps.gaps(ba, i, j)
+    slow = numpy_only(gaps.gaps, ba, i, j)
+    for f, s in zip(fast, slow, strict=True):
+        np.testing.assert_allclose(f, s, rtol=0, atol=1e-12)
+    assert shape_calls[-1] == 2
+
