@@ -189,7 +189,7 @@ class PairTable:
         h, vis = _Line(n, k, np.nan, place), _Line(n, k, False, place)
         blocked, covers = _pair_facts(ba, ts, self.rule, i, j, h, vis, cov)
         d = np.full(n, np.nan)
-        d[others] = np.hypot(h.row[others], np.abs(ba.elevation[k] - ba.elevation[others]))
+        d[others] = _distance_3d(h.row[others], np.abs(ba.elevation[k] - ba.elevation[others]))
         # the pairs within 1": the others' as they were, k's from its new row
         f0, t0 = self.near
         keep = (f0 != k) & (t0 != k)
@@ -383,11 +383,40 @@ _HELPER_LOCK = threading.Lock()
 
 
 def opposing_pairs(ba: BodyArrays) -> tuple[IntArray, IntArray]:
-    """Unordered pairs (i < j) of active bodies on different sides (by i, then j)."""
+    """Unordered pairs (i < j) of active bodies on different sides (by i, then j).
+
+    Read from the flat positions of the matrix's true entries (a matrix's ``nonzero``
+    costs several times as much), above its diagonal by a mask kept for the last size."""
     act = np.flatnonzero(ba.active).astype(np.intp)
     side = ba.side[act]
-    i, j = np.nonzero(np.triu(side[:, None] != side[None, :], 1))
+    k = len(act)
+    opposed = side[:, None] != side[None, :]
+    opposed &= _above_diagonal(k)
+    i, j = _rows_and_columns(np.flatnonzero(opposed), k)
+    if k == len(ba):  # every body active: act is 0 .. k - 1
+        return i, j
     return act[i], act[j]
+
+
+def _above_diagonal(k: int) -> BoolArray:
+    """The k x k mask of the entries above the diagonal (kept for the last k asked)."""
+    with _ABOVE_LOCK:
+        if _ABOVE and _ABOVE[0].shape[0] == k:
+            return _ABOVE[0]
+        mask = np.triu(np.ones((k, k), dtype=bool), 1)
+        mask.flags.writeable = False
+        _ABOVE[:] = [mask]
+        return mask
+
+
+_ABOVE: list[BoolArray] = []
+_ABOVE_LOCK = threading.Lock()
+
+
+def _rows_and_columns(flat: IntArray, n: int) -> tuple[IntArray, IntArray]:
+    """Row and column of flat positions in an n-column matrix (as ``np.nonzero``'s)."""
+    row, col = np.divmod(flat, max(n, 1))
+    return row.astype(np.intp, copy=False), col.astype(np.intp, copy=False)
 
 
 def _pair_facts(ba: BodyArrays, ts: TerrainSet, rule: CoverRule | None, i: IntArray,
@@ -397,8 +426,7 @@ def _pair_facts(ba: BodyArrays, ts: TerrainSet, rule: CoverRule | None, i: IntAr
     the vertical ones are read from the elevations: ``PairTable.vertical``); return
     blocker and cover triples."""
     gap, pa, pb = gaps(ba, i, j)
-    vert = np.abs(ba.elevation[i] - ba.elevation[j])
-    dist = np.hypot(gap, vert)
+    dist = _distance_3d(gap, np.abs(ba.elevation[i] - ba.elevation[j]))
     h[i, j] = h[j, i] = gap
     if d is not None:
         d[i, j] = d[j, i] = dist
@@ -412,6 +440,17 @@ def _pair_facts(ba: BodyArrays, ts: TerrainSet, rule: CoverRule | None, i: IntAr
     if rule is not None and len(i):
         covers = _cover_facts(ba, ts, rule, i, j, pa, pb, dist, (ck, ct), cov)
     return blocked, covers
+
+
+def _distance_3d(gap: FloatArray, vertical: FloatArray) -> FloatArray:
+    """``np.hypot(gap, vertical)``, computed only where ``vertical`` is not 0: elsewhere
+    it is ``|gap|`` exactly (IEEE 754's hypot(x, 0)), and most pairs of a board stand at
+    the same height."""
+    dist = np.abs(gap)
+    up = np.flatnonzero(vertical)
+    if len(up):
+        dist[up] = np.hypot(gap[up], vertical[up])
+    return dist
 
 
 def _cover_facts(ba: BodyArrays, ts: TerrainSet, rule: CoverRule, i: IntArray, j: IntArray,
@@ -432,8 +471,7 @@ def _cover_facts(ba: BodyArrays, ts: TerrainSet, rule: CoverRule, i: IntArray, j
 def _near(d: FloatArray) -> tuple[IntArray, IntArray]:
     """The ordered pairs whose 3D distance is within 1" (NaN elsewhere: none)."""
     with np.errstate(invalid="ignore"):
-        f, t = np.nonzero(d <= ENGAGE + 1e-9)
-    return f.astype(np.intp, copy=False), t.astype(np.intp, copy=False)
+        return _rows_and_columns(np.flatnonzero(d <= ENGAGE + 1e-9), d.shape[1])
 
 
 def _flank_parts(side: IntArray, n_sides: int, near: tuple[IntArray, IntArray]
