@@ -26,6 +26,7 @@ BoolArray = NDArray[np.bool_]
 IntArray = NDArray[np.intp]
 
 STAND_TOLERANCE = 0.01
+BOX_FROM = 400  # bodies from which a platform's bounding box picks the centres to locate
 
 
 @dataclass(frozen=True, eq=False)
@@ -124,12 +125,13 @@ def _platforms(ts: TerrainSet, x: FloatArray, y: FloatArray, own: FloatArray
                ) -> tuple[FloatArray, IntArray]:
     """The elevation of bodies at (x, y) with their own elevations ``own`` (NaN: none, then
     the highest platform top covering the centre, the first of equal ones, else 0), and
-    the platform each stands on (-1: none): each platform's points located once."""
+    the platform each stands on (-1: none): each platform's points located once, by
+    shapely for the points within its bounding box only (``_inside``)."""
     n = len(x)
     under = np.zeros(n)
     which = np.full(n, -1, dtype=np.intp)
     platforms = np.flatnonzero(~ts.is_obstacle)
-    inside = [shapely.intersects_xy(ts.polygons[j], x, y) for j in platforms]
+    inside = [_inside(ts, int(j), x, y) for j in platforms]
     for j, ins in zip(platforms, inside, strict=True):
         better = ins & ((which < 0) | (ts.top[j] > under))
         under = np.where(better, ts.top[j], under)
@@ -142,6 +144,21 @@ def _platforms(ts: TerrainSet, x: FloatArray, y: FloatArray, own: FloatArray
         stands = np.where(on, j, stands)
         best = np.where(on, ts.top[j], best)
     return elev, stands
+
+
+def _inside(ts: TerrainSet, j: int, x: FloatArray, y: FloatArray) -> BoolArray:
+    """``shapely.intersects_xy(ts.polygons[j], x, y)`` (boundary included); of more than
+    ``BOX_FROM`` points, asked of shapely only for those within the polygon's bounding
+    box (its edges included): no other point can meet it, and a big board's platforms
+    each cover few fighters (a small board's test costs about what it saves)."""
+    if len(x) <= BOX_FROM:
+        return np.asarray(shapely.intersects_xy(ts.polygons[j], x, y), dtype=bool)
+    minx, miny, maxx, maxy = ts.bounds[j].tolist()
+    box = np.flatnonzero((x >= minx) & (x <= maxx) & (y >= miny) & (y <= maxy))
+    out = np.zeros(len(x), dtype=bool)
+    if len(box):
+        out[box] = shapely.intersects_xy(ts.polygons[j], x[box], y[box])
+    return out
 
 
 def _row(body: Body, ts: TerrainSet) -> dict[str, object]:
