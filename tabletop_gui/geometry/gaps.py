@@ -4,6 +4,10 @@ Gaps: circle to circle is exact (centre distance minus radii); a circle against 
 other outline is the distance from its centre to that outline minus its radius (exact
 for convex outlines); other pairs use shapely on the outline polygons (exact for
 rectangles, within 0.001" for ovals, see ``outline``).
+
+With the compiled loops loaded (``jit``), the pairs holding a round base are measured by
+``jit_kernels.round_gaps`` and the other pairs' ovals by ``jit_kernels.shape_gaps``
+(``_compiled_gaps``), the same steps pair by pair; two rectangles are shapely's always.
 """
 
 from __future__ import annotations

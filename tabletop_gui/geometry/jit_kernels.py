@@ -669,6 +669,13 @@ def _put_pair(pa: FloatArray, pb: FloatArray, k: int, in_order: bool, ux: float,
         pb[k, 1] = uy
 
 
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _no_answers(m: int) -> tuple[FloatArray, FloatArray, FloatArray, BoolArray]:
+    """What a gap loop returns for m pairs before it answers any: gaps 0, closest points
+    (0, 0), none answered."""
+    return np.zeros(m), np.zeros((m, 2)), np.zeros((m, 2)), np.zeros(m, dtype=np.bool_)
+
+
 @njit(cache=True, nogil=True, error_model="numpy")
 def round_gaps(i: IntArray, j: IntArray, x: FloatArray, y: FloatArray, radius: FloatArray,
                circle: BoolArray, shape: IntArray, half_width: FloatArray,
@@ -681,10 +688,7 @@ def round_gaps(i: IntArray, j: IntArray, x: FloatArray, y: FloatArray, radius: F
     gaps, the closest points and which pairs were answered (not: no round base, or an
     oval that ``_ellipse_point`` leaves to numpy)."""
     m = len(i)
-    gap = np.zeros(m)
-    pa = np.zeros((m, 2))
-    pb = np.zeros((m, 2))
-    done = np.zeros(m, dtype=np.bool_)
+    gap, pa, pb, done = _no_answers(m)
     for k in range(m):
         a = i[k]
         b = j[k]
@@ -1104,10 +1108,7 @@ def shape_gaps(i: IntArray, j: IntArray, x: FloatArray, y: FloatArray, radius: F
     meet, a pair not sure or that ``oval_gaps`` leaves: shapely's polygons measure
     those)."""
     m = len(i)
-    gap = np.zeros(m)
-    pa = np.zeros((m, 2))
-    pb = np.zeros((m, 2))
-    done = np.zeros(m, dtype=np.bool_)
+    gap, pa, pb, done = _no_answers(m)
     sel = np.empty(m, dtype=np.intp)
     n = 0
     for k in range(m):  # the ovals against rectangles first, then the parted ovals

@@ -17,7 +17,8 @@ Here each pair takes the same steps in plain floats:
   shapely's polygons (``gaps._polygon_gaps``), as in the batch path.
 
 Returns None when a body's numbers are not finite or an ellipse is degenerate: the batch
-path answers those.
+path answers those. With the compiled loops loaded, every non-round pair, however few,
+goes to ``jit_kernels.shape_gaps`` instead (``gaps._compiled_shape_gaps``).
 """
 
 from __future__ import annotations
