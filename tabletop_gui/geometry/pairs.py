@@ -434,8 +434,7 @@ def _pair_facts(ba: BodyArrays, ts: TerrainSet, rule: CoverRule | None, i: IntAr
     sres = sight_pairs(ba, ts, i, j, candidates=(ck, ct))
     vis[i, j] = vis[j, i] = sres.visible
     bi, bj = i[sres.blocker_pair], j[sres.blocker_pair]
-    blocked = np.column_stack([np.minimum(bi, bj), np.maximum(bi, bj),
-                               sres.blocker_terrain]).astype(np.intp, copy=False).reshape(-1, 3)
+    blocked = _by_columns([np.minimum(bi, bj), np.maximum(bi, bj), sres.blocker_terrain])
     covers = np.zeros((0, 3), dtype=np.intp)
     if rule is not None and len(i):
         covers = _cover_facts(ba, ts, rule, i, j, pa, pb, dist, (ck, ct), cov)
@@ -458,14 +457,32 @@ def _cover_facts(ba: BodyArrays, ts: TerrainSet, rule: CoverRule, i: IntArray, j
                  corridor: tuple[IntArray, IntArray], cov: _Sink) -> IntArray:
     """Fill ``cov`` for pairs (i, j) both ways; return the (attacker, target, terrain) triples."""
     fwd, back = cover_both_ways(ba, ts, i, j, pa, pb, dist, rule, candidates=corridor)
-    rows = []
+    parts = []
     for res, att, tgt in ((fwd, i, j), (back, j, i)):
         cov[att, tgt] = res.in_cover
-        rows.append(np.column_stack([att[res.obstacle_pair], tgt[res.obstacle_pair],
-                                     res.obstacle]))
         plat = np.flatnonzero(res.platform >= 0)
-        rows.append(np.column_stack([att[plat], tgt[plat], res.platform[plat]]))
-    return np.concatenate(rows).astype(np.intp, copy=False).reshape(-1, 3)
+        parts += [(att, tgt, res.obstacle_pair, res.obstacle),
+                  (att, tgt, plat, res.platform[plat])]
+    n = sum(len(k) for _, _, k, _ in parts)
+    rows = np.empty((3, n), dtype=np.intp)
+    s = 0
+    for att, tgt, k, terrain in parts:
+        e = s + len(k)
+        rows[0, s:e] = att[k]
+        rows[1, s:e] = tgt[k]
+        rows[2, s:e] = terrain
+        s = e
+    return rows.T
+
+
+def _by_columns(columns: list[IntArray]) -> IntArray:
+    """``np.column_stack(columns)`` as integers, laid out column by column (each column
+    written and read in one contiguous pass: a big table's rows cost several times as
+    much written row by row; ``Triples`` reads them either way)."""
+    rows = np.empty((len(columns), len(columns[0])), dtype=np.intp)
+    for c, values in enumerate(columns):
+        rows[c] = values
+    return rows.T
 
 
 def _near(d: FloatArray) -> tuple[IntArray, IntArray]:

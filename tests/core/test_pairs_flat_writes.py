@@ -1,12 +1,14 @@
 """``pairs._Flat`` writes a matrix as two-index writes would, for a block's own keys
 (found once) and for any other pairs; the pairs within 1" and the 3D distances are
-read as ``np.nonzero`` and ``np.hypot`` give them."""
+read as ``np.nonzero`` and ``np.hypot`` give them; rows of triples laid out by column
+hold and answer what rows stacked row by row do."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from tabletop_gui.geometry.pairs import _distance_3d, _Flat, _near
+from tabletop_gui.geometry.pairs import _by_columns, _distance_3d, _Flat, _near, _rows
+from tabletop_gui.geometry.triples import Triples
 
 
 def test_flat_writes_equal_two_index_writes() -> None:
@@ -57,3 +59,24 @@ def test_3d_distances_are_hypots_bit_for_bit() -> None:
     assert np.array_equal(np.isnan(got), np.isnan(want))
     assert (vertical == 0).sum() > 300  # most skipped hypot
     assert np.array_equal(_distance_3d(gap[:0], vertical[:0]), np.zeros(0))
+
+
+def test_rows_laid_out_by_column_are_the_stacked_rows() -> None:
+    """``_by_columns`` gives ``np.column_stack``'s rows (each column contiguous), and
+    ``Triples`` built from them, alone or joined (``_rows``), answer every pair's terrain
+    in the same order as from rows stacked row by row."""
+    rng = np.random.default_rng(12)
+    parts = []
+    for size in (0, 1, 57, 300):
+        cols = [rng.integers(0, 30, size).astype(np.intp) for _ in range(3)]
+        rows = _by_columns(cols)
+        assert np.array_equal(rows, np.column_stack(cols)) and rows.shape == (size, 3)
+        assert rows[:, 0].flags["C_CONTIGUOUS"]
+        parts.append(rows)
+    joined, stacked = _rows(parts), Triples.build(np.concatenate([np.ascontiguousarray(p)
+                                                                  for p in parts]))
+    assert np.array_equal(joined.base, stacked.base)
+    for a in range(30):
+        for t in range(30):
+            assert joined.terrain_of(a, t) == stacked.terrain_of(a, t)
+    assert sum(len(joined.terrain_of(a, t)) for a in range(30) for t in range(30)) == 358
