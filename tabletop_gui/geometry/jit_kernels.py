@@ -522,7 +522,8 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
     not beyond its other end (``corridor._angular``, one apex at a time), and whose angle
     holds the pair's direction (the bin's width is coarser; outside that angle the pair's
     line passes farther than the grown circle's radius from the piece's centre, which the
-    circle test would reject).
+    circle test would reject). A piece beyond the other end of the longest pair from the
+    apex is binned nowhere (no angles computed): every pair's test would drop it.
     """
     m = len(i)
     k_all = bounds.shape[0]
@@ -549,6 +550,9 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
     bin_items = np.empty(k_all * bins, dtype=np.intp)
     near = np.empty(k_all, dtype=np.intp)
     found = np.empty(k_all, dtype=np.intp)
+    maybe = np.empty(k_all, dtype=np.intp)  # a pair's pieces passing the bin's two tests
+    length_h = np.empty(m)  # each pair's length and direction from its apex, by position
+    theta_h = np.empty(m)  # in ``order``
     cap = max(16, 4 * m)
     tmp = np.empty(cap, dtype=np.intp)
     off = np.zeros(m, dtype=np.intp)
@@ -558,7 +562,15 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
     while g < m:
         a = apex[order[g]]
         g_end = g
+        lmax = 0.0  # the longest pair from a
         while g_end < m and apex[order[g_end]] == a:
+            p = order[g_end]
+            b = j[p] if i[p] == a else i[p]
+            ddx = x[b] - x[a]
+            ddy = y[b] - y[a]
+            length_h[g_end] = math.hypot(ddx, ddy)
+            theta_h[g_end] = math.atan2(ddy, ddx)
+            lmax = max(lmax, length_h[g_end])
             g_end += 1
         # the bins around apex a
         n_near = 0
@@ -571,6 +583,9 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
                 near[n_near] = t
                 n_near += 1
                 n_bin[t] = 0
+                continue
+            if far[t] > lmax + reach[t]:  # beyond the other end of every pair from a
+                n_bin[t] = 0  # (the test below, with the longest length: no angles)
                 continue
             half = math.asin(min(1.0, reach[t] / far[t])) + margin
             phi = math.atan2(vy, vx)
@@ -592,18 +607,15 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
                 bin_fill[e] += 1
         for h in range(g, g_end):
             p = order[h]
-            b = j[p] if i[p] == a else i[p]
-            ddx = x[b] - x[a]
-            ddy = y[b] - y[a]
-            length = math.hypot(ddx, ddy)
-            theta = math.atan2(ddy, ddx)
+            length = length_h[h]
+            theta = theta_h[h]
             e = int(math.floor((theta + math.pi) / width)) % bins
             x0 = x[i[p]]  # the pair as given (the tests' arithmetic)
             y0 = y[i[p]]
             dx = x[j[p]] - x0
             dy = y[j[p]] - y0
             dd = dx * dx + dy * dy
-            span = math.hypot(dx, dy)
+            span = length  # hypot(dx, dy): (dx, dy) is (ddx, ddy) or exactly its opposite
             if span > 0:
                 ux = dx / span
                 uy = dy / span
@@ -612,15 +624,18 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
                 uy = 0.0
             r = max(circ[i[p]], circ[j[p]])
             n_found = 0
-            for q in range(bin_start[e], bin_start[e + 1]):
+            n_maybe = 0  # the bin's pieces kept without a branch (about 1 in 3: a branch
+            for q in range(bin_start[e], bin_start[e + 1]):  # would be mispredicted)
                 t = bin_items[q]
                 off_angle = abs(theta - phi_t[t])
-                if off_angle > math.pi:
-                    off_angle = 2.0 * math.pi - off_angle
-                if far[t] <= length + reach[t] and off_angle <= half_t[t]:
-                    found[n_found] = t
-                    n_found += _in_corridor(t, x0, y0, dx, dy, dd, span, ux, uy, r, bounds,
-                                            cx, cy, rad, vx_t, vy_t)
+                off_angle = min(off_angle, 2.0 * math.pi - off_angle)
+                maybe[n_maybe] = t
+                n_maybe += (far[t] <= length + reach[t]) & (off_angle <= half_t[t])
+            for q in range(n_maybe):
+                t = maybe[q]
+                found[n_found] = t
+                n_found += _in_corridor(t, x0, y0, dx, dy, dd, span, ux, uy, r, bounds, cx,
+                                        cy, rad, vx_t, vy_t)
             for q in range(n_near):
                 t = near[q]
                 found[n_found] = t

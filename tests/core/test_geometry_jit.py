@@ -142,6 +142,31 @@ def test_compiled_corridor_of_a_fan_of_lines_past_a_piece() -> None:
     assert_same_sight(b)
 
 
+def test_compiled_corridor_of_pieces_just_beyond_the_farthest_enemy() -> None:
+    """One fighter and 180 enemies 14" around it; small pieces just beyond that ring (and
+    some farther): those within the corridors' reach of the enemies' ends are candidates,
+    although beyond the farthest enemy (the compiled loop bins no piece beyond the longest
+    pair grown by that reach); same candidates as all against all."""
+    bodies = [disc("a", "x", 0.0, 0.0)]
+    for k in range(180):
+        ang = math.radians(2.0 * k)
+        bodies.append(disc(f"e{k}", "y", 14.0 * math.cos(ang), 14.0 * math.sin(ang)))
+    steps = (0.3, 0.45, 0.55, 0.62, 0.68, 0.72, 0.8, 1.5, 4.0)
+    walls = []
+    for k in range(90):
+        ang = math.radians(4.0 * k + 1.0)
+        rr = 14.0 + steps[k % len(steps)]
+        px, py = rr * math.cos(ang), rr * math.sin(ang)
+        walls.append(box(f"w{k}", px - 0.15, py - 0.15, px + 0.15, py + 0.15, 2.0))
+    b = Board(40.0, 40.0, tuple(bodies), tuple(walls))
+    assert_same_candidates(b)
+    ba, ts, i, j = arrays(b)
+    _, tk = corridor_candidates(ba, ts, i, j)
+    bd = ts.bounds[tk]
+    beyond = np.hypot(bd[:, 0] + bd[:, 2], bd[:, 1] + bd[:, 3]) / 2 > 14.5  # centres
+    assert beyond.any()
+
+
 @pytest.mark.parametrize("ex, ey", [(3.0, 4.0), (1e-3, 2e-3), (7.25, 0.0), (0.0, 0.0),
                                     (1e150, 1e150), (1e-155, 3e-155), (2.0, math.inf),
                                     (math.nan, 1.0)])
