@@ -411,41 +411,45 @@ def crosses_corridor(ax: float, ay: float, bx: float, by: float, ra: float, rb: 
     along the line): the part of each such line inside t is at least 2 ``deep`` long.
     """
     deep = 1e-6 * (1.0 + abs(ax) + abs(ay) + abs(bx) + abs(by) + ra + rb)
-    beyond_a = -np.inf  # how far each centre is beyond the polygon's edges (the most)
+    dx = bx - ax
+    dy = by - ay
+    length = math.sqrt(dx * dx + dy * dy)
+    ux = dx / length  # (length 0: nan; not chosen)
+    uy = dy / length
+    reach = max(ra, rb) + deep
+    # per edge, with num = n . a - c - 2 deep: a's distance beyond the edge is -num -
+    # 2 deep, b's that less length (n . u); the lines a +- R (-uy, ux) + s u are inside
+    # the shrunk edge where num -+ R (n . (uy, -ux)) + s (n . u) > 0. Every value
+    # computed and chosen without a branch (a division by a zero n . u gives inf or nan,
+    # never chosen)
+    beyond_a = -np.inf
     beyond_b = -np.inf
+    lo_l = -np.inf  # the left line's s-range inside the shrunk polygon
+    hi_l = np.inf
+    lo_r = -np.inf  # the right one's
+    hi_r = np.inf
+    outside = False
     for v in range(ecount[t]):
         nx = enx[v, t]
         ny = eny[v, t]
-        beyond_a = max(beyond_a, ec[v, t] - (nx * ax + ny * ay))
-        beyond_b = max(beyond_b, ec[v, t] - (nx * bx + ny * by))
-    if not (beyond_a > ra + deep and beyond_b > rb + deep):
-        return False
-    dx = bx - ax
-    dy = by - ay
-    length = math.hypot(dx, dy)
-    if not length > 0:
-        return False
-    ux = dx / length
-    uy = dy / length
-    reach = max(ra, rb) + deep
-    for side in (1.0, -1.0):  # the line through a + side R (-uy, ux), along (ux, uy)
-        px = ax - side * reach * uy
-        py = ay + side * reach * ux
-        lo = -np.inf
-        hi = np.inf
-        outside = False
-        for v in range(ecount[t]):
-            nx = enx[v, t]
-            ny = eny[v, t]
-            num = nx * px + ny * py - ec[v, t] - 2.0 * deep
-            den = nx * ux + ny * uy
-            tt = -num / den  # (den 0: inf or nan, not chosen)
-            lo = max(lo, tt) if den > 0 else lo
-            hi = min(hi, tt) if den < 0 else hi
-            outside = outside | ((den == 0) & (num <= 0))
-        if outside or not hi > lo:
-            return False
-    return True
+        num = nx * ax + ny * ay - ec[v, t] - 2.0 * deep
+        along = nx * ux + ny * uy
+        side = reach * (nx * uy - ny * ux)
+        beyond_a = max(beyond_a, -num)
+        beyond_b = max(beyond_b, -num - length * along)
+        inv = -1.0 / along
+        tl = (num - side) * inv
+        tr = (num + side) * inv
+        enter = along > 0
+        leave = along < 0
+        lo_l = max(lo_l, tl) if enter else lo_l
+        hi_l = min(hi_l, tl) if leave else hi_l
+        lo_r = max(lo_r, tr) if enter else lo_r
+        hi_r = min(hi_r, tr) if leave else hi_r
+        outside = outside | ((along == 0) & ((num - side <= 0) | (num + side <= 0)))
+    # (beyond by more than ra + deep once the 2 deep of num are added back)
+    return ((length > 0) & (beyond_a > ra + 3.0 * deep) & (beyond_b > rb + 3.0 * deep)
+            & (hi_l > lo_l) & (hi_r > lo_r) & (not outside))
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -489,14 +493,15 @@ def sight_samples(i: IntArray, j: IntArray, rows: IntArray, starts: IntArray,
         z_hi = max(za[0], zb[0])
         z_deep = 1e-6 * (1.0 + abs(z_lo) + abs(z_hi))  # the heights' margin
         hidden = False
+        ra = _reach(a, shape, half_length, half_width)
+        rb = _reach(b, shape, half_length, half_width)
         for e in range(s0, s1):
             t = terr[e]
-            if (hit[e] and base[t] <= low + 1e-9 and base[t] < z_lo - z_deep
-                    and top[t] > z_hi + z_deep
-                    and crosses_corridor(x[a], y[a], x[b], y[b],
-                                         _reach(a, shape, half_length, half_width),
-                                         _reach(b, shape, half_length, half_width),
-                                         t, enx, eny, ec, ecount)):
+            # (one branch: the processor guesses the others' outcomes badly)
+            tall = (hit[e] & (base[t] <= low + 1e-9) & (base[t] < z_lo - z_deep)
+                    & (top[t] > z_hi + z_deep))
+            if tall and crosses_corridor(x[a], y[a], x[b], y[b], ra, rb, t, enx, eny, ec,
+                                         ecount):
                 hidden = True
                 break
         if hidden:
