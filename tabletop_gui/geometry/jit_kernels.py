@@ -472,6 +472,7 @@ def sight_samples(i: IntArray, j: IntArray, rows: IntArray, starts: IntArray,
     of the two bodies' samples (``crosses_corridor``): it then blocks each plan path's
     top line, in the first round, and grounds it; every path grounded, stages 2 and 3
     would find no clear line. One test instead of eight lines and the samples.
+    Stage 2 passes over the pieces no higher than both top ends (they block no top line).
     """
     out = np.zeros(len(rows), dtype=np.bool_)
     grounded = np.zeros(8, dtype=np.bool_)
@@ -528,9 +529,11 @@ def sight_samples(i: IntArray, j: IntArray, rows: IntArray, starts: IntArray,
                     break
                 first = rnd == 0
                 for e in range(s0, s1):
-                    if hit[e] != first:
-                        continue
                     t = terr[e]
+                    # a piece whose top is at or below both ends blocks no top line
+                    # (``_blocked``'s height range is empty: rounding keeps the order)
+                    if (hit[e] != first) | (top[t] <= z_lo):
+                        continue
                     if _blocked(px, py, za[0], qx, qy, dx, dy, dz, length3, tol, t, base,
                                 top, bounds, enx, eny, ec, ecount):
                         blocked_w = True
