@@ -375,6 +375,83 @@ def plan_samples(a: int, b: int, x: FloatArray, y: FloatArray, shape: IntArray,
         out[s + 1, 1] = cy + u * ry + v * fy
 
 
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _reach(a: int, shape: IntArray, half_length: FloatArray, half_width: FloatArray
+           ) -> float:
+    """How far from body a's centre its plan samples (``plan_samples``) can lie: a
+    rectangle's corners, or points of the ellipse of its half axes."""
+    if shape[a] == _RECT:
+        return math.hypot(half_width[a], half_length[a])
+    return float(max(half_width[a], half_length[a]))
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def crosses_corridor(ax: float, ay: float, bx: float, by: float, ra: float, rb: float,
+                     t: int, enx: FloatArray, eny: FloatArray, ec: FloatArray,
+                     ecount: IntArray) -> bool:
+    """Does convex polygon t, which the segment between a (x, y) and b crosses, cut the
+    corridor of the discs of radii ra about a and rb about b: does every segment from a
+    point of the one disc to a point of the other pass through a point deeper than a
+    margin ``deep`` inside t, and farther than ``deep`` from both ends?
+
+    Sufficient test (True proves it; False says nothing), with R = max(ra, rb) + deep:
+    each disc lies beyond one of the polygon's edges by more than ``deep`` (so outside
+    it), and both lines parallel to ab at distance R meet the polygon shrunk by 2
+    ``deep``. Proof: a point X of the one line and a point Y of the other in the shrunk
+    polygon; the chord XY lies in it (convex) and crosses the strip within R of the line
+    ab, which it divides in two parts. The segment ab meets the polygon between a and b
+    (neither inside), so a and b are in different parts, and each disc (in the strip,
+    outside the polygon, connected) wholly in a's or b's part. A segment from disc to
+    disc stays in the strip (convex), so crosses XY, at a point deeper than ``deep``
+    inside the polygon and farther than ``deep`` from its ends (outside it).
+
+    ``deep`` is 1e-6 of the sizes and coordinates involved: far above the rounding of
+    these tests and of the line tests (relative 1e-15 or so), and above the line tests'
+    tolerances (``_EPS_LENGTH``, ``_EPS_SIDE``, 1e-12 of the plan length for an edge
+    along the line): the part of each such line inside t is at least 2 ``deep`` long.
+    """
+    deep = 1e-6 * (1.0 + abs(ax) + abs(ay) + abs(bx) + abs(by) + ra + rb)
+    dx = bx - ax
+    dy = by - ay
+    length = math.sqrt(dx * dx + dy * dy)
+    ux = dx / length  # (length 0: nan; not chosen)
+    uy = dy / length
+    reach = max(ra, rb) + deep
+    # per edge, with num = n . a - c - 2 deep: a's distance beyond the edge is -num -
+    # 2 deep, b's that less length (n . u); the lines a +- R (-uy, ux) + s u are inside
+    # the shrunk edge where num -+ R (n . (uy, -ux)) + s (n . u) > 0. Every value
+    # computed and chosen without a branch (a division by a zero n . u gives inf or nan,
+    # never chosen)
+    beyond_a = -np.inf
+    beyond_b = -np.inf
+    lo_l = -np.inf  # the left line's s-range inside the shrunk polygon
+    hi_l = np.inf
+    lo_r = -np.inf  # the right one's
+    hi_r = np.inf
+    outside = False
+    for v in range(ecount[t]):
+        nx = enx[v, t]
+        ny = eny[v, t]
+        num = nx * ax + ny * ay - ec[v, t] - 2.0 * deep
+        along = nx * ux + ny * uy
+        side = reach * (nx * uy - ny * ux)
+        beyond_a = max(beyond_a, -num)
+        beyond_b = max(beyond_b, -num - length * along)
+        inv = -1.0 / along
+        tl = (num - side) * inv
+        tr = (num + side) * inv
+        enter = along > 0
+        leave = along < 0
+        lo_l = max(lo_l, tl) if enter else lo_l
+        hi_l = min(hi_l, tl) if leave else hi_l
+        lo_r = max(lo_r, tr) if enter else lo_r
+        hi_r = min(hi_r, tr) if leave else hi_r
+        outside = outside | ((along == 0) & ((num - side <= 0) | (num + side <= 0)))
+    # (beyond by more than ra + deep once the 2 deep of num are added back)
+    return ((length > 0) & (beyond_a > ra + 3.0 * deep) & (beyond_b > rb + 3.0 * deep)
+            & (hi_l > lo_l) & (hi_r > lo_r) & (not outside))
+
+
 @njit(cache=True, nogil=True, error_model="numpy")
 def sight_samples(i: IntArray, j: IntArray, rows: IntArray, starts: IntArray,
                   terr: IntArray, hit: BoolArray, x: FloatArray, y: FloatArray,
@@ -389,6 +466,13 @@ def sight_samples(i: IntArray, j: IntArray, rows: IntArray, starts: IntArray,
     that blocked the centre line, then (when none of it blocks) the rest; a path blocked
     by a terrain at or below both bottoms in the round that blocked it is grounded.
     Stage 3 tries the lower heights of the paths that are not grounded.
+
+    First, a pair is hidden at once when a terrain that blocked its centre line stands
+    at or below both bottoms (grounded), rises above both tops, and cuts the corridor
+    of the two bodies' samples (``crosses_corridor``): it then blocks each plan path's
+    top line, in the first round, and grounds it; every path grounded, stages 2 and 3
+    would find no clear line. One test instead of eight lines and the samples.
+    Stage 2 passes over the pieces no higher than both top ends (they block no top line).
     """
     out = np.zeros(len(rows), dtype=np.bool_)
     grounded = np.zeros(8, dtype=np.bool_)
@@ -402,12 +486,29 @@ def sight_samples(i: IntArray, j: IntArray, rows: IntArray, starts: IntArray,
         b = j[k]
         s0 = starts[k]
         s1 = starts[k + 1]
-        plan_samples(a, b, x, y, shape, half_length, half_width, forward, sa)
-        plan_samples(b, a, x, y, shape, half_length, half_width, forward, sb)
         for h in range(3):  # sight._heights
             za[h] = elevation[a] + _HEIGHTS[h] * (body_top[a] - elevation[a])
             zb[h] = elevation[b] + _HEIGHTS[h] * (body_top[b] - elevation[b])
         low = min(elevation[a], elevation[b])
+        z_lo = min(za[0], zb[0])
+        z_hi = max(za[0], zb[0])
+        z_deep = 1e-6 * (1.0 + abs(z_lo) + abs(z_hi))  # the heights' margin
+        hidden = False
+        ra = _reach(a, shape, half_length, half_width)
+        rb = _reach(b, shape, half_length, half_width)
+        for e in range(s0, s1):
+            t = terr[e]
+            # (one branch: the processor guesses the others' outcomes badly)
+            tall = (hit[e] & (base[t] <= low + 1e-9) & (base[t] < z_lo - z_deep)
+                    & (top[t] > z_hi + z_deep))
+            if tall and crosses_corridor(x[a], y[a], x[b], y[b], ra, rb, t, enx, eny, ec,
+                                         ecount):
+                hidden = True
+                break
+        if hidden:
+            continue  # (out[r] is False)
+        plan_samples(a, b, x, y, shape, half_length, half_width, forward, sa)
+        plan_samples(b, a, x, y, shape, half_length, half_width, forward, sb)
         clear = False
         for w in _ROUNDS:
             pa = _PATH_A[w]
@@ -428,9 +529,11 @@ def sight_samples(i: IntArray, j: IntArray, rows: IntArray, starts: IntArray,
                     break
                 first = rnd == 0
                 for e in range(s0, s1):
-                    if hit[e] != first:
-                        continue
                     t = terr[e]
+                    # a piece whose top is at or below both ends blocks no top line
+                    # (``_blocked``'s height range is empty: rounding keeps the order)
+                    if (hit[e] != first) | (top[t] <= z_lo):
+                        continue
                     if _blocked(px, py, za[0], qx, qy, dx, dy, dz, length3, tol, t, base,
                                 top, bounds, enx, eny, ec, ecount):
                         blocked_w = True

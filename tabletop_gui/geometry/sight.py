@@ -27,7 +27,12 @@ empty when the models cannot see each other).
 Where numba is installed (``jit``), the pairs whose candidates are all convex polygons of
 the padded edge arrays are answered by compiled loops that follow the same order pair by
 pair and stop at a pair's first clear path (``jit_kernels.sight_centre`` and
-``sight_samples``): the same answers, without arrays of every candidate line.
+``sight_samples``): the same answers, without arrays of every candidate line. There, a
+pair whose centre line is blocked by a piece standing at or below both bottoms and
+rising above both tops that cuts the corridor of the samples (every sample lies within
+its body's reach of its centre: a rectangle's half diagonal, an oval's larger half axis)
+is hidden at once: that piece blocks and grounds every plan path, as a proof shows
+(``jit_kernels.crosses_corridor``), so the eight paths need not be tried.
 """
 
 from __future__ import annotations
