@@ -291,7 +291,8 @@ class TargetScan:
         # what changed, for those who follow the scan: (version, targets) since ``_base``
         self.version = 0
         self._base = 0
-        self._log: list[tuple[int, frozenset[str]]] = []
+        # (the change, the targets, True when they were only copied stale: ``start``)
+        self._log: list[tuple[int, frozenset[str], bool]] = []
         self.computations = 0  # how many full reports were computed (tests read it)
         # the statuses as they were before the last start or piece, kept until the next:
         # whoever drew them lets go of them as they take the new ones, and the last
@@ -325,7 +326,7 @@ class TargetScan:
             copies, copied = _stale_copies(known if in_order and known is not None
                                            else self._done.values())
             self._done.update(copies)
-            self._log_change(frozenset(copies))
+            self._log_change(frozenset(copies), restaled=True)
             if in_order:
                 known = copied
             remap = not in_order and bool(copies)
@@ -356,15 +357,34 @@ class TargetScan:
         changed), or when ``version`` is older than the changes kept."""
         if version < self._base:
             return None
-        return {t for v, targets in self._log if v > version for t in targets}
+        return {t for v, targets, _ in self._log if v > version for t in targets}
+
+    def changes_since(self, version: int) -> tuple[set[str], set[str]] | None:
+        """``changed_since(version)``, and those of them that were only copied stale
+        since (a drag step's ``start``: the same verdict, reasons and report, flagged
+        stale), not judged or put: a view that drew their statuses as of ``version``
+        shows them as they are but for the flag."""
+        if version < self._base:
+            return None
+        changed: set[str] = set()
+        restaled: set[str] = set()
+        for v, targets, copied in self._log:
+            if v > version:
+                changed.update(targets)
+                if copied:
+                    restaled.update(targets)
+        if restaled:
+            restaled -= {t for v, targets, copied in self._log
+                         if v > version and not copied for t in targets}
+        return changed, restaled
 
     def _changed(self, targets: frozenset[str]) -> None:
         self._sorted = None
         self._log_change(targets)
 
-    def _log_change(self, targets: frozenset[str]) -> None:
+    def _log_change(self, targets: frozenset[str], restaled: bool = False) -> None:
         self.version += 1
-        self._log.append((self.version, targets))
+        self._log.append((self.version, targets, restaled))
         if len(self._log) > LOG_KEPT:  # the older half forgotten (``changed_since``)
             cut = len(self._log) // 2
             self._base, self._log = self._log[cut - 1][0], self._log[cut:]

@@ -450,13 +450,22 @@ class AttackOverlay:
                 or (plan.enemies is not plan_before.enemies
                     and plan.enemies != plan_before.enemies):
             return None
-        changed = scan.changed_since(self._version)
+        changes = scan.changes_since(self._version)
         moved = scenario.models_changed_from(drawn_on) if scenario is not drawn_on else []
-        if changed is None or moved is None:
+        if changes is None or moved is None:
             return None
-        changed.update(m.id for pair in moved for m in pair)
+        changed, restaled = changes
+        moved_ids = {m.id for pair in moved for m in pair}
+        changed |= moved_ids
         if before[2] is not context[2] or before[5] is not context[5]:
             changed |= self._sighted
+        if restaled:
+            # the statuses only copied stale since (drawn as the scan had them: judged
+            # since, they would not be), of enemies that did not move and have no sight
+            # line: their marks and tooltips stay as they are, with the status they were
+            # drawn for (a drag step does not walk its thousand enemies for nothing; the
+            # ones left to draw are drawn all the same, ``_update``)
+            changed -= restaled - moved_ids - self._sighted
         return changed
 
     def _every_enemy(self, statuses: list[TargetStatus], attacker: Model,

@@ -452,3 +452,31 @@ def test_a_drag_step_keeps_the_order_known_with_the_stale_copies_in_it() -> None
         assert all(s is scan.status_of(s.target) for s in got)
         assert [s.target for s in got] == [s.target for s in sorted(got, key=_nearness)]
         assert {s.target for s in got} == set(scan.plan.enemies)
+
+
+def test_the_changes_since_a_version_say_which_statuses_were_only_copied_stale() -> None:
+    """``TargetScan.changes_since``: what changed since a version (``changed_since``'s
+    targets) and those of them a drag step only copied stale since (the same status but
+    the flag), not judged or put after: a view that drew them keeps their marks."""
+    scanner, worker, _, moved, attacker = _scanned_then_moved()
+    scan = scanner.scan
+    drawn_at = scan.version
+    drawn = {s.target: s for s in scan.statuses()}
+    assert scan.changes_since(drawn_at) == (set(), set())
+    scanner.hold()
+    scanner.follow(Snapshot.of(moved), AttackChoice(attacker, None, None, None))
+    assert worker.jobs  # the step's verdicts asked for, not computed yet
+    changed, restaled = scan.changes_since(drawn_at)  # type: ignore[misc]
+    assert changed == restaled == scan.changed_since(drawn_at) == set(drawn)
+    for t in restaled:
+        s = scan.status_of(t)
+        assert s is not None and s.stale and replace(s, stale=False) == drawn[t]
+    stepped_at = scan.version
+    put = next(iter(drawn))  # one status put since (the attack's own report)
+    scan.put(replace(drawn[put], reasons=("put",)), moved)
+    changed, restaled = scan.changes_since(drawn_at)  # type: ignore[misc]
+    assert changed == set(drawn) and restaled == set(drawn) - {put}
+    assert scan.changes_since(stepped_at) == ({put}, set())
+    worker.run()  # then the verdicts: every status judged since
+    changed, restaled = scan.changes_since(drawn_at)  # type: ignore[misc]
+    assert changed == scan.changed_since(drawn_at) == set(drawn) and restaled == set()
