@@ -240,7 +240,9 @@ class AttackOverlay:
             item.setVisible(enabled)
 
     def of_kind(self, kind: str) -> list[OverlayItem]:
-        return [i for i in self.items if i.kind == kind]
+        """``items`` of that kind, in their order (one pass over the groups: a thousand
+        marks are not listed first)."""
+        return [i for _, items in self._groups.values() for i in items if i.kind == kind]
 
     def marker(self, target: str) -> TargetMarker | None:
         """The mark shown on ``target`` (in its group: not looked for among every item)."""

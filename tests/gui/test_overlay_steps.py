@@ -73,6 +73,8 @@ def test_marks_redrawn_step_by_step_equal_marks_drawn_afresh(qtbot, tmp_path, mo
             marks = {i.key: i for i in drawn.items if isinstance(i, TargetMarker)}
             assert {t: drawn.marker(t) for t in doc.scenario.by_id} \
                 == {t: marks.get(t) for t in doc.scenario.by_id}
+            for kind in ("target", "sight", "selected_target", "range"):  # in one pass
+                assert drawn.of_kind(kind) == [i for i in drawn.items if i.kind == kind]
         assert mine["seen"] == theirs["seen"]
         assert mine["groups"].keys() == theirs["groups"].keys()
         for name, group in mine["groups"].items():
