@@ -407,6 +407,7 @@ class AttackOverlay:
         by_id: Mapping[str, object] = self._scenario.by_id if self._scenario is not None \
             else {}
         entity = by_id.get
+        spares = self._spare
         deadline, clock = self._deadline, time.perf_counter
         for t in left:  # (``_past_deadline`` inline)
             if deadline is not None and clock() > deadline:  # the rest for the next
@@ -428,6 +429,11 @@ class AttackOverlay:
                     self._drop(("sight", t))
                 before[5].show(status)
                 seen[t] = (status, before[1], before[2], geometry, False, before[5])
+            elif before is None and status.stale and t != target \
+                    and (t, status.valid) in spares \
+                    and self._kept(status, entity(t), False, geometry):  # type: ignore[arg-type]
+                continue  # its mark kept aside shown again (the next attacker's enemies),
+                # as ``_enemy`` would (``_again`` does nothing without a mark drawn)
             elif not self._enemy(status, attacker, geometry):
                 self._left.add(t)
 
