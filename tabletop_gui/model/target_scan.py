@@ -305,6 +305,7 @@ class TargetScan:
         # ``statuses``): a drag step does not copy a thousand statuses that nobody asks
         # for (the marks of those that did not move stay as drawn: ``changes_since``)
         self._unstaled: set[str] = set()
+        self._judged: set[str] = set()  # those with a status judged since the last start
         self._sorted_of_before = False  # ``_sorted`` may hold some of those (a start)
 
     def wants(self, plan: ScanPlan) -> bool:
@@ -327,15 +328,14 @@ class TargetScan:
             # are stale now (the others are stale already): named in ``_unstaled``, each
             # copied stale when asked for; the change is logged as such, so that who
             # follows the scan redraws only their targets (``changes_since``)
-            unstaled = self._unstaled
-            judged = [t for t, s in self._done.items() if not s.stale and t not in unstaled]
-            unstaled.update(judged)
-            self._log_change(frozenset(judged), restaled=True)
+            judged = frozenset(self._judged)  # (none walked for them: a drag's steps)
+            self._unstaled |= judged
+            self._log_change(judged, restaled=True)
             if known is not None and len(known) != len(self._done):
                 known = None
             # the copies sort as their originals do (the same distance and target): the
             # order known stays (a drag step among thousands does not sort them again)
-            self._sorted_of_before = bool(unstaled)
+            self._sorted_of_before = bool(self._unstaled)
         else:
             enemies = set(plan.enemies)
             self._done = {t: _stale(s) for t, s in self._done.items() if t in enemies} \
@@ -347,6 +347,7 @@ class TargetScan:
                 known = [self._done[k.target] for k in known if k.target in self._done]
             self._sorted_of_before = False
         self.plan = plan
+        self._judged = set()
         self._sorted = known
         self._failures = {}
         self._order = None
@@ -464,6 +465,7 @@ class TargetScan:
             unstaled.difference_update(piece.statuses)
         for t, status in piece.statuses.items():
             self._done[t] = status
+            self._judged.add(t)
             if status.failure is not None:
                 self._failures[t] = status
             self.computations += 1
@@ -496,6 +498,10 @@ class TargetScan:
             return
         self._done[status.target] = status
         self._unstaled.discard(status.target)
+        if status.stale:
+            self._judged.discard(status.target)
+        else:
+            self._judged.add(status.target)
         if status.failure is not None:
             self._failures[status.target] = status
         if status.target in self._reports_left:

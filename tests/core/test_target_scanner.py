@@ -528,3 +528,25 @@ def test_a_drag_steps_verdicts_replace_the_statuses_never_asked_for() -> None:
 
     assert said(scanner.statuses()) == said(fresh.statuses())
     assert all(s.report is not None for s in scanner.statuses())
+
+
+def test_the_statuses_a_drag_step_makes_stale_are_those_judged_on_the_board_before() -> None:
+    """A drag step's start names stale the statuses judged (full reports, or put) on the
+    scenario before, found without a walk over every status: the same as the statuses
+    not stale then, step after step (the second step on verdicts only: none)."""
+    scanner, worker, scenario, moved, attacker = _scanned_then_moved()
+    scan = scanner.scan
+    for step, where in enumerate((moved, scenario, moved)):
+        fresh = {t for t, s in scan._done.items() if not s.stale and t not in scan._unstaled}
+        if step == 0:
+            assert fresh == set(scan.plan.enemies)
+        at = scan.version
+        scanner.hold()
+        scanner.follow(Snapshot.of(where), AttackChoice(attacker, None, None, None))
+        assert scan.changes_since(at) == (fresh, fresh)
+        while worker.jobs:
+            worker.run()  # the verdicts (stale) only
+        if step == 1:  # the attack's own report put for one of them
+            target = next(iter(scan.plan.enemies))
+            scan.put(replace(scan.status_of(target), stale=False), where)
+    assert scan.changes_since(at)[1] == set()
