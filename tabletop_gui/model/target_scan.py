@@ -291,7 +291,8 @@ class TargetScan:
         # what changed, for those who follow the scan: (version, targets) since ``_base``
         self.version = 0
         self._base = 0
-        self._log: list[tuple[int, frozenset[str]]] = []
+        # (the change, the targets, True when they were only copied stale: ``start``)
+        self._log: list[tuple[int, frozenset[str], bool]] = []
         self.computations = 0  # how many full reports were computed (tests read it)
         # the statuses as they were before the last start or piece, kept until the next:
         # whoever drew them lets go of them as they take the new ones, and the last
@@ -299,6 +300,13 @@ class TargetScan:
         # free them there, on the way to the screen (~5 ms); they are freed with the
         # next piece instead (the full reports', after the marks are shown)
         self._replaced: list[TargetStatus] = []
+        # the targets whose statuses in ``_done`` were judged on an earlier scenario and
+        # stand for their stale copies, made when first asked for (``status_of``,
+        # ``statuses``): a drag step does not copy a thousand statuses that nobody asks
+        # for (the marks of those that did not move stay as drawn: ``changes_since``)
+        self._unstaled: set[str] = set()
+        self._judged: set[str] = set()  # those with a status judged since the last start
+        self._sorted_of_before = False  # ``_sorted`` may hold some of those (a start)
 
     def wants(self, plan: ScanPlan) -> bool:
         """True when ``plan`` is another scan than the current one."""
@@ -316,31 +324,30 @@ class TargetScan:
         known = self._sorted if same_choice else None
         if same_choice and before is not None and (before.enemies is plan.enemies
                                                    or before.enemies == plan.enemies):
-            # the same enemies (a drag step): only the statuses judged on the scenario
-            # before are copied stale (the others are stale already), and the change is
-            # logged as such, so that who follows the scan redraws only their targets
-            # (walked in the order known, when it is: the copies' list in that order is
-            # made on the way, not by a second pass over the thousand statuses)
-            in_order = known is not None and len(known) == len(self._done)
-            copies, copied = _stale_copies(known if in_order and known is not None
-                                           else self._done.values())
-            self._done.update(copies)
-            self._log_change(frozenset(copies))
-            if in_order:
-                known = copied
-            remap = not in_order and bool(copies)
+            # the same enemies (a drag step): the statuses judged on the scenario before
+            # are stale now (the others are stale already): named in ``_unstaled``, each
+            # copied stale when asked for; the change is logged as such, so that who
+            # follows the scan redraws only their targets (``changes_since``)
+            judged = frozenset(self._judged)  # (none walked for them: a drag's steps)
+            self._unstaled |= judged
+            self._log_change(judged, restaled=True)
+            if known is not None and len(known) != len(self._done):
+                known = None
+            # the copies sort as their originals do (the same distance and target): the
+            # order known stays (a drag step among thousands does not sort them again)
+            self._sorted_of_before = bool(self._unstaled)
         else:
             enemies = set(plan.enemies)
             self._done = {t: _stale(s) for t, s in self._done.items() if t in enemies} \
                 if same_choice else {}
+            self._unstaled = set()
             self.version += 1
             self._base, self._log = self.version, []
-            remap = True
+            if known is not None:  # the stale copies sort as their originals did
+                known = [self._done[k.target] for k in known if k.target in self._done]
+            self._sorted_of_before = False
         self.plan = plan
-        # the stale copies sort as their originals did (the same distance and target):
-        # the order known stays (a drag step among thousands does not sort them again)
-        if known is not None and remap:
-            known = [self._done[k.target] for k in known if k.target in self._done]
+        self._judged = set()
         self._sorted = known
         self._failures = {}
         self._order = None
@@ -356,15 +363,34 @@ class TargetScan:
         changed), or when ``version`` is older than the changes kept."""
         if version < self._base:
             return None
-        return {t for v, targets in self._log if v > version for t in targets}
+        return {t for v, targets, _ in self._log if v > version for t in targets}
+
+    def changes_since(self, version: int) -> tuple[set[str], set[str]] | None:
+        """``changed_since(version)``, and those of them that were only copied stale
+        since (a drag step's ``start``: the same verdict, reasons and report, flagged
+        stale), not judged or put: a view that drew their statuses as of ``version``
+        shows them as they are but for the flag."""
+        if version < self._base:
+            return None
+        changed: set[str] = set()
+        restaled: set[str] = set()
+        for v, targets, copied in self._log:
+            if v > version:
+                changed.update(targets)
+                if copied:
+                    restaled.update(targets)
+        if restaled:
+            restaled -= {t for v, targets, copied in self._log
+                         if v > version and not copied for t in targets}
+        return changed, restaled
 
     def _changed(self, targets: frozenset[str]) -> None:
         self._sorted = None
         self._log_change(targets)
 
-    def _log_change(self, targets: frozenset[str]) -> None:
+    def _log_change(self, targets: frozenset[str], restaled: bool = False) -> None:
         self.version += 1
-        self._log.append((self.version, targets))
+        self._log.append((self.version, targets, restaled))
         if len(self._log) > LOG_KEPT:  # the older half forgotten (``changed_since``)
             cut = len(self._log) // 2
             self._base, self._log = self._log[cut - 1][0], self._log[cut:]
@@ -420,11 +446,11 @@ class TargetScan:
             self._verdicts_left = list(piece.order)
         if piece.failed is not None:
             self._failed = piece.failed
-        done, distance = self._done, self._distance
+        done, distance, unstaled = self._done, self._distance, self._unstaled
         new, template = object.__new__, _VERDICT
         for t, (valid, reasons) in piece.verdicts.items():
             known = done.get(t)
-            if known is not None and not known.stale:
+            if known is not None and not known.stale and t not in unstaled:
                 continue  # its full report on this scenario came first (the target's)
             # ``_verdict(t, valid, reasons, distance.get(t))`` without the call (a move
             # merges a thousand)
@@ -434,8 +460,12 @@ class TargetScan:
             fields["target"], fields["valid"], fields["reasons"] = t, valid, reasons
             fields["distance"] = distance.get(t)
             done[t] = status
+        if unstaled:
+            unstaled.difference_update(piece.verdicts)
+            unstaled.difference_update(piece.statuses)
         for t, status in piece.statuses.items():
             self._done[t] = status
+            self._judged.add(t)
             if status.failure is not None:
                 self._failures[t] = status
             self.computations += 1
@@ -444,7 +474,7 @@ class TargetScan:
             self._verdicts_left = [t for t in self._verdicts_left if t not in judged]
             if not self._verdicts_left:
                 self._reports_left = [t for t in self._order or ()
-                                      if t not in done or done[t].stale]
+                                      if t not in done or done[t].stale or t in unstaled]
                 # the invalid verdicts known without their reasons (stale, as all here)
                 self._explain_left = [t for t in self._reports_left
                                       if (s := done.get(t)) is not None and not s.valid
@@ -467,6 +497,11 @@ class TargetScan:
                 or status.target not in self.plan.enemies:
             return
         self._done[status.target] = status
+        self._unstaled.discard(status.target)
+        if status.stale:
+            self._judged.discard(status.target)
+        else:
+            self._judged.add(status.target)
         if status.failure is not None:
             self._failures[status.target] = status
         if status.target in self._reports_left:
@@ -491,17 +526,30 @@ class TargetScan:
         return out
 
     def status_of(self, target: str) -> TargetStatus | None:
-        return self._done.get(target)
+        status = self._done.get(target)
+        if status is not None and target in self._unstaled:  # its stale copy, made now
+            status = self._done[target] = _stale(status)
+            self._unstaled.discard(target)
+        return status
 
     def lookup(self) -> Callable[[str], TargetStatus | None]:
         """``status_of`` as the bound lookup itself, for a caller asking of a thousand
-        targets at once (valid until the scan starts again or takes a piece)."""
-        return self._done.get
+        targets at once (valid until the scan starts again or takes a piece), when no
+        stale copy is to be made."""
+        return self.status_of if self._unstaled else self._done.get
 
     def statuses(self) -> list[TargetStatus]:
         """The statuses known so far, nearest first."""
+        unstaled, done = self._unstaled, self._done
+        if unstaled:
+            done.update(_stale_copies([done[t] for t in unstaled]))
+            unstaled.clear()
+        if self._sorted_of_before:  # the order known, with the copies in it
+            self._sorted_of_before = False
+            if self._sorted is not None:
+                self._sorted = [done[s.target] for s in self._sorted]
         if self._sorted is None:
-            self._sorted = sorted(self._done.values(), key=_nearness)
+            self._sorted = sorted(done.values(), key=_nearness)
         return list(self._sorted)
 
 
@@ -517,24 +565,20 @@ def _stale(s: TargetStatus) -> TargetStatus:
     return copy
 
 
-def _stale_copies(statuses: Iterable[TargetStatus]
-                  ) -> tuple[dict[str, TargetStatus], list[TargetStatus]]:
+def _stale_copies(statuses: Iterable[TargetStatus]) -> dict[str, TargetStatus]:
     """``_stale`` of each of ``statuses`` that is not stale, by target, without a call
-    each (a move makes a thousand); and every one as ``_stale`` gives it, in their order."""
+    each (a thousand at once)."""
     copies: dict[str, TargetStatus] = {}
-    every: list[TargetStatus] = []
-    new, keep = object.__new__, every.append
+    new = object.__new__
     for s in statuses:
         if s.stale:
-            keep(s)
             continue
         copy = new(TargetStatus)
         fields = copy.__dict__
         fields.update(s.__dict__)
         fields["stale"] = True
         copies[s.target] = copy
-        keep(copy)
-    return copies, every
+    return copies
 
 
 _VERDICT = TargetStatus("", False, (), None, None, stale=True).__dict__

@@ -225,6 +225,10 @@ class AttackOverlay:
         self._zones_at = (0.0, 0.0)  # where the attacker stood when its zones were built
         self._zones_to = (0.0, 0.0)  # and where they were last moved with it
         self._spare: dict[tuple[str, bool], tuple[Model | None, TargetMarker]] = {}
+        # the statuses the marks kept aside held before they were shown again (``_kept``):
+        # let go at the first update after every mark is drawn, not as they are shown (a
+        # thousand full reports freed on the way to the screen: ~10 ms of the next click)
+        self._let_go: list[TargetStatus] = []
         self.problems: list[Notice] = []  # what the last update could not draw, and why
         self._deadline: float | None = None  # perf_counter() past which nothing is built
         self._later = 0  # groups the last update left to build
@@ -240,7 +244,9 @@ class AttackOverlay:
             item.setVisible(enabled)
 
     def of_kind(self, kind: str) -> list[OverlayItem]:
-        return [i for i in self.items if i.kind == kind]
+        """``items`` of that kind, in their order (one pass over the groups: a thousand
+        marks are not listed first)."""
+        return [i for _, items in self._groups.values() for i in items if i.kind == kind]
 
     def marker(self, target: str) -> TargetMarker | None:
         """The mark shown on ``target`` (in its group: not looked for among every item)."""
@@ -329,6 +335,8 @@ class AttackOverlay:
         building after that long: False when something is left to draw (call again)."""
         self._deadline = None if budget_s is None else time.perf_counter() + budget_s
         self._later = 0
+        if self._let_go and self.progress[0] == self.progress[1]:
+            self._let_go = []  # the update before drew every mark
         self._scenario, self._choice = scenario, view.choice
         if budget_s is not None:  # drawn over several calls, maybe: repainted once
             self.marks.hold(True)
@@ -405,6 +413,7 @@ class AttackOverlay:
         by_id: Mapping[str, object] = self._scenario.by_id if self._scenario is not None \
             else {}
         entity = by_id.get
+        spares = self._spare
         deadline, clock = self._deadline, time.perf_counter
         for t in left:  # (``_past_deadline`` inline)
             if deadline is not None and clock() > deadline:  # the rest for the next
@@ -426,6 +435,11 @@ class AttackOverlay:
                     self._drop(("sight", t))
                 before[5].show(status)
                 seen[t] = (status, before[1], before[2], geometry, False, before[5])
+            elif before is None and status.stale and t != target \
+                    and (t, status.valid) in spares \
+                    and self._kept(status, entity(t), False, geometry):  # type: ignore[arg-type]
+                continue  # its mark kept aside shown again (the next attacker's enemies),
+                # as ``_enemy`` would (``_again`` does nothing without a mark drawn)
             elif not self._enemy(status, attacker, geometry):
                 self._left.add(t)
 
@@ -450,13 +464,22 @@ class AttackOverlay:
                 or (plan.enemies is not plan_before.enemies
                     and plan.enemies != plan_before.enemies):
             return None
-        changed = scan.changed_since(self._version)
+        changes = scan.changes_since(self._version)
         moved = scenario.models_changed_from(drawn_on) if scenario is not drawn_on else []
-        if changed is None or moved is None:
+        if changes is None or moved is None:
             return None
-        changed.update(m.id for pair in moved for m in pair)
+        changed, restaled = changes
+        moved_ids = {m.id for pair in moved for m in pair}
+        changed |= moved_ids
         if before[2] is not context[2] or before[5] is not context[5]:
             changed |= self._sighted
+        if restaled:
+            # the statuses only copied stale since (drawn as the scan had them: judged
+            # since, they would not be), of enemies that did not move and have no sight
+            # line: their marks and tooltips stay as they are, with the status they were
+            # drawn for (a drag step does not walk its thousand enemies for nothing; the
+            # ones left to draw are drawn all the same, ``_update``)
+            changed -= restaled - moved_ids - self._sighted
         return changed
 
     def _every_enemy(self, statuses: list[TargetStatus], attacker: Model,
@@ -561,6 +584,7 @@ class AttackOverlay:
             return False
         del self._spare[(t, status.valid)]
         marker = spare[1]
+        self._let_go.append(marker.status)
         marker.show(status)
         marker.set_shown(self.enabled)
         self._groups[name] = ((status.valid, enemy, chosen), [marker])

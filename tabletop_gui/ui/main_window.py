@@ -226,6 +226,10 @@ class MainWindow(WindowHost):
             self.add_panel(title, widget)
         for dock in self.findChildren(QDockWidget):
             flow.watch_keys_of(dock)
+        # a scan complete (its thousand full reports in) is work over: what it made is
+        # long-lived until the next edit, settled now rather than on the quiet timer
+        # (which the next click may beat: its collections would walk the reports)
+        flow.scan_finished.connect(self._settle_heap)
         self.attack_flow = flow
         self.lay_out_docks()
         return flow

@@ -405,11 +405,8 @@ def test_verdicts_and_stale_copies_made_in_bulk_are_those_made_one_by_one() -> N
     done = dict(scanner.scan._done)
     before = {t: dict(s.__dict__) for t, s in done.items()}
     done["old"] = _stale(next(iter(done.values())))  # stale already: not copied
-    copies, every = _stale_copies(done.values())
+    copies = _stale_copies(done.values())
     assert set(copies) == set(done) - {"old"}
-    # every status in the order given: the copies, and the stale one itself
-    assert len(every) == len(done) and every[-1] is done["old"]
-    assert all(s is copies[t] for t, s in zip(list(done)[:-1], every[:-1], strict=True))
     for t, copy in copies.items():
         assert type(copy) is TargetStatus and copy.__dict__ == _stale(done[t]).__dict__
         assert done[t].__dict__ == before[t] and not done[t].stale
@@ -452,3 +449,104 @@ def test_a_drag_step_keeps_the_order_known_with_the_stale_copies_in_it() -> None
         assert all(s is scan.status_of(s.target) for s in got)
         assert [s.target for s in got] == [s.target for s in sorted(got, key=_nearness)]
         assert {s.target for s in got} == set(scan.plan.enemies)
+
+
+def test_the_changes_since_a_version_say_which_statuses_were_only_copied_stale() -> None:
+    """``TargetScan.changes_since``: what changed since a version (``changed_since``'s
+    targets) and those of them a drag step only copied stale since (the same status but
+    the flag), not judged or put after: a view that drew them keeps their marks."""
+    scanner, worker, _, moved, attacker = _scanned_then_moved()
+    scan = scanner.scan
+    drawn_at = scan.version
+    drawn = {s.target: s for s in scan.statuses()}
+    assert scan.changes_since(drawn_at) == (set(), set())
+    scanner.hold()
+    scanner.follow(Snapshot.of(moved), AttackChoice(attacker, None, None, None))
+    assert worker.jobs  # the step's verdicts asked for, not computed yet
+    changed, restaled = scan.changes_since(drawn_at)  # type: ignore[misc]
+    assert changed == restaled == scan.changed_since(drawn_at) == set(drawn)
+    for t in restaled:
+        s = scan.status_of(t)
+        assert s is not None and s.stale and replace(s, stale=False) == drawn[t]
+    stepped_at = scan.version
+    put = next(iter(drawn))  # one status put since (the attack's own report)
+    scan.put(replace(drawn[put], reasons=("put",)), moved)
+    changed, restaled = scan.changes_since(drawn_at)  # type: ignore[misc]
+    assert changed == set(drawn) and restaled == set(drawn) - {put}
+    assert scan.changes_since(stepped_at) == ({put}, set())
+    worker.run()  # then the verdicts: every status judged since
+    changed, restaled = scan.changes_since(drawn_at)  # type: ignore[misc]
+    assert changed == scan.changed_since(drawn_at) == set(drawn) and restaled == set()
+
+
+def test_a_drag_steps_stale_copies_are_made_when_asked_for_and_stay_the_same() -> None:
+    """A drag step's start copies no status stale: each is copied when first asked for
+    (``status_of``, ``lookup``, ``statuses``), once (the same copy after), equal to the
+    status judged before but for the flag; the step's verdicts then replace them, the
+    ones never asked for too."""
+    scanner, worker, _, moved, attacker = _scanned_then_moved()
+    scan = scanner.scan
+    judged = {s.target: s for s in scan.statuses()}
+    assert judged and not any(s.stale for s in judged.values())
+    scanner.hold()
+    scanner.follow(Snapshot.of(moved), AttackChoice(attacker, None, None, None))
+    assert set(scan._unstaled) == set(judged)  # none copied yet
+    first, second, *rest = list(judged)
+    copy = scan.status_of(first)
+    assert copy is not None and copy.stale and replace(copy, stale=False) == judged[first]
+    assert scan.status_of(first) is copy and scan.lookup()(first) is copy
+    assert scan.lookup()(second) is scan.status_of(second)
+    assert set(scan._unstaled) == set(rest)
+    every = scan.statuses()
+    assert every[every.index(copy)] is copy and not scan._unstaled
+    assert [s.target for s in every] == list(judged)  # the order known, kept
+    assert all(s.stale and s is scan.status_of(s.target)
+               and replace(s, stale=False) == judged[s.target] for s in every)
+    worker.run()  # the step's verdicts replace every one of them
+    assert scan.verdicts_known
+    assert all(s.stale and s.report is None for s in scan.statuses())
+
+
+def test_a_drag_steps_verdicts_replace_the_statuses_never_asked_for() -> None:
+    """The statuses of the scenario before that nobody asked for (their stale copies
+    never made) are replaced by the step's verdicts all the same, and the full reports
+    follow for every enemy, as a scan from nothing gives them (their verdicts and
+    reasons; the odds' floats are not compared)."""
+    scanner, worker, scenario, moved, attacker = _scanned_then_moved()
+    scanner.follow(Snapshot.of(moved), AttackChoice(attacker, None, None, None))
+    while worker.jobs:
+        worker.run()
+    assert scanner.scan.complete and not scanner.scan._unstaled
+    fresh_worker = Worker()
+    fresh = TargetScanner(fresh_worker, lambda where, e: None)
+    fresh.follow(Snapshot.of(moved), AttackChoice(attacker, None, None, None))
+    while fresh_worker.jobs:
+        fresh_worker.run()
+    def said(statuses: list[TargetStatus]) -> list[tuple[object, ...]]:
+        return [(s.target, s.valid, s.reasons, s.stale, s.report is not None,
+                 s.report.valid if s.report is not None else None) for s in statuses]
+
+    assert said(scanner.statuses()) == said(fresh.statuses())
+    assert all(s.report is not None for s in scanner.statuses())
+
+
+def test_the_statuses_a_drag_step_makes_stale_are_those_judged_on_the_board_before() -> None:
+    """A drag step's start names stale the statuses judged (full reports, or put) on the
+    scenario before, found without a walk over every status: the same as the statuses
+    not stale then, step after step (the second step on verdicts only: none)."""
+    scanner, worker, scenario, moved, attacker = _scanned_then_moved()
+    scan = scanner.scan
+    for step, where in enumerate((moved, scenario, moved)):
+        fresh = {t for t, s in scan._done.items() if not s.stale and t not in scan._unstaled}
+        if step == 0:
+            assert fresh == set(scan.plan.enemies)
+        at = scan.version
+        scanner.hold()
+        scanner.follow(Snapshot.of(where), AttackChoice(attacker, None, None, None))
+        assert scan.changes_since(at) == (fresh, fresh)
+        while worker.jobs:
+            worker.run()  # the verdicts (stale) only
+        if step == 1:  # the attack's own report put for one of them
+            target = next(iter(scan.plan.enemies))
+            scan.put(replace(scan.status_of(target), stale=False), where)
+    assert scan.changes_since(at)[1] == set()

@@ -224,3 +224,21 @@ def test_the_heap_is_settled_when_quiet_not_while_the_worker_works(qtbot, tmp_pa
     assert not window._settle.isActive() and window._settle_busy.isActive()
     window._worker_busy(False)
     assert window._settle.isActive() and not window._settle_busy.isActive()
+
+
+def test_the_heap_is_settled_when_a_scan_is_finished(qtbot, tmp_path, monkeypatch):
+    """A target scan complete is work over: the heap is settled then (its full reports
+    are long-lived until the next edit), not only once the worker has been quiet for a
+    while, which the next click may beat (its collections would walk the reports)."""
+    from tabletop_gui.model import heap
+
+    window, flow = make_window(qtbot, demo("warcry"), tmp_path)
+    settled: list[bool] = []
+    monkeypatch.setattr(heap, "settle", lambda: settled.append(flow.targets.scan.complete))
+    for quiet in (window._settle, window._settle_busy):  # the quiet timers out of the way
+        quiet.stop()
+        quiet.setInterval(10**8)
+    attacker = next(m.id for m in window.document.scenario.models if m.side == "red")
+    with qtbot.waitSignal(flow.scan_finished, timeout=20000):
+        window.document.set_selection([attacker])
+    assert settled == [True]
