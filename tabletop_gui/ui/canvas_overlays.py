@@ -262,6 +262,12 @@ class AttackOverlay:
             self._remove(item)
         self._spare.clear()
 
+    def forget_marks_but(self, ids: set[str] | frozenset[str]) -> None:
+        """Remove the hidden marks kept for enemies whose ids are not in ``ids`` (the
+        models of a document just opened): no other may be shown again."""
+        for key in [k for k in self._spare if k[0] not in ids]:
+            self._remove(self._spare.pop(key)[1])
+
     def _drop(self, name: object) -> None:
         _, items = self._groups.pop(name)
         if isinstance(name, tuple) and name[0] == "sight":
@@ -619,7 +625,8 @@ class AttackOverlay:
         if enemy is None:
             return
         spare = self._spare.pop((status.target, status.valid), None)
-        if spare is not None and spare[0] is enemy:
+        if spare is not None and (spare[0] is enemy or self._drawn_as(spare[1], enemy)):
+            spare[1].model = enemy
             spare[1].show(status)
             self._add(spare[1])
         else:
@@ -635,6 +642,14 @@ class AttackOverlay:
                               tooltip="the target", parent=self.layer)
             sel.setZValue(mark_sprites.Z_MARKS + 1.0)  # over its mark's white halo
             self._add(sel)
+
+    def _drawn_as(self, marker: TargetMarker, enemy: Model) -> bool:
+        """``marker`` draws what a new mark of ``enemy`` (of its validity) would: the
+        same picture at the very same place (an enemy of another value, a file opened
+        again, whose mark need not be made again)."""
+        at = to_scene(enemy.x, enemy.y)
+        return marker.at.x() == at.x() and marker.at.y() == at.y() \
+            and marker.sprite_key == self._mark_shape(enemy, marker.valid)[0]
 
     def _target_ring(self, enemy: Model) -> QPainterPath:
         """The ring around the chosen target's base: built around the base at the origin
