@@ -120,6 +120,9 @@ class InspectorPanel(QScrollArea):
             if left is not None and self._form is not None:
                 if self._kept is not None:
                     self._kept[1].deleteLater()
+                # out of sight, the panel's: Qt deletes it with the panel, on this
+                # thread (taken, it had no owner: never deleted, held by Python alone)
+                old.setParent(self)
                 self._kept = (left, old, self._form)
             else:
                 old.deleteLater()

@@ -93,3 +93,77 @@ def test_a_kept_model_form_shows_what_a_form_built_afresh_shows(qtbot, tmp_path)
     binding.widget.setText("Renamed")
     binding.widget.editingFinished.emit()
     assert doc.scenario.model("m8").name == "Renamed"
+
+
+def _panel_with_a_kept_page(host: QWidget) -> tuple[Any, QWidget]:
+    """An inspector in ``host`` that has left a fighter's form for the battlefield's
+    (the page it keeps to show again) and the page it keeps."""
+    from tabletop_gui.model.document import Document
+    from tabletop_gui.ui.inspector import InspectorPanel
+
+    doc = Document(crowd_scenario(4))
+    panel = InspectorPanel(doc, host)
+    doc.set_selection(["m1"])
+    assert panel.form is not None
+    doc.set_selection([])
+    assert panel.form is not None and panel._kept is not None
+    return panel, panel._kept[1]
+
+
+def test_the_kept_page_is_deleted_with_the_panel(qtbot) -> None:  # noqa: ANN001
+    """The page kept out of sight belongs to the panel: Qt deletes it with it, on the GUI
+    thread. Taken out of the scroll area (``takeWidget``) it had no owner, Qt's or
+    Python's: it outlived its closed window, never deleted (its widgets' connections
+    holding the panel's Python objects)."""
+    import shiboken6
+
+    host = QWidget()
+    panel, page = _panel_with_a_kept_page(host)
+    assert not page.isVisible() and page.parent() is not None
+    host.deleteLater()
+    qtbot.waitUntil(lambda: not shiboken6.isValid(panel))
+    assert not shiboken6.isValid(page)
+
+
+_COLLECTED_ON_A_THREAD = """
+import gc, threading
+from PySide6.QtCore import QCoreApplication, QEvent, Qt
+from PySide6.QtWidgets import QApplication, QWidget
+app = QApplication([])
+from tests.gui.test_inspector_kept import _panel_with_a_kept_page
+main = threading.get_ident()
+off = []
+for n in range(20):
+    host = QWidget()
+    panel, page = _panel_with_a_kept_page(host)
+    page.destroyed.connect(lambda *_: off.append(threading.get_ident() != main),
+                           Qt.ConnectionType.DirectConnection)
+    panel.me = panel  # a cycle, as a closed window's panel is in
+    host.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    left = len(QApplication.allWidgets())
+    del host, panel, page
+    worker = threading.Thread(target=gc.collect)
+    worker.start()
+    worker.join()
+    print(left, sum(off))
+"""
+
+
+def test_a_closed_panel_collected_on_another_thread_deletes_no_widget_there() -> None:
+    """A closed window's panel, in a cycle, freed by a collection that runs on a worker
+    thread (it runs wherever objects are being made): every widget of it, the page kept
+    too, went with the panel on the GUI thread; none is left for the collection, none is
+    deleted off the GUI thread (Qt's widgets are not for other threads). Run in a child
+    process, which an abort kills."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen"}
+    run = subprocess.run([sys.executable, "-c", _COLLECTED_ON_A_THREAD], env=env,
+                         cwd=Path(__file__).parents[2], capture_output=True, text=True,
+                         timeout=120, check=False)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.split() == ["0", "0"] * 20  # no widget left, none deleted off it

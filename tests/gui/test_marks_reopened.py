@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import shiboken6
 from PySide6.QtWidgets import QGraphicsScene
 
 from tabletop_gui.bench.cases_gui import crowd_scenario
@@ -72,6 +73,11 @@ def test_marks_kept_across_an_open_equal_marks_drawn_afresh(qtbot, tmp_path) -> 
     open_file(qtbot, window, tmp_path / "b.battle.json")
     assert flow.attack.choice.attacker is None
     assert _shown(overlay) == {}  # nothing of the file before stays visible
+    # the marks kept hidden are the scene's (deleted with it, on the GUI thread), not
+    # held by Python alone
+    kept_marks = [m for _, m in overlay._spare.values()]
+    assert kept_marks and all(m.parentItem() is overlay.marks and m.scene() is window.scene
+                              and not shiboken6.ownedByPython(m) for m in kept_marks)
     select_attacker(qtbot, flow, "m90")
     same_as_afresh()
     after = _shown(overlay)
