@@ -547,8 +547,9 @@ class AttackOverlay:
     def _kept(self, status: TargetStatus, enemy: Model | None, chosen: bool,
               geometry: object) -> bool:
         """What ``_enemy`` does for a verdict (no sight line) whose mark was hidden for
-        the same enemy value and verdict (``clear(keep_marks=True)``): the mark shown
-        again, in one step (the next attacker's thousand enemies, most of them marked as
+        the same enemy value and verdict (``clear(keep_marks=True)``), or for a value
+        drawn the same (``_drawn_as``: a file opened again): the mark shown again, in one
+        step (the next attacker's thousand enemies, most of them marked as
         they were: a third of the work of the general way). False, and nothing done,
         for any other case."""
         t = status.target
@@ -556,10 +557,12 @@ class AttackOverlay:
         if not status.stale or chosen or name in self._groups:
             return False
         spare = self._spare.get((t, status.valid))
-        if spare is None or spare[0] is not enemy or self._past_deadline():
+        if spare is None or enemy is None or self._past_deadline() or (
+                spare[0] is not enemy and not self._drawn_as(spare[1], enemy)):
             return False
         del self._spare[(t, status.valid)]
         marker = spare[1]
+        marker.model = enemy
         marker.show(status)
         marker.set_shown(self.enabled)
         self._groups[name] = ((status.valid, enemy, chosen), [marker])
@@ -647,6 +650,12 @@ class AttackOverlay:
         """``marker`` draws what a new mark of ``enemy`` (of its validity) would: the
         same picture at the very same place (an enemy of another value, a file opened
         again, whose mark need not be made again)."""
+        drawn = marker.model
+        if isinstance(drawn, Fighter) and isinstance(enemy, Fighter):
+            # (what ``_mark_shape`` draws a fighter's mark by, and where it goes; a
+            # thousand enemies of a file opened again: no point made, no shape looked up)
+            return drawn.x == enemy.x and drawn.y == enemy.y \
+                and drawn.facing == enemy.facing and drawn.base == enemy.base
         at = to_scene(enemy.x, enemy.y)
         return marker.at.x() == at.x() and marker.at.y() == at.y() \
             and marker.sprite_key == self._mark_shape(enemy, marker.valid)[0]

@@ -69,6 +69,17 @@ def test_marks_kept_across_an_open_equal_marks_drawn_afresh(qtbot, tmp_path) -> 
     same_as_afresh()
     before = _shown(overlay)
     assert len(before) == 100
+    # a mark is drawn the same for a fighter of the same place, facing and base (the
+    # quick answer) exactly when its picture and place are the same
+    for t in (MOVED, REBASED, "m131"):
+        mark, enemy = before[t], window.document.scenario.model(t)
+        for other in (replace(enemy), replace(enemy, x=enemy.x + 1.0),
+                      replace(enemy, y=enemy.y - 0.25), replace(enemy, facing=enemy.facing + 90),
+                      replace(enemy, base=RoundBase(40)), replace(enemy, name="Other")):
+            at = to_scene(other.x, other.y)
+            drawn_same = (mark.at.x(), mark.at.y()) == (at.x(), at.y()) \
+                and mark.sprite_key == overlay._mark_shape(other, mark.valid)[0]
+            assert overlay._drawn_as(mark, other) == drawn_same
 
     open_file(qtbot, window, tmp_path / "b.battle.json")
     assert flow.attack.choice.attacker is None
