@@ -264,9 +264,14 @@ class AttackOverlay:
 
     def forget_marks_but(self, ids: set[str] | frozenset[str]) -> None:
         """Remove the hidden marks kept for enemies whose ids are not in ``ids`` (the
-        models of a document just opened): no other may be shown again."""
+        models of a document just opened): no other may be shown again. The others keep
+        their verdict only: the statuses of the file before (facts, reports) are freed
+        now, not a thousand of them on the first click that shows the marks again (a
+        mark is shown again with its new status, ``show``)."""
         for key in [k for k in self._spare if k[0] not in ids]:
             self._remove(self._spare.pop(key)[1])
+        for (t, valid), (_, marker) in self._spare.items():
+            marker.status = TargetStatus(t, valid, (), None, None, stale=True)
 
     def _drop(self, name: object) -> None:
         _, items = self._groups.pop(name)

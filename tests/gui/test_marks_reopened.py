@@ -89,6 +89,10 @@ def test_marks_kept_across_an_open_equal_marks_drawn_afresh(qtbot, tmp_path) -> 
     kept_marks = [m for _, m in overlay._spare.values()]
     assert kept_marks and all(m.parentItem() is overlay.marks and m.scene() is window.scene
                               and not shiboken6.ownedByPython(m) for m in kept_marks)
+    # nor do they hold the statuses of the file before (its facts and reports): their
+    # verdicts only, until shown again with the new scan's
+    assert all(m.status.facts is None and m.status.report is None and m.status.stale
+               and (m.status.target, m.status.valid) == (m.key, m.valid) for m in kept_marks)
     select_attacker(qtbot, flow, "m90")
     same_as_afresh()
     after = _shown(overlay)
