@@ -40,7 +40,7 @@ from PySide6.QtWidgets import (
 from tabletop_gui.model.attack_controller import AttackController
 from tabletop_gui.model.attack_view import AttackView, applied_scenario, edit_text
 from tabletop_gui.model.document import Change, Document
-from tabletop_gui.model.jobs import Runner
+from tabletop_gui.model.jobs import Outcome, Runner, Ticket
 from tabletop_gui.model.target_scanner import TargetScanner, follow_attack
 from tabletop_gui.scenario.entities import Fighter, Unit
 from tabletop_gui.ui.attack_panel import AttackPanel, card_area
@@ -54,6 +54,7 @@ from tabletop_gui.ui.log_panel import LogPanel, attack_entry
 APPLY_PREFIX = "Apply attack"
 SCAN_REST_MS = 60  # during a drag, full reports wait until the mouse rests this long
 OVERLAY_SLICE_S = 0.015  # overlay drawing per event-loop turn
+WARM_REST_MS = 200  # a file opened: its battle is built once the window rests this long
 TEXT_INPUTS = (QLineEdit, QAbstractSpinBox, QPlainTextEdit, QComboBox)
 KEY_HELP = (  # Help > Keyboard shortcuts
     ("R", "roll the dice of the attack (seeded)"),
@@ -117,13 +118,23 @@ class AttackFlow(QObject):
         self._draw_timer.timeout.connect(
             errors.guarded("Drawing the attack", self.reset)(self._draw))
         self._finished_for: object = None  # the scan plan scan_finished was emitted for
+        # a file opened: the worker builds its battle and geometry once the window rests
+        # (``_warm``), which the first attacker's click would wait for
+        self._runner = runner
+        self._warm_timer = QTimer(self)
+        self._warm_timer.setSingleShot(True)
+        self._warm_timer.setInterval(WARM_REST_MS)
+        self._warm_timer.timeout.connect(errors.guarded("Building the battlefield",
+                                                        self.reset)(self._warm))
+        self._warming: Ticket | None = None  # the build under way
         self.attack.subscribe(self._view_published)
         self.targets.subscribe(self._attack_changed)
         self.attack_panel.apply_requested.connect(
             errors.guarded("Applying the attack", self.reset)(self.apply))
         self.attack_panel.attacker_combo.activated.connect(self._select_attacker_on_canvas)
-        document.replaced.connect(self.reset)
+        document.replaced.connect(self._opened)
         scene.labels.placed.connect(self._reports_wait)
+        scene.labels.placed.connect(self._not_resting)
         # an edit is followed on the next turn: the canvas, the roster and the inspector
         # take it in this one (two thousand models: neither turn is long)
         self._document_timer = QTimer(self)
@@ -279,6 +290,7 @@ class AttackFlow(QObject):
             and not self._draw_timer.isActive() \
             and not self._scan_timer.isActive() and not self._preview_timer.isActive() \
             and not self._document_timer.isActive() \
+            and not self._warm_timer.isActive() and not self._warming_now \
             and (self.attack.choice.attacker is None or self.targets.scan.complete)
 
     @property
@@ -295,17 +307,58 @@ class AttackFlow(QObject):
                                       and scan.plan.attacker == attacker
                                       and scan.plan.scenario is self.attack.scenario))
 
-    def reset(self) -> None:
-        """Start over on the document as it is (another file opened, or after a
-        failure): no attack, no scan under way, no marks, nothing kept of before."""
+    def reset(self, keep_marks: bool = False) -> None:
+        """Start over on the document as it is (after a failure): no attack, no scan
+        under way, no marks, nothing kept of before. ``keep_marks``: the marks are hidden
+        and kept (``_opened``)."""
         self._scan_timer.stop()
         self._draw_timer.stop()
         self._preview_timer.stop()
         self._document_timer.stop()
+        self._warm_timer.stop()
         self._told, self._told_for = set(), None
-        self.overlay.clear()
+        self.overlay.clear(keep_marks=keep_marks)
         self.targets.reset()
         self.attack.reset(self.document.snapshot)
+
+    def _opened(self) -> None:
+        """Another file opened: started over (``reset``), but the marks of the models
+        it has too are kept hidden, to be shown again where the first attacker's enemies
+        are drawn the same (a thousand marks made again were a tenth of a second)."""
+        self.reset(keep_marks=True)
+        self.overlay.forget_marks_but({e.id for e in self.document.scenario.entities})
+        if not self._runner.synchronous:
+            self._warm_timer.start()
+
+    @property
+    def _warming_now(self) -> bool:
+        return self._warming is not None and not self._warming.cancelled
+
+    def _not_resting(self) -> None:
+        """The window worked (labels placed): the build waits for rest again."""
+        if self._warm_timer.isActive():
+            self._warm_timer.start()
+
+    def _warm(self) -> None:
+        """The file opened, at rest and no attacker chosen yet: the worker builds the
+        battle and its geometry of the document (as the first attacker's scan would, on
+        its click). Not while anything else is under way (the window or the worker
+        busy: it waits for rest again), nor when built already."""
+        snapshot = self.document.snapshot
+        if self.attack.choice.attacker is not None or snapshot.geometry_built:
+            return
+        if self._warming_now or self.scene.building or self.scene.labels.pending \
+                or self.attack.pending or getattr(self._runner, "busy", False):
+            self._warm_timer.start()
+            return
+
+        def built(outcome: Outcome[object]) -> None:
+            # (a failure is not told here: the attack that needs the battle tells it)
+            if self._warming is ticket:
+                self._warming = None
+
+        ticket = self._runner.submit(lambda: snapshot.geometry is not None, built)
+        self._warming = ticket
 
     def _document_changed(self, change: Change) -> None:
         self._preview_timer.stop()

@@ -270,6 +270,17 @@ class AttackOverlay:
             self._remove(item)
         self._spare.clear()
 
+    def forget_marks_but(self, ids: set[str] | frozenset[str]) -> None:
+        """Remove the hidden marks kept for enemies whose ids are not in ``ids`` (the
+        models of a document just opened): no other may be shown again. The others keep
+        their verdict only: the statuses of the file before (facts, reports) are freed
+        now, not a thousand of them on the first click that shows the marks again (a
+        mark is shown again with its new status, ``show``)."""
+        for key in [k for k in self._spare if k[0] not in ids]:
+            self._remove(self._spare.pop(key)[1])
+        for (t, valid), (_, marker) in self._spare.items():
+            marker.status = TargetStatus(t, valid, (), None, None, stale=True)
+
     def _drop(self, name: object) -> None:
         _, items = self._groups.pop(name)
         if isinstance(name, tuple) and name[0] == "sight":
@@ -571,8 +582,9 @@ class AttackOverlay:
     def _kept(self, status: TargetStatus, enemy: Model | None, chosen: bool,
               geometry: object) -> bool:
         """What ``_enemy`` does for a verdict (no sight line) whose mark was hidden for
-        the same enemy value and verdict (``clear(keep_marks=True)``): the mark shown
-        again, in one step (the next attacker's thousand enemies, most of them marked as
+        the same enemy value and verdict (``clear(keep_marks=True)``), or for a value
+        drawn the same (``_drawn_as``: a file opened again): the mark shown again, in one
+        step (the next attacker's thousand enemies, most of them marked as
         they were: a third of the work of the general way). False, and nothing done,
         for any other case."""
         t = status.target
@@ -580,11 +592,13 @@ class AttackOverlay:
         if not status.stale or chosen or name in self._groups:
             return False
         spare = self._spare.get((t, status.valid))
-        if spare is None or spare[0] is not enemy or self._past_deadline():
+        if spare is None or enemy is None or self._past_deadline() or (
+                spare[0] is not enemy and not self._drawn_as(spare[1], enemy)):
             return False
         del self._spare[(t, status.valid)]
         marker = spare[1]
         self._let_go.append(marker.status)
+        marker.model = enemy
         marker.show(status)
         marker.set_shown(self.enabled)
         self._groups[name] = ((status.valid, enemy, chosen), [marker])
@@ -650,7 +664,8 @@ class AttackOverlay:
         if enemy is None:
             return
         spare = self._spare.pop((status.target, status.valid), None)
-        if spare is not None and spare[0] is enemy:
+        if spare is not None and (spare[0] is enemy or self._drawn_as(spare[1], enemy)):
+            spare[1].model = enemy
             spare[1].show(status)
             self._add(spare[1])
         else:
@@ -666,6 +681,20 @@ class AttackOverlay:
                               tooltip="the target", parent=self.layer)
             sel.setZValue(mark_sprites.Z_MARKS + 1.0)  # over its mark's white halo
             self._add(sel)
+
+    def _drawn_as(self, marker: TargetMarker, enemy: Model) -> bool:
+        """``marker`` draws what a new mark of ``enemy`` (of its validity) would: the
+        same picture at the very same place (an enemy of another value, a file opened
+        again, whose mark need not be made again)."""
+        drawn = marker.model
+        if isinstance(drawn, Fighter) and isinstance(enemy, Fighter):
+            # (what ``_mark_shape`` draws a fighter's mark by, and where it goes; a
+            # thousand enemies of a file opened again: no point made, no shape looked up)
+            return drawn.x == enemy.x and drawn.y == enemy.y \
+                and drawn.facing == enemy.facing and drawn.base == enemy.base
+        at = to_scene(enemy.x, enemy.y)
+        return marker.at.x() == at.x() and marker.at.y() == at.y() \
+            and marker.sprite_key == self._mark_shape(enemy, marker.valid)[0]
 
     def _target_ring(self, enemy: Model) -> QPainterPath:
         """The ring around the chosen target's base: built around the base at the origin

@@ -44,10 +44,15 @@ class InspectorPanel(QScrollArea):
         self.message.setWordWrap(True)
         self.message.setStyleSheet("color: #b03a2e")
         self._key: tuple[Any, ...] | None = None
+        # the last model's page left, by what its editors need (``_kept_key``): the first
+        # model selected after File > Open or after the battlefield's form shows it again
+        # instead of building it (10-18 ms on a full army)
+        self._kept: tuple[tuple[Any, ...], QWidget, Form] | None = None
         self._later = QTimer(self)  # the form of a new selection, once the board answered
         self._later.setSingleShot(True)
         self._later.setInterval(FOLLOW_MS)
         self._later.timeout.connect(self.rebuild)
+        self._shown_key: tuple[Any, ...] | None = None  # ``_kept_key`` of the form shown
         document.selection_changed.connect(self._on_selection)
         document.changed.connect(self._on_changed)
         self.rebuild()
@@ -94,15 +99,44 @@ class InspectorPanel(QScrollArea):
         # the entity selected when they commit)
         return (t.kind, *extra)
 
+    def _kept_key(self, t: Any) -> tuple[Any, ...] | None:
+        """What a model's form depends on (its shape, the battlefield's size its x and y
+        editors are bounded by); None for the other forms (they are not kept)."""
+        if not isinstance(t, Fighter | Unit):
+            return None
+        field = self.document.scenario.battlefield
+        return (self._shape_of(t), field.width, field.depth)
+
     def rebuild(self) -> None:
         self._later.stop()
         t = self.target()
+        left = self._shown_key if self._form is not None else None
         self._key = self._shape_of(t)
+        self._shown_key = self._kept_key(t)
         old = self.takeWidget()
-        if old is not None:
-            old.deleteLater()
         self.message.setParent(None)
         self.message.clear()
+        if old is not None:
+            if left is not None and self._form is not None:
+                if self._kept is not None:
+                    self._kept[1].deleteLater()
+                # out of sight, the panel's: Qt deletes it with the panel, on this
+                # thread (taken, it had no owner: never deleted, held by Python alone)
+                old.setParent(self)
+                self._kept = (left, old, self._form)
+            else:
+                old.deleteLater()
+        kept = self._kept
+        if kept is not None and self._shown_key is not None and kept[0] == self._shown_key:
+            self._kept = None
+            _, page, self._form = kept
+            self._note = None
+            layout = page.layout()
+            assert isinstance(layout, QVBoxLayout)
+            layout.insertWidget(0, self.message)
+            self._form.load(t)
+            self.setWidget(page)
+            return
         page = QWidget()
         layout = QVBoxLayout(page)
         layout.addWidget(self.message)

@@ -208,9 +208,13 @@ def test_the_next_attackers_marks_are_the_hidden_ones_shown_again(qtbot, tmp_pat
                for t, m in marks.items())
     again = [t for t in marks if t in first and first[t].valid == marks[t].valid]
     assert len(again) > 100 and all(marks[t] is first[t] for t in again)
-    window.document.replace(crowd_scenario(200))  # another battlefield: none kept
-    settle(qtbot, flow)
-    assert flow.overlay._spare == {}
+    window.document.replace(crowd_scenario(200))  # another battlefield: the marks of
+    settle(qtbot, flow)  # its models kept hidden (test_marks_reopened), no other
+    ids = {m.id for m in window.document.scenario.fighters}
+    spare = flow.overlay._spare
+    assert spare and {t for t, _ in spare} <= ids
+    assert not any(m.shown or m.isVisible() for _, m in spare.values())
+    assert not any(m.shown for m in flow.overlay.marks.marks)
 
 
 @pytest.mark.parametrize("count", [3, 80])

@@ -1,0 +1,36 @@
+"""Issue 17: a file opened has its battle and geometry built by the worker once the window
+rests (``AttackFlow._warm``): the first attacker's click (select_fresh_2000) waited for
+them. Built on the worker, not while the window works, and not twice."""
+
+from __future__ import annotations
+
+import threading
+
+from tabletop_gui.bench.cases_gui import crowd_scenario
+from tabletop_gui.scenario import snapshot as snapshots
+from tabletop_gui.scenario.save import save_scenario
+from tests.gui.attack_support import make_window, open_file, select_attacker
+
+
+def test_a_file_opened_has_its_battle_built_on_the_worker_once_at_rest(
+        qtbot, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+    save_scenario(crowd_scenario(200), tmp_path / "a.battle.json")
+    window, flow = make_window(qtbot, crowd_scenario(4), tmp_path)
+    built_on: list[int] = []
+    battle_of = snapshots.battle_of
+
+    def recorded(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
+        built_on.append(threading.get_ident())
+        return battle_of(*args, **kwargs)
+
+    monkeypatch.setattr(snapshots, "battle_of", recorded)
+    open_file(qtbot, window, tmp_path / "a.battle.json")
+    opened = window.document.snapshot
+    qtbot.waitUntil(lambda: flow.idle, timeout=20000)
+    assert flow.attack.choice.attacker is None
+    assert opened.geometry_built and window.document.snapshot is opened
+    assert len(built_on) == 1 and built_on[0] != threading.get_ident()
+    geometry = opened.geometry
+    select_attacker(qtbot, flow, "m90")  # its scan on the geometry built at rest
+    assert len(built_on) == 1 and flow.targets.scan.geometry is geometry
+    assert len([m for m in flow.overlay.marks.marks if m.shown]) == 100
