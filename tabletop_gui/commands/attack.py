@@ -75,19 +75,22 @@ def default_report(ruleset: Ruleset, battle: Battle, request: AttackRequest) -> 
         return ruleset.attack(battle, request)
     first: AttackReport | None = None
     error: RulesError | None = None
-    for name in names:
-        try:
-            report = ruleset.attack(battle, replace(request, weapon=name))
-        except RulesError as e:
-            error = error or e
-            continue
-        if report.valid:
-            return report
-        first = first or report
-    if first is None:
-        assert error is not None
-        raise error
-    return first
+    try:
+        for name in names:
+            try:
+                report = ruleset.attack(battle, replace(request, weapon=name))
+            except RulesError as e:
+                error = error or e
+                continue
+            if report.valid:
+                return report
+            first = first or report
+        if first is None:
+            assert error is not None
+            raise error
+        return first
+    finally:
+        error = None  # no cycle through the error's traceback (``WarcryFamily.plan``)
 
 
 def evaluate(scenario: Scenario, args: argparse.Namespace

@@ -22,7 +22,7 @@ def closest_viable(tg: Targeting, attacker: Combatant, prof: Profile) -> Near | 
             break
         if prof.range.minimum is not None and distance <= prof.range.minimum + EPS:
             continue
-        enemy = tg.battle.combatants.get(eid)
+        enemy = tg.combatants.get(eid)
         if enemy is None or is_taken_down(enemy):
             continue
         if not tg.sight(attacker.id, eid).visible:

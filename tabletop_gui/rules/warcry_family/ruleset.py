@@ -212,19 +212,24 @@ class WarcryFamilyRuleset(Ruleset):
             raise RulesError(f"{attacker.id} has no weapon to attack with")
         first: Plan | None = None
         error: RulesError | None = None
-        for name in names:
-            try:
-                p = self.plan_for(battle, replace(request, weapon=name))
-            except RulesError as e:  # e.g. a ranged main weapon with an off-hand
-                error = error or e
-                continue
-            if p.valid:
-                return p
-            first = first or p
-        if first is None:
-            assert error is not None
-            raise error
-        return first
+        try:
+            for name in names:
+                try:
+                    p = self.plan_for(battle, replace(request, weapon=name))
+                except RulesError as e:  # e.g. a ranged main weapon with an off-hand
+                    error = error or e
+                    continue
+                if p.valid:
+                    return p
+                first = first or p
+            if first is None:
+                assert error is not None
+                raise error
+            return first
+        finally:
+            # the error's traceback holds this frame, whose ``error`` held the error: a
+            # cycle (the battle and its geometry with it) only the collector would free
+            error = None
 
     # -- many targets at once (the GUI's target marks) ------------------------------------
     batch_targets = False  # engines whose target checks ``batch_validity`` replicates

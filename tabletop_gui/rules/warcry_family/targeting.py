@@ -53,7 +53,10 @@ class Targeting:
     """
 
     def __init__(self, battle: Battle) -> None:
-        self.battle = battle
+        # the battle's parts, not the battle, which keeps this (``Battle.kept``): a cycle
+        # would leave the battle and its geometry to the cyclic collector
+        self.combatants = battle.combatants
+        self.board = battle.board
         self.g = battle.geometry
         self._measures: dict[tuple[str, str], Measure] = {}
         self._engaging: dict[str, list[Near]] = {}
@@ -124,7 +127,7 @@ class Targeting:
         for n in self.engaging(target):
             if n.id == attacker.id:
                 continue
-            other = self.battle.combatants.get(n.id)
+            other = self.combatants.get(n.id)
             if other is not None and other.side == attacker.side:
                 out.append(n)
         return out
@@ -154,7 +157,7 @@ class Targeting:
         return Check("visible", False, f"not visible{by}")
 
     def _terrain_label(self, tid: str) -> str:
-        for t in self.battle.board.terrains:
+        for t in self.board.terrains:
             if t.id == tid:
                 return t.label
         return tid

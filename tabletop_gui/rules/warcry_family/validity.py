@@ -256,8 +256,8 @@ def batch_validity(battle: Battle, attacker_id: str, targets: Sequence[str],
             prof = profile_of(find_weapon(attacker, name), attacker.id)
             missile, exception = missile_rule(prof, attacker.id)
             profiles.append((prof, missile, exception))
-        except RulesError as e:
-            profiles.append(e)
+        except RulesError as e:  # kept without its traceback, which holds this frame
+            profiles.append(e.with_traceback(None))
     b = _Board(tg, rule, attacker)
     combatants, index = battle.combatants, b.index
     found = [(t, k) for t in targets
