@@ -4,8 +4,9 @@ Python's collector stops every thread while it walks its oldest generation, and 
 generation holds everything long-lived: a battlefield of two thousand fighters, its
 canvas items and a thousand target reports are some 150,000 objects, a walk of a tenth
 of a second or more, started whenever enough new objects have survived. Most of them live
-until the next file is opened, and they are freed by reference counting anyway (cycles
-are rare: measured, a few dozen objects per attack). So once the window has settled
+until the next file is opened, and they are freed by reference counting anyway (an
+attack makes no cycle: ``tests/core/test_no_reference_cycles.py``; a cycle frozen and
+dropped later would stay until ``release``). So once the window has settled
 (``settle``: no work under way), the young generations are collected and every object
 alive is frozen out of the collector's reach (``gc.freeze``): later walks visit only
 what was made since. ``release`` gives everything back to the collector (a window that
