@@ -113,8 +113,16 @@ def build_window(file: str | None, ruleset_id: str, complete: bool = True) -> Ma
         QTimer.singleShot(0, lambda: window.files.show_problems(Path(file), problems))
     if complete:
         after_first_paint(window.view.viewport(), window.install_attack_flow,
-                          window.offer_recovery, lambda: preload_kernels(document.scenario))
+                          window.offer_recovery, lambda: preload_kernels(document.scenario),
+                          lambda: _warm_file(window, path))
     return window
+
+
+def _warm_file(window: MainWindow, path: Path | None) -> None:
+    """A file given on the command line has its battle built once the window rests, as
+    a file opened from the menu does (the first attacker's click finds it built)."""
+    if path is not None and window.attack_flow is not None:
+        window.attack_flow.warm_soon()
 
 
 def preload_kernels(scenario: Scenario) -> None:

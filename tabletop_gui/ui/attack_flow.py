@@ -327,6 +327,11 @@ class AttackFlow(QObject):
         are drawn the same (a thousand marks made again were a tenth of a second)."""
         self.reset(keep_marks=True)
         self.overlay.forget_marks_but({e.id for e in self.document.scenario.entities})
+        self.warm_soon()
+
+    def warm_soon(self) -> None:
+        """Have the document's battle and geometry built on the worker once the window
+        rests (``_warm``): a file opened, or given on the command line."""
         if not self._runner.synchronous:
             self._warm_timer.start()
 
