@@ -6,24 +6,32 @@ from __future__ import annotations
 
 import threading
 
+import pytest
+
 from tabletop_gui.bench.cases_gui import crowd_scenario
 from tabletop_gui.scenario import snapshot as snapshots
 from tabletop_gui.scenario.save import save_scenario
 from tests.gui.attack_support import built_window, make_window, open_file, select_attacker
 
 
-def test_a_file_opened_has_its_battle_built_on_the_worker_once_at_rest(
-        qtbot, tmp_path, monkeypatch) -> None:  # noqa: ANN001
-    save_scenario(crowd_scenario(200), tmp_path / "a.battle.json")
-    window, flow = make_window(qtbot, crowd_scenario(4), tmp_path)
-    built_on: list[int] = []
+@pytest.fixture
+def built_on(monkeypatch) -> list[int]:  # noqa: ANN001
+    """The threads that built a battle (``snapshot.battle_of``), in order."""
+    threads: list[int] = []
     battle_of = snapshots.battle_of
 
     def recorded(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
-        built_on.append(threading.get_ident())
+        threads.append(threading.get_ident())
         return battle_of(*args, **kwargs)
 
     monkeypatch.setattr(snapshots, "battle_of", recorded)
+    return threads
+
+
+def test_a_file_opened_has_its_battle_built_on_the_worker_once_at_rest(
+        qtbot, tmp_path, built_on) -> None:  # noqa: ANN001
+    save_scenario(crowd_scenario(200), tmp_path / "a.battle.json")
+    window, flow = make_window(qtbot, crowd_scenario(4), tmp_path)
     open_file(qtbot, window, tmp_path / "a.battle.json")
     opened = window.document.snapshot
     qtbot.waitUntil(lambda: flow.idle, timeout=20000)
@@ -37,20 +45,12 @@ def test_a_file_opened_has_its_battle_built_on_the_worker_once_at_rest(
 
 
 def test_a_file_given_on_the_command_line_has_its_battle_built_at_rest_too(
-        qtbot, tmp_path, monkeypatch) -> None:  # noqa: ANN001
+        qtbot, tmp_path, monkeypatch, built_on) -> None:  # noqa: ANN001
     from tabletop_gui.model import recovery
 
     monkeypatch.setattr(recovery, "default_folder", lambda: tmp_path / "recovery")
     path = tmp_path / "a.battle.json"
     save_scenario(crowd_scenario(200), path)
-    built_on: list[int] = []
-    battle_of = snapshots.battle_of
-
-    def recorded(*args, **kwargs):  # noqa: ANN002, ANN003, ANN202
-        built_on.append(threading.get_ident())
-        return battle_of(*args, **kwargs)
-
-    monkeypatch.setattr(snapshots, "battle_of", recorded)
     window = built_window(qtbot, str(path), "warcry")
     window.files.maybe_discard = lambda: True  # closing at teardown asks nothing
     flow = window.attack_flow
