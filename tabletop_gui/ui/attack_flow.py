@@ -143,8 +143,12 @@ class AttackFlow(QObject):
         self._document_timer.timeout.connect(
             errors.guarded("Following the battlefield", self.reset)(self._follow_document))
         document.changed.connect(self._document_changed)
-        document.selection_changed.connect(
-            errors.guarded("Following the selection", self.reset)(self._selection_changed))
+        # a bound method, not the guarded closure itself: the document may outlive this
+        # flow, and a closure connected to its signal would be held by the connection
+        # (out of the collector's sight) and keep the closed window alive
+        self._follow_selection = errors.guarded("Following the selection",
+                                                self.reset)(self._selection_changed)
+        document.selection_changed.connect(self._selection_moved)
         document.preview_changed.connect(self._preview_changed)
         self._undo_index = document.undo_stack.index()
         self._pushing = False
@@ -373,6 +377,9 @@ class AttackFlow(QObject):
         self._document_timer.stop()
         if self.attack.snapshot is not self.document.snapshot:
             self.attack.set_snapshot(self.document.snapshot)
+
+    def _selection_moved(self) -> None:
+        self._follow_selection()
 
     def _selection_changed(self) -> None:
         """One model selected: an enemy of the attacker becomes the target, else the
