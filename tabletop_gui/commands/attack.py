@@ -27,6 +27,7 @@ from tabletop_gui.rules.base import (
     RulesError,
     Ruleset,
     SeededDice,
+    first_valid,
 )
 from tabletop_gui.rules.resolver import drive
 from tabletop_gui.scenario.entities import Scenario
@@ -73,24 +74,8 @@ def default_report(ruleset: Ruleset, battle: Battle, request: AttackRequest) -> 
     names = [n for n in weapon_names(battle, request.attacker) if n != request.offhand]
     if not names:
         return ruleset.attack(battle, request)
-    first: AttackReport | None = None
-    error: RulesError | None = None
-    try:
-        for name in names:
-            try:
-                report = ruleset.attack(battle, replace(request, weapon=name))
-            except RulesError as e:
-                error = error or e
-                continue
-            if report.valid:
-                return report
-            first = first or report
-        if first is None:
-            assert error is not None
-            raise error
-        return first
-    finally:
-        error = None  # no cycle through the error's traceback (``WarcryFamily.plan``)
+    return first_valid(names, lambda name: ruleset.attack(battle, replace(request, weapon=name)),
+                       lambda report: report.valid)
 
 
 def evaluate(scenario: Scenario, args: argparse.Namespace

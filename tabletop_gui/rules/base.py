@@ -245,6 +245,36 @@ class AttackReport(Checked):
         return out
 
 
+def first_valid(names: Sequence[str], attempt: Callable[[str], T],
+                valid: Callable[[T], bool]) -> T:
+    """``attempt(name)`` for each weapon name in order: the first answer that is
+    ``valid``, else the first answer; names it refuses (``RulesError``) are passed over,
+    and when it refused them all the first refusal is raised. An attack without a
+    weapon chosen takes this weapon (``Ruleset.plan``, the CLI's ``attack``)."""
+    first: T | None = None
+    error: RulesError | None = None
+    try:
+        for name in names:
+            try:
+                answer = attempt(name)
+            except RulesError as e:  # e.g. a ranged main weapon with an off-hand
+                error = error or e
+                continue
+            if valid(answer):
+                return answer
+            if first is None:
+                first = answer
+        if first is None:
+            if error is None:
+                raise ValueError("first_valid: no weapon names")
+            raise error
+        return first
+    finally:
+        # the error's traceback holds this frame, whose ``error`` held the error: a
+        # cycle (the battle and its geometry with it) only the collector would free
+        error = None
+
+
 # -- the interface ------------------------------------------------------------------------
 
 

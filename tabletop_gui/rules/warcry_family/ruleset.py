@@ -31,6 +31,7 @@ from tabletop_gui.rules.base import (
     Ruleset,
     StateChange,
     Terms,
+    first_valid,
 )
 from tabletop_gui.rules.dist import DicePool, Dist, FaceTable, dice_needed, pool_damage
 from tabletop_gui.rules.fields import RangeSpec
@@ -210,26 +211,8 @@ class WarcryFamilyRuleset(Ruleset):
         names = [n for n in weapon_names(attacker) if n != request.offhand]
         if not names:
             raise RulesError(f"{attacker.id} has no weapon to attack with")
-        first: Plan | None = None
-        error: RulesError | None = None
-        try:
-            for name in names:
-                try:
-                    p = self.plan_for(battle, replace(request, weapon=name))
-                except RulesError as e:  # e.g. a ranged main weapon with an off-hand
-                    error = error or e
-                    continue
-                if p.valid:
-                    return p
-                first = first or p
-            if first is None:
-                assert error is not None
-                raise error
-            return first
-        finally:
-            # the error's traceback holds this frame, whose ``error`` held the error: a
-            # cycle (the battle and its geometry with it) only the collector would free
-            error = None
+        return first_valid(names, lambda name: self.plan_for(battle, replace(request, weapon=name)),
+                           lambda p: p.valid)
 
     # -- many targets at once (the GUI's target marks) ------------------------------------
     batch_targets = False  # engines whose target checks ``batch_validity`` replicates
