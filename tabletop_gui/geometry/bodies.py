@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from itertools import repeat
+from typing import Any
 
 import numpy as np
 import shapely
@@ -26,7 +28,6 @@ BoolArray = NDArray[np.bool_]
 IntArray = NDArray[np.intp]
 
 STAND_TOLERANCE = 0.01
-BOX_FROM = 400  # bodies from which a platform's bounding box picks the centres to locate
 
 
 @dataclass(frozen=True, eq=False)
@@ -53,36 +54,33 @@ class BodyArrays:
     @staticmethod
     def build(bodies: tuple[Body, ...], ts: TerrainSet) -> BodyArrays:
         n = len(bodies)
-        # every body's numbers in one pass, one row each (columns below)
-        rows = [_numbers(b) for b in bodies]
-        cols = (np.array(rows, dtype=float).T.copy() if n
-                else np.zeros((len(_COLUMNS), 0)))
-        x, y, circle_f, radius, circum, own, height, half_length, half_width, fx, fy = cols
-        circle = circle_f > 0
+        c = _columns(bodies)
+        x, y, own = c["x"], c["y"], c["own elevation"]
         elev, stands = _platforms(ts, x, y, own)
-        sides = tuple(dict.fromkeys(b.side for b in bodies))
+        sides = tuple(dict.fromkeys(c["side"]))
         side_code = {s: k for k, s in enumerate(sides)}
-        shapes = np.empty(n, dtype=object)  # filled on first use (``shape_of``)
+        forward = np.empty((n, 2))
+        forward[:, 0] = c["forward x"]
+        forward[:, 1] = c["forward y"]
         return BodyArrays(
             bodies=bodies,
-            index={b.id: i for i, b in enumerate(bodies)},
+            index=dict(zip(c["id"], range(n), strict=True)),
             x=x,
             y=y,
-            circle=circle,
-            radius=radius,
-            circumradius=circum,
+            circle=c["circle"],
+            radius=c["radius"],
+            circumradius=c["circumradius"],
             elevation=elev,
-            top=elev + height,
-            active=np.array([b.active for b in bodies], dtype=bool),
-            side=np.array([side_code[b.side] for b in bodies], dtype=np.intp),
+            top=elev + c["height"],
+            active=np.array(c["active"], dtype=bool),
+            side=np.array(list(map(side_code.__getitem__, c["side"])), dtype=np.intp),
             sides=sides,
             stands_on=stands,
-            shapes=shapes,
-            shape=np.array([outline.CIRCLE if r[2] else outline.SHAPE_CODES[b.footprint.shape]
-                            for r, b in zip(rows, bodies, strict=True)], dtype=np.intp),
-            half_length=half_length,
-            half_width=half_width,
-            forward=np.stack([fx, fy], axis=1).reshape(n, 2),
+            shapes=np.empty(n, dtype=object),  # filled on first use (``outline_shapes``)
+            shape=c["shape"],
+            half_length=c["half_length"],
+            half_width=c["half_width"],
+            forward=forward,
         )
 
     def __len__(self) -> int:
@@ -103,62 +101,97 @@ class BodyArrays:
                           **arrays)  # type: ignore[arg-type]
 
 
-_COLUMNS = ("x", "y", "circle", "radius", "circumradius", "own elevation", "height",
-            "half_length", "half_width", "forward x", "forward y")
-
-
-def _numbers(b: Body) -> tuple[float, ...]:
-    """A body's numbers in the order of ``_COLUMNS``: what ``_row`` computes, with
-    ``outline.is_circle``, ``circumradius`` and ``axes`` written out (a board of
-    thousands builds them for every body)."""
-    fp = b.footprint
-    shape, length, width = fp.shape, fp.length, fp.width
-    circle = shape == "circle" or (shape == "ellipse" and length == width)
-    facing = math.radians(fp.facing)
-    return (fp.x, fp.y, 1.0 if circle else 0.0, 0.5 * length if circle else 0.0,
-            0.5 * math.hypot(length, width) if shape == "rect" else 0.5 * max(length, width),
-            math.nan if b.elevation is None else float(b.elevation), max(0.0, b.height),
-            0.5 * length, 0.5 * width, math.cos(facing), math.sin(facing))
+def _columns(bodies: tuple[Body, ...]) -> dict[str, Any]:
+    """Every body's values, column by column: what ``_row`` computes of each body (with
+    ``outline.is_circle``, ``circumradius`` and ``axes`` written out), each attribute read
+    in one pass over the bodies and the arithmetic done in numpy where it is exact (the
+    same operations: products, comparisons), in ``math`` where numpy's could differ in
+    the last bit (``math.cos``, ``math.sin``, ``math.hypot``): a board of thousands
+    otherwise does it all body by body."""
+    fps = [b.footprint for b in bodies]
+    names = [fp.shape for fp in fps]
+    shape = np.fromiter(map(outline.SHAPE_CODES.get, names, repeat(-1)), dtype=np.intp,
+                        count=len(names))
+    length = np.array([fp.length for fp in fps], dtype=float)
+    width = np.array([fp.width for fp in fps], dtype=float)
+    circle = (shape == outline.CIRCLE) | ((shape == outline.ELLIPSE) & (length == width))
+    shape[circle] = outline.CIRCLE
+    unknown = np.flatnonzero(shape < 0)
+    if len(unknown):  # a shape of no code, refused as ``outline.SHAPE_CODES`` does
+        raise KeyError(names[int(unknown[0])])
+    half_length = 0.5 * length
+    # max(length, width), as Python's: the first unless the second is greater
+    circum = 0.5 * np.where(width > length, width, length)
+    rect = np.flatnonzero(shape == outline.RECT)
+    if len(rect):
+        circum[rect] = [0.5 * math.hypot(lw[0], lw[1])
+                        for lw in zip(length[rect].tolist(), width[rect].tolist(),
+                                      strict=True)]
+    turn = list(map(math.radians, [fp.facing for fp in fps]))
+    height = np.array([b.height for b in bodies], dtype=float)
+    return {
+        "id": [b.id for b in bodies], "side": [b.side for b in bodies],
+        "active": [b.active for b in bodies], "x": np.array([fp.x for fp in fps], dtype=float),
+        "y": np.array([fp.y for fp in fps], dtype=float), "circle": circle,
+        "radius": np.where(circle, half_length, 0.0), "circumradius": circum,
+        "own elevation": np.array([math.nan if b.elevation is None else b.elevation
+                                   for b in bodies], dtype=float),
+        "height": np.where(height > 0.0, height, 0.0),  # max(0.0, height), as Python's
+        "shape": shape, "half_length": half_length, "half_width": 0.5 * width,
+        "forward x": np.array(list(map(math.cos, turn)), dtype=float),
+        "forward y": np.array(list(map(math.sin, turn)), dtype=float),
+    }
 
 
 def _platforms(ts: TerrainSet, x: FloatArray, y: FloatArray, own: FloatArray
                ) -> tuple[FloatArray, IntArray]:
     """The elevation of bodies at (x, y) with their own elevations ``own`` (NaN: none, then
     the highest platform top covering the centre, the first of equal ones, else 0), and
-    the platform each stands on (-1: none): each platform's points located once, by
-    shapely for the points within its bounding box only (``_inside``)."""
+    the platform each stands on (-1: none): the points on each platform found at once
+    (``_inside``), the platforms compared only for the points on one."""
     n = len(x)
-    under = np.zeros(n)
-    which = np.full(n, -1, dtype=np.intp)
     platforms = np.flatnonzero(~ts.is_obstacle)
-    inside = [_inside(ts, int(j), x, y) for j in platforms]
-    for j, ins in zip(platforms, inside, strict=True):
-        better = ins & ((which < 0) | (ts.top[j] > under))
-        under = np.where(better, ts.top[j], under)
-        which = np.where(better, j, which)
-    elev = np.where(np.isnan(own), under, own)
+    elev = np.where(np.isnan(own), 0.0, own)
     stands = np.full(n, -1, dtype=np.intp)
-    best = np.full(n, -np.inf)
-    for j, ins in zip(platforms, inside, strict=True):
-        on = ins & (np.abs(ts.top[j] - elev) <= STAND_TOLERANCE) & (ts.top[j] > best)
-        stands = np.where(on, j, stands)
-        best = np.where(on, ts.top[j], best)
+    if not len(platforms) or not n:
+        return elev, stands
+    inside = _inside(ts, platforms, x, y)
+    on_one = np.flatnonzero(inside.any(axis=0))
+    if len(on_one):
+        elev[on_one], stands[on_one] = _highest(ts, platforms, inside[:, on_one],
+                                                own[on_one])
     return elev, stands
 
 
-def _inside(ts: TerrainSet, j: int, x: FloatArray, y: FloatArray) -> BoolArray:
-    """``shapely.intersects_xy(ts.polygons[j], x, y)`` (boundary included); of more than
-    ``BOX_FROM`` points, asked of shapely only for those within the polygon's bounding
-    box (its edges included): no other point can meet it, and a big board's platforms
-    each cover few fighters (a small board's test costs about what it saves)."""
-    if len(x) <= BOX_FROM:
-        return np.asarray(shapely.intersects_xy(ts.polygons[j], x, y), dtype=bool)
-    minx, miny, maxx, maxy = ts.bounds[j].tolist()
-    box = np.flatnonzero((x >= minx) & (x <= maxx) & (y >= miny) & (y <= maxy))
-    out = np.zeros(len(x), dtype=bool)
-    if len(box):
-        out[box] = shapely.intersects_xy(ts.polygons[j], x[box], y[box])
-    return out
+def _highest(ts: TerrainSet, platforms: IntArray, inside: BoolArray, own: FloatArray
+             ) -> tuple[FloatArray, IntArray]:
+    """``_platforms`` of points each inside some of ``platforms`` (``inside``: platform by
+    point): the first of the highest platforms holding a point gives its elevation (unless
+    it has its own), the first of the highest within ``STAND_TOLERANCE`` of that is the one
+    it stands on (-1: none)."""
+    tops = ts.top[platforms][:, None]
+    held = np.where(inside, tops, -np.inf)
+    under = held[held.argmax(axis=0), np.arange(len(own))]
+    elev = np.where(np.isnan(own), under, own)
+    on = inside & (np.abs(tops - elev) <= STAND_TOLERANCE)
+    first = np.where(on, tops, -np.inf).argmax(axis=0)
+    return elev, np.where(on.any(axis=0), platforms[first], -1)
+
+
+def _inside(ts: TerrainSet, platforms: IntArray, x: FloatArray, y: FloatArray
+            ) -> BoolArray:
+    """``shapely.intersects_xy(ts.polygons[platforms][:, None], x, y)`` (platform by point,
+    boundary included), asked of shapely only for the points within each polygon's
+    bounding box (its edges included), in one call: no other point can meet it, and
+    platforms each cover few bodies."""
+    minx, miny, maxx, maxy = ts.bounds[platforms].T[:, :, None]
+    box: BoolArray = (x >= minx) & (x <= maxx)
+    box &= y >= miny
+    box &= y <= maxy
+    p, q = np.nonzero(box)
+    if len(p):
+        box[p, q] = shapely.intersects_xy(ts.polygons[platforms[p]], x[q], y[q])
+    return box
 
 
 def _row(body: Body, ts: TerrainSet) -> dict[str, object]:

@@ -70,32 +70,29 @@ class TerrainSet:
     def build(terrains: tuple[Terrain, ...]) -> TerrainSet:
         k = len(terrains)
         polys = _valid_polygons(terrains)
-        facts = [(t.kind == "obstacle", max(0.0, float(t.height)),
-                  t.blocks_sight or t.kind == "platform", t.cover == "hard") for t in terrains]
-        is_obstacle = np.array([f[0] for f in facts], dtype=bool)
-        heights = np.array([f[1] for f in facts], dtype=float)
+        is_obstacle = np.array([t.kind == "obstacle" for t in terrains], dtype=bool)
+        heights = np.array([max(0.0, float(t.height)) for t in terrains], dtype=float)
+        empty = np.asarray(shapely.is_empty(polys), dtype=bool) if k else np.zeros(0, bool)
+        raw_bounds = shapely.bounds(polys).reshape(k, 4) if k else np.zeros((0, 4))
+        finite = np.asarray(np.isfinite(raw_bounds).all(axis=1), dtype=bool)
+        # empty polygons (NaN) and the like
+        bounds = raw_bounds if finite.all() else np.nan_to_num(raw_bounds, nan=0.0)
         base = np.zeros(k)
         platforms = np.flatnonzero(~is_obstacle)
-        empty = np.asarray(shapely.is_empty(polys), dtype=bool) if k else np.zeros(0, bool)
         standing = np.flatnonzero(is_obstacle & ~empty)
         if len(platforms) and len(standing):
             # an obstacle stands on the highest platform holding its representative point
-            rp = shapely.point_on_surface(polys[standing])
-            for j in platforms:
-                on = np.asarray(shapely.intersects(polys[j], rp), dtype=bool)
-                base[standing] = np.where(on, np.maximum(base[standing], heights[j]),
-                                          base[standing])
+            base[standing] = _bases(polys, raw_bounds if finite[~empty].all() else None,
+                                    heights, platforms, standing)
         top = base + heights
         area = np.asarray(shapely.area(polys), dtype=float) if k else np.zeros(0)
         hull_area = (np.asarray(shapely.area(shapely.convex_hull(polys)), dtype=float)
                      if k else np.zeros(0))
         convex = (~empty & (np.abs(hull_area - area) <= 1e-9 * np.maximum(1.0, area))
                   & (area > 0))
-        bounds = shapely.bounds(polys).reshape(k, 4) if k else np.zeros((0, 4))
-        if not np.isfinite(bounds).all():  # empty polygons (NaN) and the like
-            bounds = np.nan_to_num(bounds, nan=0.0)
         # the exterior rings of every polygon, read once (closing points dropped)
         ring, owner = _rings(polys, ~empty)
+        slot = _slots(owner)
         n_vert = np.bincount(owner, minlength=k)  # what ``get_num_coordinates`` - 1 gives
         large = ~empty & (n_vert > LARGE)
         holes = (np.asarray(shapely.get_num_interior_rings(polys), dtype=np.intp) > 0
@@ -103,8 +100,8 @@ class TerrainSet:
         ringed = ~empty & ((~convex & ~holes) | (convex & large))
         if ringed.any():
             shapely.prepare(polys[ringed])  # their points are located by shapely (fast)
-        es, en, ev = _edges(ring, owner, convex & ~large, k)
-        verts, vvalid = _vertices(ring, owner, ~large, k)
+        es, en, ev = _edges(ring, owner, slot, convex & ~large, k)
+        verts, vvalid = _vertices(ring, owner, slot, ~large, k)
         hull_x, hull_y = _hull_points(verts, vvalid, bounds, large)
         edge_nx = np.where(ev, en[:, :, 0], 0.0)
         edge_ny = np.where(ev, en[:, :, 1], 0.0)
@@ -115,8 +112,9 @@ class TerrainSet:
             base=base,
             top=top,
             is_obstacle=is_obstacle,
-            blocks_sight=np.array([f[2] for f in facts], dtype=bool),
-            hard=np.array([f[3] for f in facts], dtype=bool),
+            blocks_sight=np.array([t.blocks_sight or t.kind == "platform" for t in terrains],
+                                  dtype=bool),
+            hard=np.array([t.cover == "hard" for t in terrains], dtype=bool),
             convex=convex,
             large=large,
             ringed=ringed,
@@ -142,6 +140,33 @@ class TerrainSet:
         return len(self.terrains)
 
 
+def _bases(polys: NDArray[np.object_], bounds: FloatArray | None, heights: FloatArray,
+           platforms: IntArray, standing: IntArray) -> FloatArray:
+    """The top of the highest platform holding each ``standing`` obstacle's representative
+    point (shapely's ``point_on_surface``; 0: none). The points are made and located only
+    for the obstacles whose bounding box meets a platform's (``bounds``: finite but for
+    empty polygons, whose NaN meet nothing; None: every pair), padded far above rounding:
+    no other point can be on it."""
+    if bounds is None:
+        p, s = (np.repeat(np.arange(len(platforms)), len(standing)),
+                np.tile(np.arange(len(standing)), len(platforms)))
+    else:
+        pb = bounds[platforms][:, :, None]
+        sb = bounds[standing]
+        pad = 1e-9 * (1.0 + np.abs(sb).max(axis=1))
+        near = (sb[:, 0] - pad <= pb[:, 2]) & (sb[:, 2] + pad >= pb[:, 0])
+        near &= sb[:, 1] - pad <= pb[:, 3]
+        near &= sb[:, 3] + pad >= pb[:, 1]
+        p, s = np.nonzero(near)
+    base = np.zeros(len(standing))
+    if len(p):
+        made, at = np.unique(s, return_inverse=True)
+        points = shapely.point_on_surface(polys[standing[made]])
+        on = np.asarray(shapely.intersects(polys[platforms[p]], points[at]), dtype=bool)
+        np.maximum.at(base, s[on], heights[platforms[p[on]]])
+    return base
+
+
 def _valid_polygons(terrains: tuple[Terrain, ...]) -> NDArray[np.object_]:
     """The polygon of each terrain (``_valid_polygon``), the usual ones (at least three
     finite points, valid) made in one go."""
@@ -157,10 +182,11 @@ def _valid_polygons(terrains: tuple[Terrain, ...]) -> NDArray[np.object_]:
         polys[plain[valid]] = made[valid]
         for n in plain[~valid]:
             polys[n] = _valid_polygon(terrains[n].polygon)
-    done = set(plain.tolist())
-    for n, t in enumerate(terrains):
-        if n not in done:
-            polys[n] = _valid_polygon(t.polygon)
+    if len(plain) < k:
+        done = set(plain.tolist())
+        for n, t in enumerate(terrains):
+            if n not in done:
+                polys[n] = _valid_polygon(t.polygon)
     return polys
 
 
@@ -223,13 +249,11 @@ def _slots(owner: IntArray) -> IntArray:
     return (np.arange(len(owner)) - first).astype(np.intp)
 
 
-def _edges(ring: FloatArray, owner: IntArray, convex: BoolArray, k: int
+def _edges(ring: FloatArray, owner: IntArray, slot: IntArray, convex: BoolArray, k: int
            ) -> tuple[FloatArray, FloatArray, BoolArray]:
     """Padded edge arrays of the convex polygons (counter-clockwise, inward normals), from
-    the stacked ring vertices (``_rings``) of k polygons."""
-    mine = convex[owner]
-    a, owner = ring[mine], owner[mine]
-    slot = _slots(owner)
+    the stacked ring vertices (``_rings``) of k polygons and their ``_slots``."""
+    a, owner, slot = _of(ring, owner, slot, convex)
     v = int(slot.max()) + 1 if len(slot) else 0
     es = np.zeros((k, v, 2))
     en = np.zeros((k, v, 2))
@@ -253,6 +277,16 @@ def _edges(ring: FloatArray, owner: IntArray, convex: BoolArray, k: int
     return es, en, ev
 
 
+def _of(ring: FloatArray, owner: IntArray, slot: IntArray, polygons: BoolArray
+        ) -> tuple[FloatArray, IntArray, IntArray]:
+    """The stacked vertices, owners and slots of the ``polygons`` selected (whole rings:
+    each vertex keeps its slot)."""
+    mine = polygons[owner]
+    if mine.all():
+        return ring, owner, slot
+    return ring[mine], owner[mine], slot[mine]
+
+
 def _edge_count(valid: BoolArray) -> IntArray:
     """1 + the index of each polygon's last valid edge (0 when it has none)."""
     if valid.shape[1] == 0:
@@ -261,13 +295,11 @@ def _edge_count(valid: BoolArray) -> IntArray:
     return np.where(valid.any(axis=1), last, 0).astype(np.intp)
 
 
-def _vertices(ring: FloatArray, owner: IntArray, small: BoolArray, k: int
+def _vertices(ring: FloatArray, owner: IntArray, slot: IntArray, small: BoolArray, k: int
               ) -> tuple[FloatArray, BoolArray]:
     """Padded exterior vertices of the polygons ``small`` selects (of k), from the stacked
-    ring vertices of the non-empty ones (``_rings``)."""
-    mine = small[owner]
-    a, owner = ring[mine], owner[mine]
-    slot = _slots(owner)
+    ring vertices of the non-empty ones (``_rings``) and their ``_slots``."""
+    a, owner, slot = _of(ring, owner, slot, small)
     v = int(slot.max()) + 1 if len(slot) else 0
     pts = np.zeros((k, max(v, 1), 2))
     ok = np.zeros((k, max(v, 1)), dtype=bool)

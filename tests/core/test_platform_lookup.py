@@ -1,8 +1,12 @@
 """Which platform holds each body's centre (``bodies._platforms``): shapely asked only for
-the centres within a platform's bounding box gives what asking it of every centre gives,
-boundary, corners, overlapping platforms, empty ones and centres not finite included."""
+the centres within a platform's bounding box, every platform in one call (``_inside``),
+gives what asking it of every centre gives, boundary, corners, overlapping platforms,
+empty ones and centres not finite included; the elevations and the platforms stood on
+are those found centre by centre."""
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 import pytest
@@ -55,12 +59,6 @@ def centres(rng: np.random.Generator, ts: TerrainSet, m: int
     return np.array(x), np.array(y)
 
 
-@pytest.fixture(autouse=True)
-def _boxes_always(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The bounding boxes used however few the centres (``BOX_FROM``)."""
-    monkeypatch.setattr(bodies, "BOX_FROM", 0)
-
-
 @settings(max_examples=30, deadline=None)
 @given(st.integers(0, 10_000), st.integers(1, 8))
 def test_centres_in_bounding_boxes_meet_the_platforms_every_centre_would(seed: int,
@@ -68,25 +66,42 @@ def test_centres_in_bounding_boxes_meet_the_platforms_every_centre_would(seed: i
     rng = np.random.default_rng(seed)
     ts = TerrainSet.build(platforms(rng, k))
     x, y = centres(rng, ts, 60)
-    met = 0
-    for j in np.flatnonzero(~ts.is_obstacle):
-        got = bodies._inside(ts, int(j), x, y)
-        want = every_centre(ts, int(j), x, y)
-        assert got.tolist() == want.tolist()
-        met += int(want.sum())
-    assert met > 0  # some centres are on platforms (their vertices at least)
+    on = np.flatnonzero(~ts.is_obstacle)
+    got = bodies._inside(ts, on, x, y)
+    want = [every_centre(ts, int(j), x, y).tolist() for j in on]
+    assert got.tolist() == want
+    assert got.sum() > 0  # some centres are on platforms (their vertices at least)
 
 
-def test_platforms_of_a_board_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``_platforms`` (elevations and the platform stood on) with the boxes and with
-    shapely asked of every centre: the same arrays."""
-    rng = np.random.default_rng(4)
+def centre_by_centre(ts: TerrainSet, x: np.ndarray, y: np.ndarray, own: np.ndarray
+                     ) -> tuple[list[float], list[int]]:
+    """The obvious elevations and platforms stood on: each centre against each platform in
+    order (the first of the highest tops; stood on: the first of the highest within the
+    tolerance of the elevation)."""
+    elev, stands = [], []
+    for px, py, o in zip(x.tolist(), y.tolist(), own.tolist(), strict=True):
+        on = [int(j) for j in np.flatnonzero(~ts.is_obstacle)
+              if shapely.intersects_xy(ts.polygons[j], px, py)]
+        under = max((float(ts.top[j]) for j in on), default=0.0)
+        e = under if math.isnan(o) else o
+        near = [j for j in on if abs(float(ts.top[j]) - e) <= bodies.STAND_TOLERANCE]
+        best = max((float(ts.top[j]) for j in near), default=None)
+        elev.append(e)
+        stands.append(next((j for j in near if float(ts.top[j]) == best), -1))
+    return elev, stands
+
+
+@pytest.mark.parametrize("seed", [4, 5, 6])
+def test_platforms_of_a_board_as_centre_by_centre(seed: int) -> None:
+    """``_platforms`` (elevations and the platform stood on): those found centre by centre,
+    own elevations (some within the tolerance of a platform's top) included."""
+    rng = np.random.default_rng(seed)
     ts = TerrainSet.build(platforms(rng, 6))
     x, y = centres(rng, ts, 200)
-    own = np.where(rng.random(len(x)) < 0.2, rng.uniform(0, 4, len(x)), np.nan)
-    fast = bodies._platforms(ts, x, y, own)
-    monkeypatch.setattr(bodies, "_inside", every_centre)
-    slow = bodies._platforms(ts, x, y, own)
-    for f, s in zip(fast, slow, strict=True):
-        assert np.array_equal(f, s)
-    assert (fast[1] >= 0).sum() > 5
+    tops = ts.top[rng.integers(0, len(ts.top), len(x))] + rng.choice([0.0, 0.005, 0.5],
+                                                                      len(x))
+    own = np.where(rng.random(len(x)) < 0.3, tops, np.nan)
+    elev, stands = bodies._platforms(ts, x, y, own)
+    want_elev, want_stands = centre_by_centre(ts, x, y, own)
+    assert elev.tolist() == want_elev and stands.tolist() == want_stands
+    assert (stands >= 0).sum() > 5
