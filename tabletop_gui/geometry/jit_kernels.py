@@ -1175,22 +1175,38 @@ def oval_gaps(i: IntArray, j: IntArray, pa: FloatArray, pb: FloatArray, x: Float
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def counting_order(col: IntArray, keys: int) -> tuple[IntArray, IntArray]:
-    """``np.argsort(col, kind="stable")`` of values in [0, keys) by counting (stable), and
-    the sorted values: ``triples._order``."""
+def counting_order(col: IntArray) -> tuple[IntArray, IntArray, bool]:
+    """``triples._order``: ``np.argsort(col, kind="stable")`` and the sorted values, by
+    counting (stable) when the values lie in [0, max(2^16, 4 len)); with False (and
+    nothing) when they do not. No sort when they ascend already."""
+    n = len(col)
+    low = col[0] if n else 0
+    high = low
+    ascending = True
+    for r in range(1, n):
+        v = col[r]
+        ascending &= v >= col[r - 1]
+        low = min(low, v)
+        high = max(high, v)
+    if ascending:
+        return np.arange(n), col.copy(), True
+    if low < 0 or high >= max(1 << 16, 4 * n):
+        return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp), False
+    keys = high + 1
     count = np.zeros(keys + 1, dtype=np.intp)
     for v in col:
         count[v + 1] += 1
     for k in range(keys):
         count[k + 1] += count[k]
-    order = np.empty(len(col), dtype=np.intp)
-    ordered = np.empty(len(col), dtype=np.intp)
-    for r in range(len(col)):
+    ordered = np.empty(n, dtype=np.intp)
+    for k in range(keys):  # the sorted values in one pass (count[k]: where k's start)
+        ordered[count[k]:count[k + 1]] = k
+    order = np.empty(n, dtype=np.intp)
+    for r in range(n):
         v = col[r]
         order[count[v]] = r
-        ordered[count[v]] = v
         count[v] += 1
-    return order, ordered
+    return order, ordered, True
 
 
 def warm() -> None:
@@ -1214,7 +1230,7 @@ def warm() -> None:
     corridor(none, none, none, none, f, f, f, bounds, e, e, 128, 1e-6)
     round_gaps(none, none, f, f, f, b, none, f, f, f2)
     oval_gaps(none, none, f2, f2, f, f, none, f, f, f2)
-    counting_order(none, 1)
+    counting_order(none)
     warm_shapes()
 
 

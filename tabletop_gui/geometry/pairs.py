@@ -343,8 +343,12 @@ def _in_blocks(m: int, facts: Callable[[int, int], _T]) -> list[_T]:
 
 
 def _rows(parts: list[IntArray]) -> Triples:
-    """The rows of the blocks, in order, as one ``Triples``."""
-    return Triples.build(np.concatenate(parts or [_NO_ROWS]))
+    """The rows of the blocks, in order, as one ``Triples``: joined column by column (the
+    blocks' rows are laid out so, ``_by_columns``: each column copied in one contiguous
+    pass, and read so by ``Triples.build``)."""
+    if not parts:
+        return Triples.build(_NO_ROWS)
+    return Triples.build(np.concatenate([p.T for p in parts], axis=1).T)
 
 
 def _shared(m: int) -> bool:
