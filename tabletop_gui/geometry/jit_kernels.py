@@ -226,7 +226,7 @@ def _beyond_reach(k: int, px: float, py: float, x: FloatArray, y: FloatArray,
     ex = px - x[k]
     ey = py - y[k]
     reach = _EXEMPT + math.sqrt(hw * hw + hl * hl) + 1e-6 + 1e-12 * (abs(ex) + abs(ey))
-    return ex * ex + ey * ey > reach * reach
+    return bool(ex * ex + ey * ey > reach * reach)
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
