@@ -166,7 +166,8 @@ def cover_rows(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray, pa: Flo
         in_ji: BoolArray
         columns: IntArray
         in_ij, in_ji, columns = kernels.cover_rows(
-            pk, tk, hit_ij, hit_ji, np.ascontiguousarray(i, dtype=np.intp),
+            np.ascontiguousarray(pk, dtype=np.intp), np.ascontiguousarray(tk, dtype=np.intp),
+            hit_ij, hit_ji, np.ascontiguousarray(i, dtype=np.intp),
             np.ascontiguousarray(j, dtype=np.intp), ba.stands_on, ba.elevation,
             rule.platform_threshold - 1e-9, rule.platform_applies)
         return in_ij, in_ji, columns.T
