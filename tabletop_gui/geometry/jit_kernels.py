@@ -230,6 +230,69 @@ def _beyond_reach(k: int, px: float, py: float, x: FloatArray, y: FloatArray,
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
+def cover_rows(pk: IntArray, tk: IntArray, hit_ij: BoolArray, hit_ji: BoolArray, i: IntArray,
+               j: IntArray, stands_on: IntArray, elevation: FloatArray, threshold: float,
+               platforms: bool) -> tuple[BoolArray, BoolArray, IntArray]:
+    """``cover.cover_rows`` from the hits of ``cover_both_ways``'s candidates (pair pk[e],
+    obstacle tk[e]): whether j is in cover against i (``cover._result``: an obstacle hit,
+    or j on a platform at least ``threshold`` -- the rule's less 1e-9 -- above i, when
+    ``platforms``) and i against j, and the rows (attacker, target, terrain) as columns
+    (3, n): j against i's obstacles in the candidates' order, its platforms by pair, then
+    the same of i against j."""
+    m = len(i)
+    in_ij = np.zeros(m, dtype=np.bool_)
+    in_ji = np.zeros(m, dtype=np.bool_)
+    on_ij = np.full(m, -1, dtype=np.intp)  # the platform giving j cover against i, or -1
+    on_ji = np.full(m, -1, dtype=np.intp)
+    n_ij = 0
+    n_ji = 0
+    for e in range(len(pk)):
+        n_ij += hit_ij[e]
+        n_ji += hit_ji[e]
+    p_ij = 0
+    p_ji = 0
+    if platforms:
+        for k in range(m):
+            a = i[k]
+            b = j[k]
+            if stands_on[b] >= 0 and elevation[b] - elevation[a] >= threshold:
+                on_ij[k] = stands_on[b]
+                p_ij += 1
+            if stands_on[a] >= 0 and elevation[a] - elevation[b] >= threshold:
+                on_ji[k] = stands_on[a]
+                p_ji += 1
+    size = n_ij + p_ij + n_ji + p_ji
+    rows = np.empty((3, size + 1), dtype=np.intp)  # (one more: see below)
+    s = 0
+    for ahead in (True, False):  # j against i, then i against j
+        hits = hit_ij if ahead else hit_ji
+        att = i if ahead else j
+        tgt = j if ahead else i
+        out = in_ij if ahead else in_ji
+        for e in range(len(pk)):
+            # every candidate written at the next place, which only a hit keeps (no
+            # branch: a hit is a coin toss for the processor, whose wrong guesses cost
+            # more than the writes; the last place is written over or is the spare one)
+            q = pk[e]
+            hit = hits[e]
+            rows[0, s] = att[q]
+            rows[1, s] = tgt[q]
+            rows[2, s] = tk[e]
+            out[q] |= hit
+            s += hit
+        on = on_ij if ahead else on_ji
+        if (p_ij if ahead else p_ji) > 0:
+            for k in range(m):
+                if on[k] >= 0:
+                    rows[0, s] = att[k]
+                    rows[1, s] = tgt[k]
+                    rows[2, s] = on[k]
+                    out[k] = True
+                    s += 1
+    return in_ij, in_ji, rows[:, :size]
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
 def cover_hits(pk: IntArray, tk: IntArray, i: IntArray, j: IntArray, pa: FloatArray,
                d: FloatArray, length: FloatArray, exempt: BoolArray, circle: BoolArray,
                x: FloatArray, y: FloatArray, shape: IntArray, half_width: FloatArray,
@@ -315,69 +378,6 @@ def cover_hits(pk: IntArray, tk: IntArray, i: IntArray, j: IntArray, pa: FloatAr
                 n_ask += 1
     return (hit_ij, hit_ji, ask_e[:n_ask].copy(), ask_fwd[:n_ask].copy(),
             ask_t[:n_ask].copy())
-
-
-@njit(cache=True, nogil=True, error_model="numpy")
-def cover_rows(pk: IntArray, tk: IntArray, hit_ij: BoolArray, hit_ji: BoolArray, i: IntArray,
-               j: IntArray, stands_on: IntArray, elevation: FloatArray, threshold: float,
-               platforms: bool) -> tuple[BoolArray, BoolArray, IntArray]:
-    """``cover.cover_rows`` from the hits of ``cover_both_ways``'s candidates (pair pk[e],
-    obstacle tk[e]): whether j is in cover against i (``cover._result``: an obstacle hit,
-    or j on a platform at least ``threshold`` -- the rule's less 1e-9 -- above i, when
-    ``platforms``) and i against j, and the rows (attacker, target, terrain) as columns
-    (3, n): j against i's obstacles in the candidates' order, its platforms by pair, then
-    the same of i against j."""
-    m = len(i)
-    in_ij = np.zeros(m, dtype=np.bool_)
-    in_ji = np.zeros(m, dtype=np.bool_)
-    on_ij = np.full(m, -1, dtype=np.intp)  # the platform giving j cover against i, or -1
-    on_ji = np.full(m, -1, dtype=np.intp)
-    n_ij = 0
-    n_ji = 0
-    for e in range(len(pk)):
-        n_ij += hit_ij[e]
-        n_ji += hit_ji[e]
-    p_ij = 0
-    p_ji = 0
-    if platforms:
-        for k in range(m):
-            a = i[k]
-            b = j[k]
-            if stands_on[b] >= 0 and elevation[b] - elevation[a] >= threshold:
-                on_ij[k] = stands_on[b]
-                p_ij += 1
-            if stands_on[a] >= 0 and elevation[a] - elevation[b] >= threshold:
-                on_ji[k] = stands_on[a]
-                p_ji += 1
-    size = n_ij + p_ij + n_ji + p_ji
-    rows = np.empty((3, size + 1), dtype=np.intp)  # (one more: see below)
-    s = 0
-    for ahead in (True, False):  # j against i, then i against j
-        hits = hit_ij if ahead else hit_ji
-        att = i if ahead else j
-        tgt = j if ahead else i
-        out = in_ij if ahead else in_ji
-        for e in range(len(pk)):
-            # every candidate written at the next place, which only a hit keeps (no
-            # branch: a hit is a coin toss for the processor, whose wrong guesses cost
-            # more than the writes; the last place is written over or is the spare one)
-            q = pk[e]
-            hit = hits[e]
-            rows[0, s] = att[q]
-            rows[1, s] = tgt[q]
-            rows[2, s] = tk[e]
-            out[q] |= hit
-            s += hit
-        on = on_ij if ahead else on_ji
-        if (p_ij if ahead else p_ji) > 0:
-            for k in range(m):
-                if on[k] >= 0:
-                    rows[0, s] = att[k]
-                    rows[1, s] = tgt[k]
-                    rows[2, s] = on[k]
-                    out[k] = True
-                    s += 1
-    return in_ij, in_ji, rows[:, :size]
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
@@ -1221,9 +1221,9 @@ def warm() -> None:
     bounds = np.zeros((0, 4))
     e = np.zeros((4, 0))
     clip(f2, f2, none, e, e, e, none)
+    cover_rows(none, none, b, b, none, none, none, f, 3.0, True)
     cover_hits(none, none, none, none, f2, f2, f, b, b, f, f, none, f, f, f2, b, bounds, e, e,
                e, none)
-    cover_rows(none, none, b, b, none, none, none, f, 3.0, True)
     sight_centre(none, none, one, none, f, f, f, f, f, bounds, e, e, e, none)
     sight_samples(none, none, none, one, none, b, f, f, none, f, f, f2, f, f, f, f, bounds, e,
                   e, e, none)
