@@ -144,6 +144,59 @@ def cover_both_ways(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
     against i the part from i's exempt half inch on counts, against j the part up to j's.
     Other obstacles go through ``cover_pairs`` one direction at a time.
     """
+    pk, tk, hit_ij, hit_ji = _both_hits(ba, ts, i, j, pa, pb, distance, rule, candidates)
+    m = len(i)
+    return (_result(ba, i, j, pk[hit_ij], tk[hit_ij], rule, m),
+            _result(ba, j, i, pk[hit_ji], tk[hit_ji], rule, m))
+
+
+def cover_rows(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray, pa: FloatArray,
+               pb: FloatArray, distance: FloatArray, rule: CoverRule,
+               candidates: tuple[IntArray, IntArray] | None = None
+               ) -> tuple[BoolArray, BoolArray, IntArray]:
+    """``cover_both_ways`` as a pair table keeps it: whether j is in cover against i, and i
+    against j, and the (attacker, target, terrain) rows giving it, laid out column by
+    column (``pairs._by_columns``): j against i's obstacles (in the candidates' order),
+    then its platforms (by pair), then the same of i against j. With the compiled loops
+    the rows are written by ``jit_kernels.cover_rows`` from the hits, in the same order."""
+    pk, tk, hit_ij, hit_ji = _both_hits(ba, ts, i, j, pa, pb, distance, rule, candidates)
+    kernels = jit.loaded()
+    if kernels is not None:
+        in_ij: BoolArray
+        in_ji: BoolArray
+        columns: IntArray
+        in_ij, in_ji, columns = kernels.cover_rows(
+            np.ascontiguousarray(pk, dtype=np.intp), np.ascontiguousarray(tk, dtype=np.intp),
+            hit_ij, hit_ji, np.ascontiguousarray(i, dtype=np.intp),
+            np.ascontiguousarray(j, dtype=np.intp), ba.stands_on, ba.elevation,
+            rule.platform_threshold - 1e-9, rule.platform_applies)
+        return in_ij, in_ji, columns.T
+    m = len(i)
+    fwd = _result(ba, i, j, pk[hit_ij], tk[hit_ij], rule, m)
+    back = _result(ba, j, i, pk[hit_ji], tk[hit_ji], rule, m)
+    parts = []
+    for res, att, tgt in ((fwd, i, j), (back, j, i)):
+        plat = np.flatnonzero(res.platform >= 0)
+        parts += [(att, tgt, res.obstacle_pair, res.obstacle),
+                  (att, tgt, plat, res.platform[plat])]
+    n = sum(len(k) for _, _, k, _ in parts)
+    rows = np.empty((3, n), dtype=np.intp)
+    s = 0
+    for att, tgt, k, terrain in parts:
+        e = s + len(k)
+        rows[0, s:e] = att[k]
+        rows[1, s:e] = tgt[k]
+        rows[2, s:e] = terrain
+        s = e
+    return fwd.in_cover, back.in_cover, rows.T
+
+
+def _both_hits(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray, pa: FloatArray,
+               pb: FloatArray, distance: FloatArray, rule: CoverRule,
+               candidates: tuple[IntArray, IntArray] | None
+               ) -> tuple[IntArray, IntArray, BoolArray, BoolArray]:
+    """The (pair, obstacle) candidates of ``cover_both_ways`` and whether each covers j
+    against i, and i against j (platforms apart)."""
     m = len(i)
     pk, tk = _line_candidates(ts, pa, pb) if candidates is None else candidates
     kernels = jit.loaded()
@@ -172,8 +225,7 @@ def cover_both_ways(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
             r = cover_pairs(ba, ts, att, tgt, p0, p1, distance, no_platform, candidates=sub)
             found = set(zip(r.obstacle_pair.tolist(), r.obstacle.tolist(), strict=True))
             out[n_idx] = [(int(x), int(y)) in found for x, y in zip(*sub, strict=True)]
-    return (_result(ba, i, j, pk[hit_ij], tk[hit_ij], rule, m),
-            _result(ba, j, i, pk[hit_ji], tk[hit_ji], rule, m))
+    return pk, tk, hit_ij, hit_ji
 
 
 def _span_hits(ba: BodyArrays, i: IntArray, j: IntArray, pk: IntArray, c_idx: IntArray,

@@ -208,6 +208,90 @@ def _nearest(k: int, px: float, py: float, x: FloatArray, y: FloatArray, shape: 
             True)
 
 
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _beyond_reach(k: int, px: float, py: float, x: FloatArray, y: FloatArray,
+                  shape: IntArray, half_width: FloatArray, half_length: FloatArray) -> bool:
+    """Is (px, py) surely more than ``_EXEMPT`` from the outline of body k, a rectangle or
+    an oval, by its distance from k's centre alone? ``_nearest`` puts the nearest point
+    (nu, nv) within |nu| <= half-width and |nv| <= half-length of the centre (clamped, or
+    on the oval), so the distance it measures is at least the centre's distance less
+    hypot(half-width, half-length); the margin covers the rounding of both. Most far ends
+    of a cover line are many inches away: an oval's Newton steps are then not needed, and
+    the answer (``dist > _EXEMPT``) is the same."""
+    hw = half_width[k]
+    hl = half_length[k]
+    if not ((shape[k] == _RECT or shape[k] == _ELLIPSE)
+            and 0.0 < hw < np.inf and 0.0 < hl < np.inf):
+        return False
+    ex = px - x[k]
+    ey = py - y[k]
+    reach = _EXEMPT + math.sqrt(hw * hw + hl * hl) + 1e-6 + 1e-12 * (abs(ex) + abs(ey))
+    return bool(ex * ex + ey * ey > reach * reach)
+
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def cover_rows(pk: IntArray, tk: IntArray, hit_ij: BoolArray, hit_ji: BoolArray, i: IntArray,
+               j: IntArray, stands_on: IntArray, elevation: FloatArray, threshold: float,
+               platforms: bool) -> tuple[BoolArray, BoolArray, IntArray]:
+    """``cover.cover_rows`` from the hits of ``cover_both_ways``'s candidates (pair pk[e],
+    obstacle tk[e]): whether j is in cover against i (``cover._result``: an obstacle hit,
+    or j on a platform at least ``threshold`` -- the rule's less 1e-9 -- above i, when
+    ``platforms``) and i against j, and the rows (attacker, target, terrain) as columns
+    (3, n): j against i's obstacles in the candidates' order, its platforms by pair, then
+    the same of i against j."""
+    m = len(i)
+    in_ij = np.zeros(m, dtype=np.bool_)
+    in_ji = np.zeros(m, dtype=np.bool_)
+    on_ij = np.full(m, -1, dtype=np.intp)  # the platform giving j cover against i, or -1
+    on_ji = np.full(m, -1, dtype=np.intp)
+    n_ij = 0
+    n_ji = 0
+    for e in range(len(pk)):
+        n_ij += hit_ij[e]
+        n_ji += hit_ji[e]
+    p_ij = 0
+    p_ji = 0
+    if platforms:
+        for k in range(m):
+            a = i[k]
+            b = j[k]
+            if stands_on[b] >= 0 and elevation[b] - elevation[a] >= threshold:
+                on_ij[k] = stands_on[b]
+                p_ij += 1
+            if stands_on[a] >= 0 and elevation[a] - elevation[b] >= threshold:
+                on_ji[k] = stands_on[a]
+                p_ji += 1
+    size = n_ij + p_ij + n_ji + p_ji
+    rows = np.empty((3, size + 1), dtype=np.intp)  # (one more: see below)
+    s = 0
+    for ahead in (True, False):  # j against i, then i against j
+        hits = hit_ij if ahead else hit_ji
+        att = i if ahead else j
+        tgt = j if ahead else i
+        out = in_ij if ahead else in_ji
+        for e in range(len(pk)):
+            # every candidate written at the next place, which only a hit keeps (no
+            # branch: a hit is a coin toss for the processor, whose wrong guesses cost
+            # more than the writes; the last place is written over or is the spare one)
+            q = pk[e]
+            hit = hits[e]
+            rows[0, s] = att[q]
+            rows[1, s] = tgt[q]
+            rows[2, s] = tk[e]
+            out[q] |= hit
+            s += hit
+        on = on_ij if ahead else on_ji
+        if (p_ij if ahead else p_ji) > 0:
+            for k in range(m):
+                if on[k] >= 0:
+                    rows[0, s] = att[k]
+                    rows[1, s] = tgt[k]
+                    rows[2, s] = on[k]
+                    out[k] = True
+                    s += 1
+    return in_ij, in_ji, rows[:, :size]
+
+
 @njit(cache=True, nogil=True, error_model="numpy")
 def cover_hits(pk: IntArray, tk: IntArray, i: IntArray, j: IntArray, pa: FloatArray,
                d: FloatArray, length: FloatArray, exempt: BoolArray, circle: BoolArray,
@@ -218,13 +302,14 @@ def cover_hits(pk: IntArray, tk: IntArray, i: IntArray, j: IntArray, pa: FloatAr
                ) -> tuple[BoolArray, BoolArray, IntArray, BoolArray, FloatArray]:
     """``cover.cover_both_ways`` for the candidates e whose obstacle is a convex polygon of
     the padded edge arrays (``padded``): the part [a, b] of pair pk[e]'s line pa -> pa + d
-    inside it (``_convex_spans``), then whether it covers j against i (``hit_ij``: the part
-    beyond i's exempt half inch) and i against j (``hit_ji``), as ``_span_hits`` decides.
+    inside it (``_convex_spans``; ``length`` is np.hypot of each pair's d), then whether it
+    covers j against i (``hit_ij``: the part beyond i's exempt half inch) and i against j
+    (``hit_ji``), as ``_span_hits`` decides.
 
     Where that attacker is not round and exempt, the answer needs the distance from its
-    outline of the span's far end (``_nearest``); those it cannot measure are
-    returned as (candidate e, whether i is the attacker, t of the end on the line) for
-    ``outline_distance.point_distance``.
+    outline of the span's far end (``_beyond_reach``, else ``_nearest``); those it cannot
+    measure are returned as (candidate e, whether i is the attacker, t of the end on the
+    line) for ``outline_distance.point_distance``.
     """
     n = len(pk)
     hit_ij = np.zeros(n, dtype=np.bool_)
@@ -249,8 +334,9 @@ def cover_hits(pk: IntArray, tk: IntArray, i: IntArray, j: IntArray, pa: FloatAr
         if (max(px, qx) < bounds[t, 0] or min(px, qx) > bounds[t, 2]
                 or max(py, qy) < bounds[t, 1] or min(py, qy) > bounds[t, 3]):
             continue
-        ilo, ihi = _clip_one(px, py, dx, dy, 1e-12 * math.hypot(dx, dy), t, enx, eny, ec,
-                             ecount)
+        # (the tolerance from the line's length, np.hypot(d) as ``segments._clip`` takes
+        # it: the same value, and a libm hypot per candidate cost a fifth of the loop)
+        ilo, ihi = _clip_one(px, py, dx, dy, 1e-12 * lq, t, enx, eny, ec, ecount)
         a = max(ilo, 0.0)
         b = min(ihi, 1.0)
         if not (b > a and (b - a) * lq > _EPS_LENGTH):
@@ -270,8 +356,16 @@ def cover_hits(pk: IntArray, tk: IntArray, i: IntArray, j: IntArray, pa: FloatAr
             else:
                 t_far = b - _EPS_LENGTH / lq if ahead else a + _EPS_LENGTH / lq
                 t_far = min(max(t_far, 0.0), 1.0)
-                dist, _, _, ok = _nearest(attacker, px + t_far * dx, py + t_far * dy, x, y,
-                                          shape, half_width, half_length, forward)
+                fx = px + t_far * dx
+                fy = py + t_far * dy
+                if _beyond_reach(attacker, fx, fy, x, y, shape, half_width, half_length):
+                    if ahead:
+                        hit_ij[e] = True
+                    else:
+                        hit_ji[e] = True
+                    continue
+                dist, _, _, ok = _nearest(attacker, fx, fy, x, y, shape, half_width,
+                                          half_length, forward)
                 if ok:
                     if ahead:
                         hit_ij[e] = dist > _EXEMPT
@@ -1081,22 +1175,38 @@ def oval_gaps(i: IntArray, j: IntArray, pa: FloatArray, pb: FloatArray, x: Float
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def counting_order(col: IntArray, keys: int) -> tuple[IntArray, IntArray]:
-    """``np.argsort(col, kind="stable")`` of values in [0, keys) by counting (stable), and
-    the sorted values: ``triples._order``."""
+def counting_order(col: IntArray) -> tuple[IntArray, IntArray, bool]:
+    """``triples._order``: ``np.argsort(col, kind="stable")`` and the sorted values, by
+    counting (stable) when the values lie in [0, max(2^16, 4 len)); with False (and
+    nothing) when they do not. No sort when they ascend already."""
+    n = len(col)
+    low = col[0] if n else 0
+    high = low
+    ascending = True
+    for r in range(1, n):
+        v = col[r]
+        ascending &= v >= col[r - 1]
+        low = min(low, v)
+        high = max(high, v)
+    if ascending:
+        return np.arange(n), col.copy(), True
+    if low < 0 or high >= max(1 << 16, 4 * n):
+        return np.zeros(0, dtype=np.intp), np.zeros(0, dtype=np.intp), False
+    keys = high + 1
     count = np.zeros(keys + 1, dtype=np.intp)
     for v in col:
         count[v + 1] += 1
     for k in range(keys):
         count[k + 1] += count[k]
-    order = np.empty(len(col), dtype=np.intp)
-    ordered = np.empty(len(col), dtype=np.intp)
-    for r in range(len(col)):
+    ordered = np.empty(n, dtype=np.intp)
+    for k in range(keys):  # the sorted values in one pass (count[k]: where k's start)
+        ordered[count[k]:count[k + 1]] = k
+    order = np.empty(n, dtype=np.intp)
+    for r in range(n):
         v = col[r]
         order[count[v]] = r
-        ordered[count[v]] = v
         count[v] += 1
-    return order, ordered
+    return order, ordered, True
 
 
 def warm() -> None:
@@ -1111,6 +1221,7 @@ def warm() -> None:
     bounds = np.zeros((0, 4))
     e = np.zeros((4, 0))
     clip(f2, f2, none, e, e, e, none)
+    cover_rows(none, none, b, b, none, none, none, f, 3.0, True)
     cover_hits(none, none, none, none, f2, f2, f, b, b, f, f, none, f, f, f2, b, bounds, e, e,
                e, none)
     sight_centre(none, none, one, none, f, f, f, f, f, bounds, e, e, e, none)
@@ -1119,7 +1230,7 @@ def warm() -> None:
     corridor(none, none, none, none, f, f, f, bounds, e, e, 128, 1e-6)
     round_gaps(none, none, f, f, f, b, none, f, f, f2)
     oval_gaps(none, none, f2, f2, f, f, none, f, f, f2)
-    counting_order(none, 1)
+    counting_order(none)
     warm_shapes()
 
 

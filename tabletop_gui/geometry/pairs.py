@@ -15,7 +15,7 @@ whole as read-only arrays: ``table.distance``; or a row at a time: ``table.dista
   (``triples.Triples``).
 
 Everything is computed in numpy over arrays of pairs, in blocks of ``PAIR_CHUNK``
-(``gaps.gaps``, ``corridor``, ``sight.sight_pairs``, ``cover.cover_both_ways``); with
+(``gaps.gaps``, ``corridor``, ``sight.sight_pairs``, ``cover.cover_rows``); with
 the compiled loops loaded and a core to spare (``spare_core``), a table of several blocks
 shares them with a second thread (``THREADS``, ``_in_blocks``: the loops release the
 interpreter, and so does most of numpy's work on the blocks' arrays), with the same
@@ -41,7 +41,7 @@ from numpy.typing import NDArray
 from tabletop_gui.geometry import jit
 from tabletop_gui.geometry.bodies import BodyArrays
 from tabletop_gui.geometry.corridor import corridor_candidates
-from tabletop_gui.geometry.cover import CoverRule, cover_both_ways
+from tabletop_gui.geometry.cover import CoverRule, cover_rows
 from tabletop_gui.geometry.gaps import gaps
 from tabletop_gui.geometry.layered import Layered
 from tabletop_gui.geometry.sight import sight_pairs
@@ -343,8 +343,12 @@ def _in_blocks(m: int, facts: Callable[[int, int], _T]) -> list[_T]:
 
 
 def _rows(parts: list[IntArray]) -> Triples:
-    """The rows of the blocks, in order, as one ``Triples``."""
-    return Triples.build(np.concatenate(parts or [_NO_ROWS]))
+    """The rows of the blocks, in order, as one ``Triples``: joined column by column (the
+    blocks' rows are laid out so, ``_by_columns``: each column copied in one contiguous
+    pass, and read so by ``Triples.build``)."""
+    if not parts:
+        return Triples.build(_NO_ROWS)
+    return Triples.build(np.concatenate([p.T for p in parts], axis=1).T)
 
 
 def _shared(m: int) -> bool:
@@ -455,24 +459,12 @@ def _distance_3d(gap: FloatArray, vertical: FloatArray) -> FloatArray:
 def _cover_facts(ba: BodyArrays, ts: TerrainSet, rule: CoverRule, i: IntArray, j: IntArray,
                  pa: FloatArray, pb: FloatArray, dist: FloatArray,
                  corridor: tuple[IntArray, IntArray], cov: _Sink) -> IntArray:
-    """Fill ``cov`` for pairs (i, j) both ways; return the (attacker, target, terrain) triples."""
-    fwd, back = cover_both_ways(ba, ts, i, j, pa, pb, dist, rule, candidates=corridor)
-    parts = []
-    for res, att, tgt in ((fwd, i, j), (back, j, i)):
-        cov[att, tgt] = res.in_cover
-        plat = np.flatnonzero(res.platform >= 0)
-        parts += [(att, tgt, res.obstacle_pair, res.obstacle),
-                  (att, tgt, plat, res.platform[plat])]
-    n = sum(len(k) for _, _, k, _ in parts)
-    rows = np.empty((3, n), dtype=np.intp)
-    s = 0
-    for att, tgt, k, terrain in parts:
-        e = s + len(k)
-        rows[0, s:e] = att[k]
-        rows[1, s:e] = tgt[k]
-        rows[2, s:e] = terrain
-        s = e
-    return rows.T
+    """Fill ``cov`` for pairs (i, j) both ways; return the (attacker, target, terrain) triples
+    (``cover.cover_rows``)."""
+    in_ij, in_ji, rows = cover_rows(ba, ts, i, j, pa, pb, dist, rule, candidates=corridor)
+    cov[i, j] = in_ij
+    cov[j, i] = in_ji
+    return rows
 
 
 def _by_columns(columns: list[IntArray]) -> IntArray:

@@ -31,20 +31,21 @@ def _order(col: IntArray) -> tuple[IntArray, IntArray]:
     """``np.argsort(col, kind="stable")`` and the column in that order. No sort when the
     column ascends already (the blocker rows of a table come by pair, first body
     ascending); else by counting in a compiled loop when the kernels are loaded
-    (``jit_kernels.counting_order``), or through 16-bit keys (numpy's radix sort, several
-    times faster than a merge sort of the full integers) when every body index fits in
-    them: the same order every way."""
-    if len(col) < 2 or bool((col[1:] >= col[:-1]).all()):
+    (``jit_kernels.counting_order``, which checks both in one pass over the column), or
+    through 16-bit keys (numpy's radix sort, several times faster than a merge sort of the
+    full integers) when every body index fits in them: the same order every way."""
+    if len(col) < 2:
         return np.arange(len(col), dtype=np.intp), col.copy()
-    low, high = int(col.min()), int(col.max())
     kernels = jit.loaded()
-    if kernels is not None and low >= 0 and high < max(1 << 16, 4 * len(col)):
+    if kernels is not None:
         order: IntArray
         ordered: IntArray
-        order, ordered = kernels.counting_order(np.ascontiguousarray(col, dtype=np.intp),
-                                                high + 1)
-        return order, ordered
-    if low >= 0 and high < 1 << 16:
+        order, ordered, done = kernels.counting_order(np.ascontiguousarray(col, dtype=np.intp))
+        if done:
+            return order, ordered
+    elif bool((col[1:] >= col[:-1]).all()):
+        return np.arange(len(col), dtype=np.intp), col.copy()
+    if int(col.min()) >= 0 and int(col.max()) < 1 << 16:
         order = np.argsort(col.astype(np.uint16), kind="stable").astype(np.intp)
     else:
         order = np.argsort(col, kind="stable").astype(np.intp)

@@ -21,7 +21,7 @@ from tabletop_gui.geometry import jit, outline, segments
 from tabletop_gui.geometry.board import Board, Terrain
 from tabletop_gui.geometry.bodies import BodyArrays
 from tabletop_gui.geometry.corridor import corridor_candidates
-from tabletop_gui.geometry.cover import CoverRule, cover_both_ways
+from tabletop_gui.geometry.cover import CoverRule, cover_both_ways, cover_rows
 from tabletop_gui.geometry.gaps import gaps
 from tabletop_gui.geometry.pairs import PairTable, opposing_pairs
 from tabletop_gui.geometry.sight import sight_pairs
@@ -244,6 +244,7 @@ def test_pair_tables_with_and_without_the_kernels_are_equal(seed: int, odd: bool
     fast = PairTable.build(ba, ts, RULE)
     slow = numpy_only(PairTable.build, ba, ts, RULE)
     assert_same_tables(fast, slow)
+    assert np.array_equal(fast.cover_by.base, slow.cover_by.base)  # in the same order too
     assert not slow.visible.all()
 
 
@@ -258,6 +259,14 @@ def assert_same_cover(b: Board, rule: CoverRule) -> int:
     cands = corridor_candidates(ba, ts, i, j)
     fast = cover_both_ways(ba, ts, i, j, pa, pb, dist, rule, candidates=cands)
     slow = numpy_only(cover_both_ways, ba, ts, i, j, pa, pb, dist, rule, candidates=cands)
+    # as a pair table keeps them (``jit_kernels.cover_rows``): the same flags and rows,
+    # in the same order
+    fast_rows = cover_rows(ba, ts, i, j, pa, pb, dist, rule, candidates=cands)
+    slow_rows = numpy_only(cover_rows, ba, ts, i, j, pa, pb, dist, rule, candidates=cands)
+    for f_, s_ in zip(fast_rows, slow_rows, strict=True):
+        assert np.array_equal(f_, s_)
+    assert np.array_equal(fast_rows[0], slow[0].in_cover)
+    assert np.array_equal(fast_rows[1], slow[1].in_cover)
     asked = 0
     for f, s_, att in zip(fast, slow, (i, j), strict=True):
         assert np.array_equal(f.in_cover, s_.in_cover)
@@ -323,9 +332,14 @@ def test_compiled_counting_sort_orders_triples_as_numpy() -> None:
     gives numpy's stable order of each column, and the sorted columns; small and large
     body indices, ties, one row, rows already in order."""
     rng = np.random.default_rng(5)
-    for high in (1, 50, 2_000, 70_000, 1 << 40):
-        rows = rng.integers(0, high, (3_000, 3)).astype(np.intp)
-        for r in (rows, rows[np.argsort(rows[:, 1], kind="stable")], rows[:1], rows[:0]):
+    for high, n, low in ((1, 3_000, 0), (50, 3_000, 0), (2_000, 3_000, 0), (70_000, 3_000, 0),
+                         (70_000, 20_000, 0), (1 << 40, 3_000, 0), (50, 3_000, -3)):
+        # (values beyond 2^16 are counted when there are more than a quarter as many rows;
+        # values below 0 are not: numpy sorts those)
+        rows = rng.integers(low, high, (n, 3)).astype(np.intp)
+        laid = np.ascontiguousarray(rows.T).T  # column by column, as a table's rows come
+        for r in (rows, rows[np.argsort(rows[:, 1], kind="stable")], rows[:1], rows[:0],
+                  laid):
             fast = Triples.build(r)
             slow = numpy_only(Triples.build, r)
             assert np.array_equal(fast.by_a, np.argsort(r[:, 0], kind="stable"))
