@@ -79,3 +79,63 @@ def test_marks_painted_from_kept_places_equal_each_mark_blitted(qtbot) -> None: 
             scene.removeItem(m)
         add(8)
         assert _layer_paint(layer, zoom) == _each_mark(marks, zoom)
+
+
+def test_a_paint_of_a_small_area_looks_only_at_the_marks_near_it(qtbot) -> None:  # noqa: ANN001
+    """A paint of a small area (a move's) finds the marks near it by the cells their
+    areas meet (``MarksLayer.near``), not by a walk over every mark (issue 17: a
+    thousand marks looked at for one moved mark); it paints exactly what looking at
+    every mark paints, marks shown, hidden, removed and added in between, overlapping
+    ones in the order they came."""
+    rng = random.Random(11)
+    scene = QGraphicsScene()
+    layer = mark_sprites.MarksLayer()
+    scene.addItem(layer)
+    marks: list[TargetMarker] = []
+
+    def add(n: int) -> None:
+        for _ in range(n):
+            valid = rng.random() < 0.5
+            crowd = rng.random() < 0.3  # overlapping marks: their order shows
+            at = QPointF(rng.uniform(300, 360), rng.uniform(200, 260)) if crowd \
+                else QPointF(rng.uniform(-900, 2900), rng.uniform(-900, 1900))
+            marks.append(TargetMarker(TargetStatus(f"t{len(marks)}", valid, (), None, None),
+                                      _shape(valid, rng.choice([6.0, 30.0])), at,
+                                      layer=layer))
+
+    add(400)
+    looked: list[int] = []
+    near = layer.near
+
+    def spy(*area: float) -> list[tuple[int, object]]:
+        found = near(*area)
+        looked.append(len(found))
+        return found
+
+    for step in range(16):
+        zoom = rng.choice((0.5, 1.0, 2.5))
+        x, y = (rng.uniform(280, 360), rng.uniform(180, 260)) if step % 2 \
+            else (rng.uniform(-900, 2900), rng.uniform(-900, 1900))
+        exposed = QRectF(x, y, rng.uniform(5, 150), rng.uniform(5, 150))
+
+        def paint(painter: QPainter, exposed: QRectF = exposed) -> None:
+            painter.translate(-exposed.left(), -exposed.top())
+            option = QStyleOptionGraphicsItem()
+            option.exposedRect = exposed
+            layer.paint(painter, option, None)
+
+        layer.near = spy  # type: ignore[method-assign]
+        found = _image(zoom, paint)
+        layer.near = lambda *a: list(layer._marks.items())  # type: ignore[method-assign]
+        every = _image(zoom, paint)
+        assert found == every
+        for m in rng.sample(marks, 10):
+            m.set_shown(not m.shown)
+        for m in rng.sample(marks, 5):
+            marks.remove(m)
+            scene.removeItem(m)
+        add(5)
+    layer.near = near  # type: ignore[method-assign]
+    away = looked[0::2]  # the areas away from the crowd: the few marks near each
+    assert max(away) < len(marks) // 10
+    assert min(looked[1::2]) > 50  # the crowd's: overlapping marks, drawn in their order
