@@ -36,6 +36,7 @@ SPRITES = 64  # pictures kept (mark shapes x zooms)
 Z_MARKS = 1.0  # above the other overlays of the layer the marks hang on (zones, lines)
 DIRTY_RECTS = 64  # more marks changed than this before a paint: one rectangle around all
 HALO_PX = 3.0  # the white halo is this much wider than the mark's pen
+NEAR_CELL = 160.0  # scene units (4"): the cells a paint finds the marks near it by
 _cache: OrderedDict[tuple[object, ...], tuple[QPixmap, QPointF]] = OrderedDict()
 
 
@@ -107,6 +108,13 @@ def painted_area(painter: QPainter, option: QStyleOptionGraphicsItem
     return area, plain_zoom(painter) if raster else None
 
 
+def _cells_of(area: tuple[float, float, float, float]) -> list[tuple[int, int]]:
+    """The ``NEAR_CELL`` cells an area (left, top, right, bottom) meets, edges too."""
+    left, top, right, bottom = area
+    return [(i, j) for i in range(math.floor(left / NEAR_CELL), math.floor(right / NEAR_CELL) + 1)
+            for j in range(math.floor(top / NEAR_CELL), math.floor(bottom / NEAR_CELL) + 1)]
+
+
 class Mark(Protocol):
     """What the layer reads of a mark hung on it (``canvas_overlays.TargetMarker``)."""
 
@@ -134,6 +142,12 @@ class MarksLayer(QGraphicsItem):
         self.setZValue(Z_MARKS)
         self._bounds = QRectF()
         self._marks: dict[int, Any] = {}  # id -> mark (a Mark), in the order added
+        # the marks by the cells (``NEAR_CELL``) their areas meet, each with its place in
+        # the order added (``_rank``): a paint of a small area (a move's) looks at the
+        # marks near it, not at a thousand (``near``); a mark's area never changes
+        self._cells: dict[tuple[int, int], dict[int, Any]] = {}
+        self._rank: dict[int, int] = {}
+        self._added = 0
         # id -> (zoom, where its picture goes, the picture): a repaint of a thousand
         # marks looks up no picture by its key and adds no points (``paint``)
         self._placed: dict[int, tuple[float, QPointF, QPixmap]] = {}
@@ -194,12 +208,42 @@ class MarksLayer(QGraphicsItem):
                    value: Any) -> Any:
         kind = QGraphicsItem.GraphicsItemChange
         if change == kind.ItemChildAddedChange and hasattr(value, "sprite_key"):
-            self._marks[id(value)] = value
+            key = id(value)
+            self._marks[key] = value
+            self._rank[key] = self._added
+            self._added += 1
+            for cell in _cells_of(value.area):
+                self._cells.setdefault(cell, {})[key] = value
             self.changed(value)
         elif change == kind.ItemChildRemovedChange and id(value) in self._marks:
-            self._placed.pop(id(value), None)
-            self.changed(self._marks.pop(id(value)))
+            key = id(value)
+            self._placed.pop(key, None)
+            del self._rank[key]
+            mark = self._marks.pop(key)
+            for cell in _cells_of(mark.area):
+                near = self._cells[cell]
+                del near[key]
+                if not near:
+                    del self._cells[cell]
+            self.changed(mark)
         return super().itemChange(change, value)
+
+    def near(self, x0: float, y0: float, x1: float, y1: float) -> list[tuple[int, Any]]:
+        """The marks (id, mark), in the order added, whose areas may meet the area from
+        (x0, y0) to (x1, y1) (scene): those in the cells it spans, or every mark when it
+        spans more cells than it pays to look at."""
+        i0, j0 = math.floor(x0 / NEAR_CELL), math.floor(y0 / NEAR_CELL)
+        i1, j1 = math.floor(x1 / NEAR_CELL), math.floor(y1 / NEAR_CELL)
+        if (i1 - i0 + 1) * (j1 - j0 + 1) * 4 > len(self._marks):
+            return list(self._marks.items())
+        found: dict[int, Any] = {}
+        cells = self._cells
+        for i in range(i0, i1 + 1):
+            for j in range(j0, j1 + 1):
+                if (i, j) in cells:
+                    found.update(cells[i, j])
+        rank = self._rank
+        return sorted(found.items(), key=lambda km: rank[km[0]])
 
     def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem,
               widget: QWidget | None = None) -> None:
@@ -208,7 +252,7 @@ class MarksLayer(QGraphicsItem):
         pictures: dict[object, tuple[QPixmap, QPointF]] = {}  # by sprite key, this paint
         placed = self._placed
         zoom = round(scale, 9) if scale is not None else 0.0
-        for key, mark in self._marks.items():
+        for key, mark in self.near(x0, y0, x1, y1):
             left, top, right, bottom = mark.area
             if not mark.shown or right < x0 or left > x1 or bottom < y0 or top > y1:
                 continue

@@ -98,6 +98,33 @@ def test_roster_selection_follows_the_document_both_ways(make_window):
     assert w.scene.item_for("f1").isSelected() and not w.scene.item_for("f3").isSelected()
 
 
+def test_the_roster_scrolls_to_a_selection_made_elsewhere_once_it_rests(make_window,
+                                                                         qtbot):
+    """A model selected on the canvas is highlighted in the roster at once; the table
+    scrolls to its row once the selection rests (``SCROLL_REST_MS``), not in the frame
+    of the press that selected it (issue 17: a press on an enemy far down the roster of
+    2,000 fighters repainted the whole table in the move's first frames, ~5 ms)."""
+    from tabletop_gui.bench.cases_gui import crowd_scenario
+
+    w = make_window(crowd_scenario(400))
+    panel = w.roster_panel
+
+    def shown(model_id: str) -> bool:
+        rect = panel.visualRect(panel.roster.index(panel.roster.row_of(model_id), 0))
+        return panel.viewport().rect().intersects(rect)
+
+    assert shown("m0") and not shown("m350")
+    w.document.set_selection(["m350"])
+    assert [r.row() for r in panel.selectionModel().selectedRows()] == \
+        [panel.roster.row_of("m350")]  # highlighted at once
+    assert not shown("m350")  # not scrolled in the press's frame
+    qtbot.waitUntil(lambda: shown("m350"))
+    w.document.set_selection(["m3"])
+    w.document.set_selection(["m390"])  # the wait starts over: the last one is shown
+    qtbot.waitUntil(lambda: shown("m390"))
+    assert not shown("m3")
+
+
 def _set_spin(widget, value):
     widget.setValue(value)
 
