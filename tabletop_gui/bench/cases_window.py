@@ -112,6 +112,7 @@ def _setup() -> dict[str, Any]:
     from PySide6.QtCore import QEvent, QPointF, QSettings, Qt
     from PySide6.QtGui import QMouseEvent
 
+    from tabletop_gui.app import preload_kernels
     from tabletop_gui.model.document import Document
     from tabletop_gui.ui.application import ensure_application
     from tabletop_gui.ui.main_window import MainWindow
@@ -122,6 +123,9 @@ def _setup() -> dict[str, Any]:
     window = MainWindow(Document(warcry_crowd_scenario()), settings)
     window.resize(1366, 768)
     window.install_attack_flow()
+    # as the application does once the window is painted (``app.build_window``): a board
+    # of this size starts loading the geometry's compiled loops (the warm-up waits)
+    preload_kernels(window.document.scenario)
     window.show()
     vp = window.view.viewport()
 

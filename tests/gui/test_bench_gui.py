@@ -17,12 +17,20 @@ def test_cases_are_registered():
     assert "tabletop_gui.bench.cases_window" in CASE_MODULES
 
 
-def test_select_and_move_on_2000_fighters_show_what_they_must(qapp):
+def test_select_and_move_on_2000_fighters_show_what_they_must(qapp, monkeypatch):
     """Each run of the window cases checks its own answer (and raises when it is wrong):
     the attacker chosen and its 1,000 enemies marked; the edit pushed and the moved
-    fighter's mark redrawn; then the full reports (a sight line per valid target)."""
+    fighter's mark redrawn; then the full reports (a sight line per valid target). The
+    window starts loading the compiled loops for its board as the application's does."""
+    from tabletop_gui.geometry import jit
+
+    preloads: list[int] = []
+    real_preload = jit.preload
+    monkeypatch.setattr(jit, "preload", lambda size: (preloads.append(size),
+                                                      real_preload(size))[1])
     try:
         cases_window.prepare_select()
+        assert preloads == [1000 * 1000]  # two sides of 1,000 fighters
         attacker, marked, valid = cases_window.select()
         window = cases_window._win["window"]
         flow = window.attack_flow
