@@ -286,46 +286,18 @@ def cover_hits(pk: IntArray, tk: IntArray, i: IntArray, j: IntArray, pa: FloatAr
             ask_t[:n_ask].copy())
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
-def sight_centre(i: IntArray, j: IntArray, starts: IntArray, terr: IntArray,
-                 x: FloatArray, y: FloatArray, body_top: FloatArray, base: FloatArray,
-                 top: FloatArray, bounds: FloatArray, enx: FloatArray, eny: FloatArray,
-                 ec: FloatArray, ecount: IntArray) -> BoolArray:
-    """Stage 1 of ``sight.sight_pairs``: does each candidate (CSR ``starts``/``terr`` by
-    pair) block the top-centre to top-centre line of its pair?"""
-    hit = np.zeros(len(terr), dtype=np.bool_)
-    for k in range(len(i)):
-        if starts[k] == starts[k + 1]:
-            continue
-        a = i[k]
-        b = j[k]
-        dx = x[b] - x[a]
-        dy = y[b] - y[a]
-        dz = body_top[b] - body_top[a]
-        length3 = math.sqrt(dx * dx + dy * dy + dz * dz)
-        tol = 1e-12 * math.hypot(dx, dy)
-        for e in range(starts[k], starts[k + 1]):
-            hit[e] = _blocked(x[a], y[a], body_top[a], x[b], y[b], dx, dy, dz, length3, tol,
-                              terr[e], base, top, bounds, enx, eny, ec, ecount)
-    return hit
-
-
 @njit(cache=True, nogil=True, error_model="numpy", inline="always")
-def _line_clear(sa: FloatArray, sb: FloatArray, za: float, zb: float, pa: int, pb: int,
+def _line_clear(px: float, py: float, za: float, qx: float, qy: float, zb: float, tol: float,
                 lo: int, hi: int, terr: IntArray, base: FloatArray, top: FloatArray,
                 bounds: FloatArray, enx: FloatArray, eny: FloatArray, ec: FloatArray,
                 ecount: IntArray) -> bool:
-    """Is the line from sample pa of ``sa`` at height za to sample pb of ``sb`` at zb
-    blocked by none of ``terr[lo:hi]``?"""
-    px = sa[pa, 0]
-    py = sa[pa, 1]
-    qx = sb[pb, 0]
-    qy = sb[pb, 1]
+    """Is the line from (px, py) at height za to (qx, qy) at zb blocked by none of
+    ``terr[lo:hi]``? ``tol`` is 1e-12 times its plan length (``_blocked``), the same at
+    every height of a plan path, so computed once per path."""
     dx = qx - px
     dy = qy - py
     dz = zb - za
     length3 = math.sqrt(dx * dx + dy * dy + dz * dz)
-    tol = 1e-12 * math.hypot(dx, dy)
     for e in range(lo, hi):
         if _blocked(px, py, za, qx, qy, dx, dy, dz, length3, tol, terr[e], base, top, bounds,
                     enx, eny, ec, ecount):
@@ -334,24 +306,23 @@ def _line_clear(sa: FloatArray, sb: FloatArray, za: float, zb: float, pa: int, p
 
 
 @njit(cache=True, nogil=True, error_model="numpy", inline="always")
-def plan_samples(a: int, b: int, x: FloatArray, y: FloatArray, shape: IntArray,
-                 half_length: FloatArray, half_width: FloatArray, forward: FloatArray,
-                 out: FloatArray) -> None:
-    """``sight.plan_samples`` of body a as seen from body b, into ``out`` (4, 2)."""
+def plan_samples(a: int, ux: float, uy: float, x: FloatArray, y: FloatArray,
+                 shape: IntArray, half_length: FloatArray, half_width: FloatArray,
+                 forward: FloatArray, out: FloatArray) -> None:
+    """``sight.plan_samples`` of body a as seen along the unit vector (ux, uy) towards the
+    other body (``sight.towards``), into ``out`` (4, 2).
+
+    The right direction is the left one negated, so its (du, dv) are the left ones
+    negated exactly and its ellipse norm is the left one's (``hypot`` ignores signs):
+    computed once. A rectangle's samples are its corners, chosen by the signs alone (no
+    norm)."""
     cx = x[a]
     cy = y[a]
-    dx = x[b] - cx
-    dy = y[b] - cy
-    dist = math.hypot(dx, dy)
-    if dist > 0:
-        ux = dx / dist
-        uy = dy / dist
-    else:
-        ux = 1.0
-        uy = 0.0
     fx, fy, rx, ry, hw, hl = _frame(a, forward, half_width, half_length)
+    rect = shape[a] == _RECT
     out[0, 0] = cx
     out[0, 1] = cy
+    norm = 1.0
     for s in range(3):  # left, right, front
         if s == 0:
             ddx, ddy = -uy, ux
@@ -361,16 +332,18 @@ def plan_samples(a: int, b: int, x: FloatArray, y: FloatArray, shape: IntArray,
             ddx, ddy = ux, uy
         du = ddx * rx + ddy * ry
         dv = ddx * fx + ddy * fy
-        norm = math.hypot(hw * du, hl * dv)
-        if not norm > 0:
-            norm = 1.0
-        u = hw * hw * du / norm
-        v = hl * hl * dv / norm
-        if shape[a] == _RECT:
+        if rect:
             su = du if abs(du) > 1e-12 else ux * rx + uy * ry
             sv = dv if abs(dv) > 1e-12 else ux * fx + uy * fy
             u = (1.0 if su >= 0 else -1.0) * hw
             v = (1.0 if sv >= 0 else -1.0) * hl
+        else:
+            if s != 1:  # (the right norm is the left one)
+                norm = math.hypot(hw * du, hl * dv)
+                if not norm > 0:
+                    norm = 1.0
+            u = hw * hw * du / norm
+            v = hl * hl * dv / norm
         out[s + 1, 0] = cx + u * rx + v * fx
         out[s + 1, 1] = cy + u * ry + v * fy
 
@@ -452,40 +425,124 @@ def crosses_corridor(ax: float, ay: float, bx: float, by: float, ra: float, rb: 
             & (hi_l > lo_l) & (hi_r > lo_r) & (not outside))
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
-def sight_samples(i: IntArray, j: IntArray, rows: IntArray, starts: IntArray,
-                  terr: IntArray, hit: BoolArray, x: FloatArray, y: FloatArray,
-                  shape: IntArray, half_length: FloatArray, half_width: FloatArray,
-                  forward: FloatArray, elevation: FloatArray, body_top: FloatArray,
-                  base: FloatArray, top: FloatArray, bounds: FloatArray, enx: FloatArray,
-                  eny: FloatArray, ec: FloatArray, ecount: IntArray) -> BoolArray:
-    """Stages 2 and 3 of ``sight.sight_pairs`` for the pairs ``rows`` (their top-centre
-    line blocked): is some sample line clear?
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _samples_clear(a: int, b: int, s0: int, s1: int, ux: float, uy: float, vx: float,
+                   vy: float, terr: IntArray, hit: BoolArray, x: FloatArray, y: FloatArray, shape: IntArray,
+                   half_length: FloatArray, half_width: FloatArray, forward: FloatArray,
+                   za: FloatArray, zb: FloatArray, low: float, base: FloatArray,
+                   top: FloatArray, bounds: FloatArray, enx: FloatArray, eny: FloatArray,
+                   ec: FloatArray, ecount: IntArray, sa: FloatArray, sb: FloatArray,
+                   grounded: BoolArray, tols: FloatArray) -> bool:
+    """Stages 2 and 3 of ``sight.sight_pairs`` for the pair (a, b) whose candidates are
+    ``terr[s0:s1]`` (``hit``: those blocking its top-centre line): is some sample line
+    clear? (ux, uy): the unit vector from a towards b, (vx, vy) from b towards a.
 
     Stage 2 tries each plan path top to top, the outer ones first, against the terrain
     that blocked the centre line, then (when none of it blocks) the rest; a path blocked
     by a terrain at or below both bottoms in the round that blocked it is grounded.
-    Stage 3 tries the lower heights of the paths that are not grounded.
+    Stage 3 tries the lower heights of the paths that are not grounded (every path was
+    tried in stage 2: its plan length's tolerance is kept). Stage 2 passes over the
+    pieces no higher than both top ends (they block no top line)."""
+    plan_samples(a, ux, uy, x, y, shape, half_length, half_width, forward, sa)
+    plan_samples(b, vx, vy, x, y, shape, half_length, half_width, forward, sb)
+    z_lo = min(za[0], zb[0])
+    for w in _ROUNDS:
+        pa = _PATH_A[w]
+        pb = _PATH_B[w]
+        blocked_w = False
+        ground_w = False
+        px = sa[pa, 0]
+        py = sa[pa, 1]
+        qx = sb[pb, 0]
+        qy = sb[pb, 1]
+        dx = qx - px
+        dy = qy - py
+        dz = zb[0] - za[0]
+        length3 = math.sqrt(dx * dx + dy * dy + dz * dz)
+        tol = 1e-12 * math.hypot(dx, dy)
+        tols[w] = tol
+        for rnd in range(2):  # the centre line's blockers first, then the rest
+            if blocked_w:
+                break
+            first = rnd == 0
+            for e in range(s0, s1):
+                t = terr[e]
+                # a piece whose top is at or below both ends blocks no top line
+                # (``_blocked``'s height range is empty: rounding keeps the order)
+                if (hit[e] != first) | (top[t] <= z_lo):
+                    continue
+                if _blocked(px, py, za[0], qx, qy, dx, dy, dz, length3, tol, t, base, top,
+                            bounds, enx, eny, ec, ecount):
+                    blocked_w = True
+                    if base[t] <= low + 1e-9:
+                        ground_w = True
+                        break
+        grounded[w] = ground_w
+        if not blocked_w:  # a clear path: visible (no other path is needed)
+            return True
+    for w in range(8):
+        if grounded[w]:
+            continue
+        pa = _PATH_A[w]
+        pb = _PATH_B[w]
+        for h in range(8):
+            if _line_clear(sa[pa, 0], sa[pa, 1], za[_LOWER_A[h]], sb[pb, 0], sb[pb, 1],
+                           zb[_LOWER_B[h]], tols[w], s0, s1, terr, base, top, bounds, enx,
+                           eny, ec, ecount):
+                return True
+    return False
 
-    First, a pair is hidden at once when a terrain that blocked its centre line stands
-    at or below both bottoms (grounded), rises above both tops, and cuts the corridor
-    of the two bodies' samples (``crosses_corridor``): it then blocks each plan path's
-    top line, in the first round, and grounds it; every path grounded, stages 2 and 3
-    would find no clear line. One test instead of eight lines and the samples.
-    Stage 2 passes over the pieces no higher than both top ends (they block no top line).
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def sight(i: IntArray, j: IntArray, pk: IntArray, terr: IntArray, x: FloatArray,
+          y: FloatArray, shape: IntArray, half_length: FloatArray, half_width: FloatArray,
+          forward: FloatArray, elevation: FloatArray, body_top: FloatArray,
+          base: FloatArray, top: FloatArray, bounds: FloatArray, enx: FloatArray,
+          eny: FloatArray, ec: FloatArray, ecount: IntArray
+          ) -> tuple[BoolArray, IntArray, IntArray]:
+    """``sight.sight_pairs`` of the pairs (i[k], j[k]) from their candidates (pair
+    ``pk``, ordered by pair, and terrain ``terr``), in one pass over each pair: its
+    visibility, and the (pair, terrain) rows of the candidates blocking its top-centre
+    line, in candidate order (``pk[hit]``, ``terr[hit]``).
+
+    Stage 1 tests the top-centre line against each candidate, passing over the pieces
+    no higher than both of its ends (``_blocked``'s height range is empty there:
+    rounding keeps the order, so they would not block). A pair whose centre line is
+    clear is visible. A pair is hidden at once when a terrain that blocks its centre
+    line stands at or below both bottoms (grounded), rises above both tops, and cuts the
+    corridor of the two bodies' samples (``crosses_corridor``): it then blocks each plan
+    path's top line, in the first round, and grounds it; every path grounded, stages 2
+    and 3 would find no clear line. One test instead of eight lines and the samples.
+    The other pairs are decided by ``_samples_clear`` while their candidates are at hand.
     """
-    out = np.zeros(len(rows), dtype=np.bool_)
+    m = len(i)
+    n = len(terr)
+    visible = np.ones(m, dtype=np.bool_)
+    hit = np.zeros(n, dtype=np.bool_)
+    bp = np.empty(n, dtype=np.intp)
+    bt = np.empty(n, dtype=np.intp)
+    nb = 0
     grounded = np.zeros(8, dtype=np.bool_)
+    tols = np.empty(8)
     sa = np.empty((4, 2))
     sb = np.empty((4, 2))
     za = np.empty(3)
     zb = np.empty(3)
-    for r in range(len(rows)):
-        k = rows[r]
+    s1 = 0
+    while s1 < n:
+        s0 = s1
+        k = pk[s0]
+        while s1 < n and pk[s1] == k:
+            s1 += 1
         a = i[k]
         b = j[k]
-        s0 = starts[k]
-        s1 = starts[k + 1]
+        dx = x[b] - x[a]
+        dy = y[b] - y[a]
+        dz = body_top[b] - body_top[a]
+        length3 = math.sqrt(dx * dx + dy * dy + dz * dz)
+        dist = math.hypot(dx, dy)
+        tol = 1e-12 * dist
+        z_min = min(body_top[a], body_top[b])
         for h in range(3):  # sight._heights
             za[h] = elevation[a] + _HEIGHTS[h] * (body_top[a] - elevation[a])
             zb[h] = elevation[b] + _HEIGHTS[h] * (body_top[b] - elevation[b])
@@ -493,71 +550,45 @@ def sight_samples(i: IntArray, j: IntArray, rows: IntArray, starts: IntArray,
         z_lo = min(za[0], zb[0])
         z_hi = max(za[0], zb[0])
         z_deep = 1e-6 * (1.0 + abs(z_lo) + abs(z_hi))  # the heights' margin
+        blocked_k = False
         hidden = False
-        ra = _reach(a, shape, half_length, half_width)
-        rb = _reach(b, shape, half_length, half_width)
         for e in range(s0, s1):
             t = terr[e]
+            if top[t] <= z_min:
+                continue
+            if not _blocked(x[a], y[a], body_top[a], x[b], y[b], dx, dy, dz, length3, tol,
+                            t, base, top, bounds, enx, eny, ec, ecount):
+                continue
+            hit[e] = True
+            bp[nb] = k
+            bt[nb] = t
+            nb += 1
+            blocked_k = True
             # (one branch: the processor guesses the others' outcomes badly)
-            tall = (hit[e] & (base[t] <= low + 1e-9) & (base[t] < z_lo - z_deep)
+            tall = ((not hidden) & (base[t] <= low + 1e-9) & (base[t] < z_lo - z_deep)
                     & (top[t] > z_hi + z_deep))
-            if tall and crosses_corridor(x[a], y[a], x[b], y[b], ra, rb, t, enx, eny, ec,
-                                         ecount):
+            if tall and crosses_corridor(x[a], y[a], x[b], y[b],
+                                         _reach(a, shape, half_length, half_width),
+                                         _reach(b, shape, half_length, half_width), t, enx,
+                                         eny, ec, ecount):
                 hidden = True
-                break
+        if not blocked_k:
+            continue
         if hidden:
-            continue  # (out[r] is False)
-        plan_samples(a, b, x, y, shape, half_length, half_width, forward, sa)
-        plan_samples(b, a, x, y, shape, half_length, half_width, forward, sb)
-        clear = False
-        for w in _ROUNDS:
-            pa = _PATH_A[w]
-            pb = _PATH_B[w]
-            blocked_w = False
-            ground_w = False
-            px = sa[pa, 0]
-            py = sa[pa, 1]
-            qx = sb[pb, 0]
-            qy = sb[pb, 1]
-            dx = qx - px
-            dy = qy - py
-            dz = zb[0] - za[0]
-            length3 = math.sqrt(dx * dx + dy * dy + dz * dz)
-            tol = 1e-12 * math.hypot(dx, dy)
-            for rnd in range(2):  # the centre line's blockers first, then the rest
-                if blocked_w:
-                    break
-                first = rnd == 0
-                for e in range(s0, s1):
-                    t = terr[e]
-                    # a piece whose top is at or below both ends blocks no top line
-                    # (``_blocked``'s height range is empty: rounding keeps the order)
-                    if (hit[e] != first) | (top[t] <= z_lo):
-                        continue
-                    if _blocked(px, py, za[0], qx, qy, dx, dy, dz, length3, tol, t, base,
-                                top, bounds, enx, eny, ec, ecount):
-                        blocked_w = True
-                        if base[t] <= low + 1e-9:
-                            ground_w = True
-                            break
-            grounded[w] = ground_w
-            if not blocked_w:  # a clear path: visible (no other path is needed)
-                clear = True
-                break
-        if not clear:
-            for w in range(8):
-                if grounded[w]:
-                    continue
-                for h in range(8):
-                    if _line_clear(sa, sb, za[_LOWER_A[h]], zb[_LOWER_B[h]], _PATH_A[w],
-                                   _PATH_B[w], s0, s1, terr, base, top, bounds, enx, eny,
-                                   ec, ecount):
-                        clear = True
-                        break
-                if clear:
-                    break
-        out[r] = clear
-    return out
+            visible[k] = False
+            continue
+        # sight.towards both ways: from b, x[a] - x[b] is -(x[b] - x[a]) exactly and the
+        # distance the same, so the direction is this one negated
+        apart = dist > 0
+        ux = dx / dist if apart else 1.0
+        uy = dy / dist if apart else 0.0
+        vx = -ux if apart else 1.0
+        vy = -uy if apart else 0.0
+        visible[k] = _samples_clear(a, b, s0, s1, ux, uy, vx, vy, terr, hit, x, y, shape,
+                                    half_length, half_width, forward, za, zb, low, base,
+                                    top, bounds, enx, eny, ec, ecount, sa, sb, grounded,
+                                    tols)
+    return visible, bp[:nb].copy(), bt[:nb].copy()
 
 
 @njit(cache=True, nogil=True, error_model="numpy", inline="always")
@@ -1104,7 +1135,6 @@ def warm() -> None:
     loads a loop's compiled code from its cache at its first call (tens of milliseconds
     each), so ``jit`` does it here, with the import, rather than in the first computation."""
     none = np.zeros(0, dtype=np.intp)
-    one = np.zeros(1, dtype=np.intp)
     f = np.zeros(0)
     b = np.zeros(0, dtype=np.bool_)
     f2 = np.zeros((0, 2))
@@ -1113,9 +1143,7 @@ def warm() -> None:
     clip(f2, f2, none, e, e, e, none)
     cover_hits(none, none, none, none, f2, f2, f, b, b, f, f, none, f, f, f2, b, bounds, e, e,
                e, none)
-    sight_centre(none, none, one, none, f, f, f, f, f, bounds, e, e, e, none)
-    sight_samples(none, none, none, one, none, b, f, f, none, f, f, f2, f, f, f, f, bounds, e,
-                  e, e, none)
+    sight(none, none, none, none, f, f, none, f, f, f2, f, f, f, f, bounds, e, e, e, none)
     corridor(none, none, none, none, f, f, f, bounds, e, e, 128, 1e-6)
     round_gaps(none, none, f, f, f, b, none, f, f, f2)
     oval_gaps(none, none, f2, f2, f, f, none, f, f, f2)

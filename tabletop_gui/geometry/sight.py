@@ -288,26 +288,16 @@ def _compiled_or_split(kernels: ModuleType, ba: BodyArrays, ts: TerrainSet, i: I
 
 def _sight_compiled(kernels: ModuleType, ba: BodyArrays, ts: TerrainSet, i: IntArray,
                     j: IntArray, pk: IntArray, tk: IntArray) -> SightResult:
-    """``_sight_numpy`` by the compiled loops; every candidate convex and not large, the
-    candidates ordered by pair."""
-    m = len(i)
-    starts = np.zeros(m + 1, dtype=np.intp)
-    np.cumsum(np.bincount(pk, minlength=m), out=starts[1:])
+    """``_sight_numpy`` by the compiled loop (``jit_kernels.sight``: each pair's centre
+    line, then its samples while its candidates are at hand, and the blocker rows); every
+    candidate convex and not large, the candidates ordered by pair."""
     edges = (ts.base, ts.top, ts.bounds, ts.edge_nx_t, ts.edge_ny_t, ts.edge_c_t,
              ts.edge_count)
-    tk = np.ascontiguousarray(tk, dtype=np.intp)
-    ii = np.ascontiguousarray(i, dtype=np.intp)
-    jj = np.ascontiguousarray(j, dtype=np.intp)
-    hit = kernels.sight_centre(ii, jj, starts, tk, ba.x, ba.y, ba.top, *edges)
-    blocker_pair, blocker_terrain = pk[hit], tk[hit]
-    visible = np.ones(m, dtype=bool)
-    pending = np.zeros(m, dtype=bool)
-    pending[blocker_pair] = True
-    rows = np.flatnonzero(pending).astype(np.intp)
-    if len(rows):
-        visible[rows] = kernels.sight_samples(
-            ii, jj, rows, starts, tk, hit, ba.x, ba.y, ba.shape, ba.half_length,
-            ba.half_width, ba.forward, ba.elevation, ba.top, *edges)
+    visible, blocker_pair, blocker_terrain = kernels.sight(
+        np.ascontiguousarray(i, dtype=np.intp), np.ascontiguousarray(j, dtype=np.intp),
+        np.ascontiguousarray(pk, dtype=np.intp), np.ascontiguousarray(tk, dtype=np.intp),
+        ba.x, ba.y, ba.shape, ba.half_length, ba.half_width, ba.forward, ba.elevation,
+        ba.top, *edges)
     return SightResult(visible, blocker_pair, blocker_terrain)
 
 
