@@ -363,25 +363,33 @@ def crosses_corridor(ax: float, ay: float, bx: float, by: float, ra: float, rb: 
                      t: int, enx: FloatArray, eny: FloatArray, ec: FloatArray,
                      ecount: IntArray) -> bool:
     """Does convex polygon t, which the segment between a (x, y) and b crosses, cut the
-    corridor of the discs of radii ra about a and rb about b: does every segment from a
-    point of the one disc to a point of the other pass through a point deeper than a
-    margin ``deep`` inside t, and farther than ``deep`` from both ends?
+    corridor of the discs of radii ra about a and rb about b (their convex hull): does
+    every segment from a point of the one disc to a point of the other pass through a
+    point deeper than a margin ``deep`` inside t, and farther than ``deep`` from both
+    ends?
 
-    Sufficient test (True proves it; False says nothing), with R = max(ra, rb) + deep:
-    each disc lies beyond one of the polygon's edges by more than ``deep`` (so outside
-    it), and both lines parallel to ab at distance R meet the polygon shrunk by 2
-    ``deep``. Proof: a point X of the one line and a point Y of the other in the shrunk
-    polygon; the chord XY lies in it (convex) and crosses the strip within R of the line
-    ab, which it divides in two parts. The segment ab meets the polygon between a and b
-    (neither inside), so a and b are in different parts, and each disc (in the strip,
+    Sufficient test (True proves it; False says nothing). The corridor lies in the
+    region W between the discs' two outer tangents, each moved ``deep`` outwards: the
+    lines at distance ra + deep from a whose normals n are tilted from the axis's normal
+    towards b so that n . (b - a) = ra - rb (each line then at distance rb + deep from b;
+    parallel lines, a strip, when ra = rb; else W is the wedge of the two lines' halves
+    that meet at its apex). The test: each disc lies beyond one of the polygon's edges
+    by more than ``deep`` (so outside it), and both boundary halves of W meet the polygon
+    shrunk by 2 ``deep``. Proof: a point X of the one half and a point Y of the other in
+    the shrunk polygon; the chord XY lies in it (convex) and joins W's two boundary
+    halves, dividing W in two parts, and crosses the axis, a ray of W through a and b,
+    at a point inside the polygon. The segment ab meets the polygon between a and b
+    (neither inside); the polygon meets the ray in an interval holding both points, so
+    a and b lie on either side of the chord, in different parts, and each disc (in W,
     outside the polygon, connected) wholly in a's or b's part. A segment from disc to
-    disc stays in the strip (convex), so crosses XY, at a point deeper than ``deep``
-    inside the polygon and farther than ``deep`` from its ends (outside it).
+    disc stays in W (convex), so crosses XY, at a point deeper than ``deep`` inside the
+    polygon and farther than ``deep`` from its ends (outside it).
 
     ``deep`` is 1e-6 of the sizes and coordinates involved: far above the rounding of
     these tests and of the line tests (relative 1e-15 or so), and above the line tests'
     tolerances (``_EPS_LENGTH``, ``_EPS_SIDE``, 1e-12 of the plan length for an edge
     along the line): the part of each such line inside t is at least 2 ``deep`` long.
+    Each boundary half is kept ``deep`` inside the other line (before the apex).
     """
     deep = 1e-6 * (1.0 + abs(ax) + abs(ay) + abs(bx) + abs(by) + ra + rb)
     dx = bx - ax
@@ -389,50 +397,65 @@ def crosses_corridor(ax: float, ay: float, bx: float, by: float, ra: float, rb: 
     length = math.sqrt(dx * dx + dy * dy)
     ux = dx / length  # (length 0: nan; not chosen)
     uy = dy / length
-    reach = max(ra, rb) + deep
+    reach = ra + deep
+    # the tangents' tilt: normals (cos) (-uy, ux) + (sin) u and -(cos) (-uy, ux) + (sin) u,
+    # the lines a + reach n + s d, d = (cos) u -+ (sin) (-uy, ux); |sin| < 1 whenever
+    # length > ra + rb (else not chosen)
+    sin = (ra - rb) / length
+    cos = math.sqrt(max(0.0, 1.0 - sin * sin))
+    lnx = -cos * uy + sin * ux  # the left line's normal and direction
+    lny = cos * ux + sin * uy
+    ldx = cos * ux + sin * uy
+    ldy = cos * uy - sin * ux
+    rnx = cos * uy + sin * ux  # the right line's
+    rny = -cos * ux + sin * uy
+    rdx = cos * ux - sin * uy
+    rdy = cos * uy + sin * ux
+    # on either line, the other line's side: (sin) s <= reach (cos) (the apex where
+    # equal), kept deep inside it; sin = 0: no bound (inf or nan, not chosen)
+    apex = (reach * cos - deep) / sin
+    lo_l = apex if sin < 0 else -np.inf  # the left line's s-range in the shrunk polygon
+    hi_l = apex if sin > 0 else np.inf
+    lo_r = lo_l  # the right one's
+    hi_r = hi_l
     # per edge, with num = n . a - c - 2 deep: a's distance beyond the edge is -num -
-    # 2 deep, b's that less length (n . u); the lines a +- R (-uy, ux) + s u are inside
-    # the shrunk edge where num -+ R (n . (uy, -ux)) + s (n . u) > 0. Every value
-    # computed and chosen without a branch (a division by a zero n . u gives inf or nan,
-    # never chosen)
+    # 2 deep, b's that less length (n . u); a line a + reach m + s d is inside the shrunk
+    # edge where num + reach (n . m) + s (n . d) > 0. Every value computed and chosen
+    # without a branch (a division by a zero n . d gives inf or nan, never chosen)
     beyond_a = -np.inf
     beyond_b = -np.inf
-    lo_l = -np.inf  # the left line's s-range inside the shrunk polygon
-    hi_l = np.inf
-    lo_r = -np.inf  # the right one's
-    hi_r = np.inf
     outside = False
     for v in range(ecount[t]):
         nx = enx[v, t]
         ny = eny[v, t]
         num = nx * ax + ny * ay - ec[v, t] - 2.0 * deep
         along = nx * ux + ny * uy
-        side = reach * (nx * uy - ny * ux)
         beyond_a = max(beyond_a, -num)
         beyond_b = max(beyond_b, -num - length * along)
-        inv = -1.0 / along
-        tl = (num - side) * inv
-        tr = (num + side) * inv
-        enter = along > 0
-        leave = along < 0
-        lo_l = max(lo_l, tl) if enter else lo_l
-        hi_l = min(hi_l, tl) if leave else hi_l
-        lo_r = max(lo_r, tr) if enter else lo_r
-        hi_r = min(hi_r, tr) if leave else hi_r
-        outside = outside | ((along == 0) & ((num - side <= 0) | (num + side <= 0)))
+        off_l = num + reach * (nx * lnx + ny * lny)
+        off_r = num + reach * (nx * rnx + ny * rny)
+        al = nx * ldx + ny * ldy
+        ar = nx * rdx + ny * rdy
+        tl = -off_l / al
+        tr = -off_r / ar
+        lo_l = max(lo_l, tl) if al > 0 else lo_l
+        hi_l = min(hi_l, tl) if al < 0 else hi_l
+        lo_r = max(lo_r, tr) if ar > 0 else lo_r
+        hi_r = min(hi_r, tr) if ar < 0 else hi_r
+        outside = outside | ((al == 0) & (off_l <= 0)) | ((ar == 0) & (off_r <= 0))
     # (beyond by more than ra + deep once the 2 deep of num are added back)
-    return ((length > 0) & (beyond_a > ra + 3.0 * deep) & (beyond_b > rb + 3.0 * deep)
+    return ((length > ra + rb) & (beyond_a > ra + 3.0 * deep) & (beyond_b > rb + 3.0 * deep)
             & (hi_l > lo_l) & (hi_r > lo_r) & (not outside))
 
 
 @njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _samples_clear(a: int, b: int, s0: int, s1: int, ux: float, uy: float, vx: float,
-                   vy: float, terr: IntArray, hit: BoolArray, x: FloatArray, y: FloatArray, shape: IntArray,
-                   half_length: FloatArray, half_width: FloatArray, forward: FloatArray,
-                   za: FloatArray, zb: FloatArray, low: float, base: FloatArray,
-                   top: FloatArray, bounds: FloatArray, enx: FloatArray, eny: FloatArray,
-                   ec: FloatArray, ecount: IntArray, sa: FloatArray, sb: FloatArray,
-                   grounded: BoolArray, tols: FloatArray) -> bool:
+                   vy: float, terr: IntArray, hit: BoolArray, x: FloatArray, y: FloatArray,
+                   shape: IntArray, half_length: FloatArray, half_width: FloatArray,
+                   forward: FloatArray, za: FloatArray, zb: FloatArray, low: float,
+                   base: FloatArray, top: FloatArray, bounds: FloatArray, enx: FloatArray,
+                   eny: FloatArray, ec: FloatArray, ecount: IntArray, sa: FloatArray,
+                   sb: FloatArray, grounded: BoolArray, tols: FloatArray) -> bool:
     """Stages 2 and 3 of ``sight.sight_pairs`` for the pair (a, b) whose candidates are
     ``terr[s0:s1]`` (``hit``: those blocking its top-centre line): is some sample line
     clear? (ux, uy): the unit vector from a towards b, (vx, vy) from b towards a.
