@@ -391,12 +391,21 @@ def crosses_corridor(ax: float, ay: float, bx: float, by: float, ra: float, rb: 
     along the line): the part of each such line inside t is at least 2 ``deep`` long.
     Each boundary half is kept ``deep`` inside the other line (before the apex).
     """
-    deep = 1e-6 * (1.0 + abs(ax) + abs(ay) + abs(bx) + abs(by) + ra + rb)
     dx = bx - ax
     dy = by - ay
     length = math.sqrt(dx * dx + dy * dy)
-    ux = dx / length  # (length 0: nan; not chosen)
-    uy = dy / length
+    # (length 0: nan; not chosen)
+    return _cuts_corridor(ax, ay, bx, by, length, dx / length, dy / length, ra, rb, t, enx,
+                          eny, ec, ecount)
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _cuts_corridor(ax: float, ay: float, bx: float, by: float, length: float, ux: float,
+                   uy: float, ra: float, rb: float, t: int, enx: FloatArray, eny: FloatArray,
+                   ec: FloatArray, ecount: IntArray) -> bool:
+    """``crosses_corridor`` with the distance ab and the unit vector u from a towards b
+    given (any accurate values: the test's margins are far above their rounding)."""
+    deep = 1e-6 * (1.0 + abs(ax) + abs(ay) + abs(bx) + abs(by) + ra + rb)
     reach = ra + deep
     # the tangents' tilt: normals (cos) (-uy, ux) + (sin) u and -(cos) (-uy, ux) + (sin) u,
     # the lines a + reach n + s d, d = (cos) u -+ (sin) (-uy, ux); |sin| < 1 whenever
@@ -446,6 +455,54 @@ def crosses_corridor(ax: float, ay: float, bx: float, by: float, ra: float, rb: 
     # (beyond by more than ra + deep once the 2 deep of num are added back)
     return ((length > ra + rb) & (beyond_a > ra + 3.0 * deep) & (beyond_b > rb + 3.0 * deep)
             & (hi_l > lo_l) & (hi_r > lo_r) & (not outside))
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def hides_pair(ax: float, ay: float, bx: float, by: float, length: float, ux: float,
+               uy: float, ra: float, rb: float, za: float, zb: float, low: float, t: int,
+               base: FloatArray, top: FloatArray, vx_t: FloatArray, vy_t: FloatArray,
+               enx: FloatArray, eny: FloatArray, ec: FloatArray, ecount: IntArray) -> bool:
+    """Is the pair of bodies centred at a and b, of reaches ra and rb (``_reach``), top
+    heights za and zb and lower bottom ``low``, proven hidden by piece t, which blocks
+    its top-centre line: does t block and ground each plan path's top line?
+
+    Sufficient test (True proves it). t stands at or below both bottoms (grounded, as
+    stage 2 says it) and more than a margin ``z_deep`` below both tops, and cuts the
+    corridor of the samples (``crosses_corridor``): every top line, from a point of a's
+    disc at za to one of b's at zb, passes through a point C deeper than ``deep`` inside
+    t in plan. Its height there is at least min(za, zb), so above t's base; t rises above
+    it when t rises above both tops, or above the highest such a line can be at C: C
+    lies within t's extent [lo, hi] along the axis u from a (its vertices'), the line's
+    ends within ra of a and rb of b along it, so the line has gone a fraction s of its
+    way at C, (hi + ra) / (L - ra - rb) at most and (lo - ra) / (L + ra + rb) at least,
+    L = |ab|. Kept ``z_deep`` (1 + |zb - za| / (L - ra - rb)) below t's top, each line
+    stays within t's heights over at least 1e-6 of its plan length either side of C: a
+    part inside t far above the line tests' tolerances. Stage 2 then finds each path's
+    top line blocked, by t among the centre line's blockers, and grounded: no path is
+    tried at other heights, and the pair is hidden.
+    """
+    z_lo = min(za, zb)
+    z_hi = max(za, zb)
+    z_deep = 1e-6 * (1.0 + abs(z_lo) + abs(z_hi))  # the heights' margin
+    if not ((base[t] <= low + 1e-9) & (base[t] < z_lo - z_deep) & (top[t] > z_lo + z_deep)):
+        return False
+    if top[t] <= z_hi + z_deep:  # not above both tops: how high the lines cross t
+        span = length - ra - rb
+        if not span > 0:
+            return False
+        lo = np.inf
+        hi = -np.inf
+        for v in range(vx_t.shape[0]):  # (padding repeats a vertex)
+            along = (vx_t[v, t] - ax) * ux + (vy_t[v, t] - ay) * uy
+            lo = min(lo, along)
+            hi = max(hi, along)
+        if zb >= za:
+            z_cross = za + min(1.0, (hi + ra) / span) * (zb - za)
+        else:
+            z_cross = za - max(0.0, (lo - ra) / (length + ra + rb)) * (za - zb)
+        if not top[t] > z_cross + z_deep * (1.0 + abs(zb - za) / span):
+            return False
+    return _cuts_corridor(ax, ay, bx, by, length, ux, uy, ra, rb, t, enx, eny, ec, ecount)
 
 
 @njit(cache=True, nogil=True, error_model="numpy", inline="always")
@@ -521,8 +578,8 @@ def sight(i: IntArray, j: IntArray, pk: IntArray, terr: IntArray, x: FloatArray,
           y: FloatArray, shape: IntArray, half_length: FloatArray, half_width: FloatArray,
           forward: FloatArray, elevation: FloatArray, body_top: FloatArray,
           base: FloatArray, top: FloatArray, bounds: FloatArray, enx: FloatArray,
-          eny: FloatArray, ec: FloatArray, ecount: IntArray
-          ) -> tuple[BoolArray, IntArray, IntArray]:
+          eny: FloatArray, ec: FloatArray, ecount: IntArray, vx_t: FloatArray,
+          vy_t: FloatArray) -> tuple[BoolArray, IntArray, IntArray]:
     """``sight.sight_pairs`` of the pairs (i[k], j[k]) from their candidates (pair
     ``pk``, ordered by pair, and terrain ``terr``), in one pass over each pair: its
     visibility, and the (pair, terrain) rows of the candidates blocking its top-centre
@@ -532,11 +589,12 @@ def sight(i: IntArray, j: IntArray, pk: IntArray, terr: IntArray, x: FloatArray,
     no higher than both of its ends (``_blocked``'s height range is empty there:
     rounding keeps the order, so they would not block). A pair whose centre line is
     clear is visible. A pair is hidden at once when a terrain that blocks its centre
-    line stands at or below both bottoms (grounded), rises above both tops, and cuts the
-    corridor of the two bodies' samples (``crosses_corridor``): it then blocks each plan
-    path's top line, in the first round, and grounds it; every path grounded, stages 2
-    and 3 would find no clear line. One test instead of eight lines and the samples.
-    The other pairs are decided by ``_samples_clear`` while their candidates are at hand.
+    line stands at or below both bottoms (grounded), cuts the corridor of the two
+    bodies' samples and rises above every top line where it crosses them
+    (``hides_pair``): it then blocks each plan path's top line, in the first round, and
+    grounds it; every path grounded, stages 2 and 3 would find no clear line. One test
+    instead of eight lines and the samples. The other pairs are decided by
+    ``_samples_clear`` while their candidates are at hand.
     """
     m = len(i)
     n = len(terr)
@@ -570,9 +628,13 @@ def sight(i: IntArray, j: IntArray, pk: IntArray, terr: IntArray, x: FloatArray,
             za[h] = elevation[a] + _HEIGHTS[h] * (body_top[a] - elevation[a])
             zb[h] = elevation[b] + _HEIGHTS[h] * (body_top[b] - elevation[b])
         low = min(elevation[a], elevation[b])
-        z_lo = min(za[0], zb[0])
-        z_hi = max(za[0], zb[0])
-        z_deep = 1e-6 * (1.0 + abs(z_lo) + abs(z_hi))  # the heights' margin
+        # sight.towards both ways: from b, x[a] - x[b] is -(x[b] - x[a]) exactly and the
+        # distance the same, so the direction is this one negated
+        apart = dist > 0
+        ux = dx / dist if apart else 1.0
+        uy = dy / dist if apart else 0.0
+        ra = -1.0  # the reaches, once a piece may prove the pair hidden
+        rb = -1.0
         blocked_k = False
         hidden = False
         for e in range(s0, s1):
@@ -587,24 +649,17 @@ def sight(i: IntArray, j: IntArray, pk: IntArray, terr: IntArray, x: FloatArray,
             bt[nb] = t
             nb += 1
             blocked_k = True
-            # (one branch: the processor guesses the others' outcomes badly)
-            tall = ((not hidden) & (base[t] <= low + 1e-9) & (base[t] < z_lo - z_deep)
-                    & (top[t] > z_hi + z_deep))
-            if tall and crosses_corridor(x[a], y[a], x[b], y[b],
-                                         _reach(a, shape, half_length, half_width),
-                                         _reach(b, shape, half_length, half_width), t, enx,
-                                         eny, ec, ecount):
-                hidden = True
+            if not hidden:
+                if ra < 0:
+                    ra = _reach(a, shape, half_length, half_width)
+                    rb = _reach(b, shape, half_length, half_width)
+                hidden = hides_pair(x[a], y[a], x[b], y[b], dist, ux, uy, ra, rb, za[0],
+                                    zb[0], low, t, base, top, vx_t, vy_t, enx, eny, ec, ecount)
         if not blocked_k:
             continue
         if hidden:
             visible[k] = False
             continue
-        # sight.towards both ways: from b, x[a] - x[b] is -(x[b] - x[a]) exactly and the
-        # distance the same, so the direction is this one negated
-        apart = dist > 0
-        ux = dx / dist if apart else 1.0
-        uy = dy / dist if apart else 0.0
         vx = -ux if apart else 1.0
         vy = -uy if apart else 0.0
         visible[k] = _samples_clear(a, b, s0, s1, ux, uy, vx, vy, terr, hit, x, y, shape,
@@ -1166,7 +1221,8 @@ def warm() -> None:
     clip(f2, f2, none, e, e, e, none)
     cover_hits(none, none, none, none, f2, f2, f, b, b, f, f, none, f, f, f2, b, bounds, e, e,
                e, none)
-    sight(none, none, none, none, f, f, none, f, f, f2, f, f, f, f, bounds, e, e, e, none)
+    sight(none, none, none, none, f, f, none, f, f, f2, f, f, f, f, bounds, e, e, e, none, e,
+          e)
     corridor(none, none, none, none, f, f, f, bounds, e, e, 128, 1e-6)
     round_gaps(none, none, f, f, f, b, none, f, f, f2)
     oval_gaps(none, none, f2, f2, f, f, none, f, f, f2)

@@ -348,3 +348,55 @@ def test_the_hull_walls_hide_pairs_and_let_some_see() -> None:
         hidden += h
         seen += s
     assert hidden > 10 and seen > 10
+
+
+def test_a_proven_hiding_blocks_every_top_line_between_the_discs() -> None:
+    """Whenever ``hides_pair`` says yes for a wall on the table that blocks the line
+    between the centres at the top heights, every top line from a point of a's disc at
+    a's top height to one of b's at b's (random ones, the outer and crossing tangents)
+    passes through the wall in 3D (``segments.blocked``). The walls rise a little or a
+    lot above or below the centre line where it crosses them, or above both tops: the
+    proof says yes often for walls lower than one of the tops, and no for many."""
+    from tabletop_gui.geometry import jit_kernels
+
+    rng = np.random.default_rng(23)
+    yes_lower = yes_tall = said_no = 0
+    for _ in range(600):
+        ax, ay, ra, bx, by, rb, ang = _unequal_pair(rng)
+        if rng.random() < 0.3:
+            rb = ra
+        dist = math.hypot(bx - ax, by - ay)
+        ux, uy = (bx - ax) / dist, (by - ay) / dist
+        low = float(rng.choice([0.0, 0.5]))
+        za, zb = low + float(rng.uniform(0.5, 3.0)), float(rng.uniform(0.5, 3.5))
+        x = float(rng.uniform(ra + 0.3, dist - rb - 0.3))
+        half = _hull_half_width(ra, rb, dist, x) + float(rng.choice([0.02, 0.3]))
+        across = float(rng.uniform(math.radians(50), math.radians(130)))
+        height = za + x / dist * (zb - za) + float(rng.choice([-0.3, -0.02, 0.02, 0.3, 2.0]))
+        if height <= 0.05:
+            continue
+        wall = _across(ax + x * ux, ay + x * uy, ang, across, -half / math.sin(across) * 1.5,
+                       half / math.sin(across) * 1.5, float(rng.uniform(0.05, 0.8)), height,
+                       "w")
+        ts = TerrainSet.build((wall,))
+        centre = blocked(np.array([[ax, ay, za]]), np.array([[bx, by, zb]]),
+                         np.zeros(1, np.intp), ts)
+        if not centre[0]:
+            continue  # (the proof is asked only of a piece blocking the centre line)
+        yes = jit_kernels.hides_pair(ax, ay, bx, by, dist, ux, uy, ra, rb, za, zb,
+                                     min(low, zb), 0, ts.base, ts.top, ts.vertex_x,
+                                     ts.vertex_y, ts.edge_nx_t, ts.edge_ny_t, ts.edge_c_t,
+                                     ts.edge_count)
+        if not yes:
+            said_no += 1
+            continue
+        if height > max(za, zb):
+            yes_tall += 1
+        else:
+            yes_lower += 1
+        p, q = _segments_between(ax, ay, ra, bx, by, rb, rng, 200)
+        hit = blocked(np.column_stack([p, np.full(len(p), za)]),
+                      np.column_stack([q, np.full(len(q), zb)]), np.zeros(len(p), np.intp),
+                      ts)
+        assert hit.all()
+    assert yes_lower > 30 and yes_tall > 30 and said_no > 30
