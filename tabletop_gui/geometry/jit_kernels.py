@@ -511,11 +511,12 @@ def _samples_clear(a: int, b: int, s0: int, s1: int, ux: float, uy: float, vx: f
                    shape: IntArray, half_length: FloatArray, half_width: FloatArray,
                    forward: FloatArray, za: FloatArray, zb: FloatArray, low: float,
                    base: FloatArray, top: FloatArray, bounds: FloatArray, enx: FloatArray,
-                   eny: FloatArray, ec: FloatArray, ecount: IntArray, sa: FloatArray,
-                   sb: FloatArray, grounded: BoolArray, tols: FloatArray) -> bool:
+                   eny: FloatArray, ec: FloatArray, ecount: IntArray, samples: FloatArray,
+                   grounded: BoolArray, tols: FloatArray) -> bool:
     """Stages 2 and 3 of ``sight.sight_pairs`` for the pair (a, b) whose candidates are
     ``terr[s0:s1]`` (``hit``: those blocking its top-centre line): is some sample line
-    clear? (ux, uy): the unit vector from a towards b, (vx, vy) from b towards a.
+    clear? (ux, uy): the unit vector from a towards b, (vx, vy) from b towards a;
+    ``samples`` receives a's and b's samples.
 
     Stage 2 tries each plan path top to top, the outer ones first, against the terrain
     that blocked the centre line, then (when none of it blocks) the rest; a path blocked
@@ -523,6 +524,8 @@ def _samples_clear(a: int, b: int, s0: int, s1: int, ux: float, uy: float, vx: f
     Stage 3 tries the lower heights of the paths that are not grounded (every path was
     tried in stage 2: its plan length's tolerance is kept). Stage 2 passes over the
     pieces no higher than both top ends (they block no top line)."""
+    sa = samples[0]
+    sb = samples[1]
     plan_samples(a, ux, uy, x, y, shape, half_length, half_width, forward, sa)
     plan_samples(b, vx, vy, x, y, shape, half_length, half_width, forward, sb)
     z_lo = min(za[0], zb[0])
@@ -605,8 +608,7 @@ def sight(i: IntArray, j: IntArray, pk: IntArray, terr: IntArray, x: FloatArray,
     nb = 0
     grounded = np.zeros(8, dtype=np.bool_)
     tols = np.empty(8)
-    sa = np.empty((4, 2))
-    sb = np.empty((4, 2))
+    samples = np.empty((2, 4, 2))  # a's and b's
     za = np.empty(3)
     zb = np.empty(3)
     s1 = 0
@@ -624,6 +626,21 @@ def sight(i: IntArray, j: IntArray, pk: IntArray, terr: IntArray, x: FloatArray,
         dist = math.hypot(dx, dy)
         tol = 1e-12 * dist
         z_min = min(body_top[a], body_top[b])
+        first = nb
+        for e in range(s0, s1):
+            t = terr[e]
+            if top[t] <= z_min:
+                continue
+            # (written without a branch on the answer, whose outcome the processor
+            # guesses badly: the row is kept by counting it)
+            blocks = _blocked(x[a], y[a], body_top[a], x[b], y[b], dx, dy, dz, length3, tol,
+                              t, base, top, bounds, enx, eny, ec, ecount)
+            hit[e] = blocks
+            bp[nb] = k
+            bt[nb] = t
+            nb += blocks
+        if nb == first:  # the centre line is clear: visible
+            continue
         for h in range(3):  # sight._heights
             za[h] = elevation[a] + _HEIGHTS[h] * (body_top[a] - elevation[a])
             zb[h] = elevation[b] + _HEIGHTS[h] * (body_top[b] - elevation[b])
@@ -633,30 +650,14 @@ def sight(i: IntArray, j: IntArray, pk: IntArray, terr: IntArray, x: FloatArray,
         apart = dist > 0
         ux = dx / dist if apart else 1.0
         uy = dy / dist if apart else 0.0
-        ra = -1.0  # the reaches, once a piece may prove the pair hidden
-        rb = -1.0
-        blocked_k = False
+        ra = _reach(a, shape, half_length, half_width)
+        rb = _reach(b, shape, half_length, half_width)
         hidden = False
-        for e in range(s0, s1):
-            t = terr[e]
-            if top[t] <= z_min:
-                continue
-            if not _blocked(x[a], y[a], body_top[a], x[b], y[b], dx, dy, dz, length3, tol,
-                            t, base, top, bounds, enx, eny, ec, ecount):
-                continue
-            hit[e] = True
-            bp[nb] = k
-            bt[nb] = t
-            nb += 1
-            blocked_k = True
-            if not hidden:
-                if ra < 0:
-                    ra = _reach(a, shape, half_length, half_width)
-                    rb = _reach(b, shape, half_length, half_width)
-                hidden = hides_pair(x[a], y[a], x[b], y[b], dist, ux, uy, ra, rb, za[0],
-                                    zb[0], low, t, base, top, vx_t, vy_t, enx, eny, ec, ecount)
-        if not blocked_k:
-            continue
+        for r in range(first, nb):  # the pieces blocking the centre line
+            if hides_pair(x[a], y[a], x[b], y[b], dist, ux, uy, ra, rb, za[0], zb[0], low,
+                          bt[r], base, top, vx_t, vy_t, enx, eny, ec, ecount):
+                hidden = True
+                break
         if hidden:
             visible[k] = False
             continue
@@ -664,7 +665,7 @@ def sight(i: IntArray, j: IntArray, pk: IntArray, terr: IntArray, x: FloatArray,
         vy = -uy if apart else 0.0
         visible[k] = _samples_clear(a, b, s0, s1, ux, uy, vx, vy, terr, hit, x, y, shape,
                                     half_length, half_width, forward, za, zb, low, base,
-                                    top, bounds, enx, eny, ec, ecount, sa, sb, grounded,
+                                    top, bounds, enx, eny, ec, ecount, samples, grounded,
                                     tols)
     return visible, bp[:nb].copy(), bt[:nb].copy()
 
