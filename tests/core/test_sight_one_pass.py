@@ -17,21 +17,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tabletop_gui.geometry import jit
 from tabletop_gui.geometry.board import Board, Body, Footprint, Terrain
 from tabletop_gui.geometry.bodies import BodyArrays
 from tabletop_gui.geometry.sight import plan_samples, towards
 from tabletop_gui.geometry.terrain import TerrainSet
-from tests.core.test_geometry_jit import assert_same_sight
+from tests.core.test_geometry_jit import _jit_on, assert_same_sight  # noqa: F401
 
 pytest.importorskip("numba")
-
-
-@pytest.fixture(autouse=True)
-def _jit_on(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(jit, "ENABLED", True)
-    monkeypatch.setattr(jit, "JIT_FROM", 0)
-    assert jit.kernels(1) is not None
+# (_jit_on: the kernels on and loaded for every test here, an autouse fixture)
 
 
 def _bodies(seed: int, n: int) -> tuple[Body, ...]:
