@@ -380,46 +380,18 @@ def cover_hits(pk: IntArray, tk: IntArray, i: IntArray, j: IntArray, pa: FloatAr
             ask_t[:n_ask].copy())
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
-def sight_centre(i: IntArray, j: IntArray, starts: IntArray, terr: IntArray,
-                 x: FloatArray, y: FloatArray, body_top: FloatArray, base: FloatArray,
-                 top: FloatArray, bounds: FloatArray, enx: FloatArray, eny: FloatArray,
-                 ec: FloatArray, ecount: IntArray) -> BoolArray:
-    """Stage 1 of ``sight.sight_pairs``: does each candidate (CSR ``starts``/``terr`` by
-    pair) block the top-centre to top-centre line of its pair?"""
-    hit = np.zeros(len(terr), dtype=np.bool_)
-    for k in range(len(i)):
-        if starts[k] == starts[k + 1]:
-            continue
-        a = i[k]
-        b = j[k]
-        dx = x[b] - x[a]
-        dy = y[b] - y[a]
-        dz = body_top[b] - body_top[a]
-        length3 = math.sqrt(dx * dx + dy * dy + dz * dz)
-        tol = 1e-12 * math.hypot(dx, dy)
-        for e in range(starts[k], starts[k + 1]):
-            hit[e] = _blocked(x[a], y[a], body_top[a], x[b], y[b], dx, dy, dz, length3, tol,
-                              terr[e], base, top, bounds, enx, eny, ec, ecount)
-    return hit
-
-
 @njit(cache=True, nogil=True, error_model="numpy", inline="always")
-def _line_clear(sa: FloatArray, sb: FloatArray, za: float, zb: float, pa: int, pb: int,
+def _line_clear(px: float, py: float, za: float, qx: float, qy: float, zb: float, tol: float,
                 lo: int, hi: int, terr: IntArray, base: FloatArray, top: FloatArray,
                 bounds: FloatArray, enx: FloatArray, eny: FloatArray, ec: FloatArray,
                 ecount: IntArray) -> bool:
-    """Is the line from sample pa of ``sa`` at height za to sample pb of ``sb`` at zb
-    blocked by none of ``terr[lo:hi]``?"""
-    px = sa[pa, 0]
-    py = sa[pa, 1]
-    qx = sb[pb, 0]
-    qy = sb[pb, 1]
+    """Is the line from (px, py) at height za to (qx, qy) at zb blocked by none of
+    ``terr[lo:hi]``? ``tol`` is 1e-12 times its plan length (``_blocked``), the same at
+    every height of a plan path, so computed once per path."""
     dx = qx - px
     dy = qy - py
     dz = zb - za
     length3 = math.sqrt(dx * dx + dy * dy + dz * dz)
-    tol = 1e-12 * math.hypot(dx, dy)
     for e in range(lo, hi):
         if _blocked(px, py, za, qx, qy, dx, dy, dz, length3, tol, terr[e], base, top, bounds,
                     enx, eny, ec, ecount):
@@ -428,24 +400,23 @@ def _line_clear(sa: FloatArray, sb: FloatArray, za: float, zb: float, pa: int, p
 
 
 @njit(cache=True, nogil=True, error_model="numpy", inline="always")
-def plan_samples(a: int, b: int, x: FloatArray, y: FloatArray, shape: IntArray,
-                 half_length: FloatArray, half_width: FloatArray, forward: FloatArray,
-                 out: FloatArray) -> None:
-    """``sight.plan_samples`` of body a as seen from body b, into ``out`` (4, 2)."""
+def plan_samples(a: int, ux: float, uy: float, x: FloatArray, y: FloatArray,
+                 shape: IntArray, half_length: FloatArray, half_width: FloatArray,
+                 forward: FloatArray, out: FloatArray) -> None:
+    """``sight.plan_samples`` of body a as seen along the unit vector (ux, uy) towards the
+    other body (``sight.towards``), into ``out`` (4, 2).
+
+    The right direction is the left one negated, so its (du, dv) are the left ones
+    negated exactly and its ellipse norm is the left one's (``hypot`` ignores signs):
+    computed once. A rectangle's samples are its corners, chosen by the signs alone (no
+    norm)."""
     cx = x[a]
     cy = y[a]
-    dx = x[b] - cx
-    dy = y[b] - cy
-    dist = math.hypot(dx, dy)
-    if dist > 0:
-        ux = dx / dist
-        uy = dy / dist
-    else:
-        ux = 1.0
-        uy = 0.0
     fx, fy, rx, ry, hw, hl = _frame(a, forward, half_width, half_length)
+    rect = shape[a] == _RECT
     out[0, 0] = cx
     out[0, 1] = cy
+    norm = 1.0
     for s in range(3):  # left, right, front
         if s == 0:
             ddx, ddy = -uy, ux
@@ -455,16 +426,18 @@ def plan_samples(a: int, b: int, x: FloatArray, y: FloatArray, shape: IntArray,
             ddx, ddy = ux, uy
         du = ddx * rx + ddy * ry
         dv = ddx * fx + ddy * fy
-        norm = math.hypot(hw * du, hl * dv)
-        if not norm > 0:
-            norm = 1.0
-        u = hw * hw * du / norm
-        v = hl * hl * dv / norm
-        if shape[a] == _RECT:
+        if rect:
             su = du if abs(du) > 1e-12 else ux * rx + uy * ry
             sv = dv if abs(dv) > 1e-12 else ux * fx + uy * fy
             u = (1.0 if su >= 0 else -1.0) * hw
             v = (1.0 if sv >= 0 else -1.0) * hl
+        else:
+            if s != 1:  # (the right norm is the left one)
+                norm = math.hypot(hw * du, hl * dv)
+                if not norm > 0:
+                    norm = 1.0
+            u = hw * hw * du / norm
+            v = hl * hl * dv / norm
         out[s + 1, 0] = cx + u * rx + v * fx
         out[s + 1, 1] = cy + u * ry + v * fy
 
@@ -484,174 +457,311 @@ def crosses_corridor(ax: float, ay: float, bx: float, by: float, ra: float, rb: 
                      t: int, enx: FloatArray, eny: FloatArray, ec: FloatArray,
                      ecount: IntArray) -> bool:
     """Does convex polygon t, which the segment between a (x, y) and b crosses, cut the
-    corridor of the discs of radii ra about a and rb about b: does every segment from a
-    point of the one disc to a point of the other pass through a point deeper than a
-    margin ``deep`` inside t, and farther than ``deep`` from both ends?
+    corridor of the discs of radii ra about a and rb about b (their convex hull): does
+    every segment from a point of the one disc to a point of the other pass through a
+    point deeper than a margin ``deep`` inside t, and farther than ``deep`` from both
+    ends?
 
-    Sufficient test (True proves it; False says nothing), with R = max(ra, rb) + deep:
-    each disc lies beyond one of the polygon's edges by more than ``deep`` (so outside
-    it), and both lines parallel to ab at distance R meet the polygon shrunk by 2
-    ``deep``. Proof: a point X of the one line and a point Y of the other in the shrunk
-    polygon; the chord XY lies in it (convex) and crosses the strip within R of the line
-    ab, which it divides in two parts. The segment ab meets the polygon between a and b
-    (neither inside), so a and b are in different parts, and each disc (in the strip,
+    Sufficient test (True proves it; False says nothing). The corridor lies in the
+    region W between the discs' two outer tangents, each moved ``deep`` outwards: the
+    lines at distance ra + deep from a whose normals n are tilted from the axis's normal
+    towards b so that n . (b - a) = ra - rb (each line then at distance rb + deep from b;
+    parallel lines, a strip, when ra = rb; else W is the wedge of the two lines' halves
+    that meet at its apex). The test: each disc lies beyond one of the polygon's edges
+    by more than ``deep`` (so outside it), and both boundary halves of W meet the polygon
+    shrunk by 2 ``deep``. Proof: a point X of the one half and a point Y of the other in
+    the shrunk polygon; the chord XY lies in it (convex) and joins W's two boundary
+    halves, dividing W in two parts, and crosses the axis, a ray of W through a and b,
+    at a point inside the polygon. The segment ab meets the polygon between a and b
+    (neither inside); the polygon meets the ray in an interval holding both points, so
+    a and b lie on either side of the chord, in different parts, and each disc (in W,
     outside the polygon, connected) wholly in a's or b's part. A segment from disc to
-    disc stays in the strip (convex), so crosses XY, at a point deeper than ``deep``
-    inside the polygon and farther than ``deep`` from its ends (outside it).
+    disc stays in W (convex), so crosses XY, at a point deeper than ``deep`` inside the
+    polygon and farther than ``deep`` from its ends (outside it).
 
     ``deep`` is 1e-6 of the sizes and coordinates involved: far above the rounding of
     these tests and of the line tests (relative 1e-15 or so), and above the line tests'
     tolerances (``_EPS_LENGTH``, ``_EPS_SIDE``, 1e-12 of the plan length for an edge
     along the line): the part of each such line inside t is at least 2 ``deep`` long.
+    Each boundary half is kept ``deep`` inside the other line (before the apex).
     """
-    deep = 1e-6 * (1.0 + abs(ax) + abs(ay) + abs(bx) + abs(by) + ra + rb)
     dx = bx - ax
     dy = by - ay
     length = math.sqrt(dx * dx + dy * dy)
-    ux = dx / length  # (length 0: nan; not chosen)
-    uy = dy / length
-    reach = max(ra, rb) + deep
+    # (length 0: nan; not chosen)
+    return _cuts_corridor(ax, ay, bx, by, length, dx / length, dy / length, ra, rb, t, enx,
+                          eny, ec, ecount)
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _cuts_corridor(ax: float, ay: float, bx: float, by: float, length: float, ux: float,
+                   uy: float, ra: float, rb: float, t: int, enx: FloatArray, eny: FloatArray,
+                   ec: FloatArray, ecount: IntArray) -> bool:
+    """``crosses_corridor`` with the distance ab and the unit vector u from a towards b
+    given (any accurate values: the test's margins are far above their rounding)."""
+    deep = 1e-6 * (1.0 + abs(ax) + abs(ay) + abs(bx) + abs(by) + ra + rb)
+    reach = ra + deep
+    # the tangents' tilt: normals (cos) (-uy, ux) + (sin) u and -(cos) (-uy, ux) + (sin) u,
+    # the lines a + reach n + s d, d = (cos) u -+ (sin) (-uy, ux); |sin| < 1 whenever
+    # length > ra + rb (else not chosen)
+    sin = (ra - rb) / length
+    cos = math.sqrt(max(0.0, 1.0 - sin * sin))
+    lnx = -cos * uy + sin * ux  # the left line's normal and direction
+    lny = cos * ux + sin * uy
+    ldx = cos * ux + sin * uy
+    ldy = cos * uy - sin * ux
+    rnx = cos * uy + sin * ux  # the right line's
+    rny = -cos * ux + sin * uy
+    rdx = cos * ux - sin * uy
+    rdy = cos * uy + sin * ux
+    # on either line, the other line's side: (sin) s <= reach (cos) (the apex where
+    # equal), kept deep inside it; sin = 0: no bound (inf or nan, not chosen)
+    apex = (reach * cos - deep) / sin
+    lo_l = apex if sin < 0 else -np.inf  # the left line's s-range in the shrunk polygon
+    hi_l = apex if sin > 0 else np.inf
+    lo_r = lo_l  # the right one's
+    hi_r = hi_l
     # per edge, with num = n . a - c - 2 deep: a's distance beyond the edge is -num -
-    # 2 deep, b's that less length (n . u); the lines a +- R (-uy, ux) + s u are inside
-    # the shrunk edge where num -+ R (n . (uy, -ux)) + s (n . u) > 0. Every value
-    # computed and chosen without a branch (a division by a zero n . u gives inf or nan,
-    # never chosen)
+    # 2 deep, b's that less length (n . u); a line a + reach m + s d is inside the shrunk
+    # edge where num + reach (n . m) + s (n . d) > 0. Every value computed and chosen
+    # without a branch (a division by a zero n . d gives inf or nan, never chosen)
     beyond_a = -np.inf
     beyond_b = -np.inf
-    lo_l = -np.inf  # the left line's s-range inside the shrunk polygon
-    hi_l = np.inf
-    lo_r = -np.inf  # the right one's
-    hi_r = np.inf
     outside = False
     for v in range(ecount[t]):
         nx = enx[v, t]
         ny = eny[v, t]
         num = nx * ax + ny * ay - ec[v, t] - 2.0 * deep
         along = nx * ux + ny * uy
-        side = reach * (nx * uy - ny * ux)
         beyond_a = max(beyond_a, -num)
         beyond_b = max(beyond_b, -num - length * along)
-        inv = -1.0 / along
-        tl = (num - side) * inv
-        tr = (num + side) * inv
-        enter = along > 0
-        leave = along < 0
-        lo_l = max(lo_l, tl) if enter else lo_l
-        hi_l = min(hi_l, tl) if leave else hi_l
-        lo_r = max(lo_r, tr) if enter else lo_r
-        hi_r = min(hi_r, tr) if leave else hi_r
-        outside = outside | ((along == 0) & ((num - side <= 0) | (num + side <= 0)))
+        off_l = num + reach * (nx * lnx + ny * lny)
+        off_r = num + reach * (nx * rnx + ny * rny)
+        al = nx * ldx + ny * ldy
+        ar = nx * rdx + ny * rdy
+        tl = -off_l / al
+        tr = -off_r / ar
+        lo_l = max(lo_l, tl) if al > 0 else lo_l
+        hi_l = min(hi_l, tl) if al < 0 else hi_l
+        lo_r = max(lo_r, tr) if ar > 0 else lo_r
+        hi_r = min(hi_r, tr) if ar < 0 else hi_r
+        outside = outside | ((al == 0) & (off_l <= 0)) | ((ar == 0) & (off_r <= 0))
     # (beyond by more than ra + deep once the 2 deep of num are added back)
-    return ((length > 0) & (beyond_a > ra + 3.0 * deep) & (beyond_b > rb + 3.0 * deep)
+    return ((length > ra + rb) & (beyond_a > ra + 3.0 * deep) & (beyond_b > rb + 3.0 * deep)
             & (hi_l > lo_l) & (hi_r > lo_r) & (not outside))
 
 
-@njit(cache=True, nogil=True, error_model="numpy")
-def sight_samples(i: IntArray, j: IntArray, rows: IntArray, starts: IntArray,
-                  terr: IntArray, hit: BoolArray, x: FloatArray, y: FloatArray,
-                  shape: IntArray, half_length: FloatArray, half_width: FloatArray,
-                  forward: FloatArray, elevation: FloatArray, body_top: FloatArray,
-                  base: FloatArray, top: FloatArray, bounds: FloatArray, enx: FloatArray,
-                  eny: FloatArray, ec: FloatArray, ecount: IntArray) -> BoolArray:
-    """Stages 2 and 3 of ``sight.sight_pairs`` for the pairs ``rows`` (their top-centre
-    line blocked): is some sample line clear?
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def hides_pair(ax: float, ay: float, bx: float, by: float, length: float, ux: float,
+               uy: float, ra: float, rb: float, za: float, zb: float, low: float, t: int,
+               base: FloatArray, top: FloatArray, vx_t: FloatArray, vy_t: FloatArray,
+               enx: FloatArray, eny: FloatArray, ec: FloatArray, ecount: IntArray) -> bool:
+    """Is the pair of bodies centred at a and b, of reaches ra and rb (``_reach``), top
+    heights za and zb and lower bottom ``low``, proven hidden by piece t, which blocks
+    its top-centre line: does t block and ground each plan path's top line?
+
+    Sufficient test (True proves it). t stands at or below both bottoms (grounded, as
+    stage 2 says it) and more than a margin ``z_deep`` below both tops, and cuts the
+    corridor of the samples (``crosses_corridor``): every top line, from a point of a's
+    disc at za to one of b's at zb, passes through a point C deeper than ``deep`` inside
+    t in plan. Its height there is at least min(za, zb), so above t's base; t rises above
+    it when t rises above both tops, or above the highest such a line can be at C: C
+    lies within t's extent [lo, hi] along the axis u from a (its vertices'), the line's
+    ends within ra of a and rb of b along it, so the line has gone a fraction s of its
+    way at C, (hi + ra) / (L - ra - rb) at most and (lo - ra) / (L + ra + rb) at least,
+    L = |ab|. Kept ``z_deep`` (1 + |zb - za| / (L - ra - rb)) below t's top, each line
+    stays within t's heights over at least 1e-6 of its plan length either side of C: a
+    part inside t far above the line tests' tolerances. Stage 2 then finds each path's
+    top line blocked, by t among the centre line's blockers, and grounded: no path is
+    tried at other heights, and the pair is hidden.
+    """
+    z_lo = min(za, zb)
+    z_hi = max(za, zb)
+    z_deep = 1e-6 * (1.0 + abs(z_lo) + abs(z_hi))  # the heights' margin
+    if not ((base[t] <= low + 1e-9) & (base[t] < z_lo - z_deep) & (top[t] > z_lo + z_deep)):
+        return False
+    if top[t] <= z_hi + z_deep:  # not above both tops: how high the lines cross t
+        span = length - ra - rb
+        if not span > 0:
+            return False
+        lo = np.inf
+        hi = -np.inf
+        for v in range(vx_t.shape[0]):  # (padding repeats a vertex)
+            along = (vx_t[v, t] - ax) * ux + (vy_t[v, t] - ay) * uy
+            lo = min(lo, along)
+            hi = max(hi, along)
+        if zb >= za:
+            z_cross = za + min(1.0, (hi + ra) / span) * (zb - za)
+        else:
+            z_cross = za - max(0.0, (lo - ra) / (length + ra + rb)) * (za - zb)
+        if not top[t] > z_cross + z_deep * (1.0 + abs(zb - za) / span):
+            return False
+    return _cuts_corridor(ax, ay, bx, by, length, ux, uy, ra, rb, t, enx, eny, ec, ecount)
+
+
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _samples_clear(a: int, b: int, s0: int, s1: int, ux: float, uy: float, vx: float,
+                   vy: float, terr: IntArray, hit: BoolArray, x: FloatArray, y: FloatArray,
+                   shape: IntArray, half_length: FloatArray, half_width: FloatArray,
+                   forward: FloatArray, za: FloatArray, zb: FloatArray, low: float,
+                   base: FloatArray, top: FloatArray, bounds: FloatArray, enx: FloatArray,
+                   eny: FloatArray, ec: FloatArray, ecount: IntArray, samples: FloatArray,
+                   grounded: BoolArray, tols: FloatArray) -> bool:
+    """Stages 2 and 3 of ``sight.sight_pairs`` for the pair (a, b) whose candidates are
+    ``terr[s0:s1]`` (``hit``: those blocking its top-centre line): is some sample line
+    clear? (ux, uy): the unit vector from a towards b, (vx, vy) from b towards a;
+    ``samples`` receives a's and b's samples.
 
     Stage 2 tries each plan path top to top, the outer ones first, against the terrain
     that blocked the centre line, then (when none of it blocks) the rest; a path blocked
     by a terrain at or below both bottoms in the round that blocked it is grounded.
-    Stage 3 tries the lower heights of the paths that are not grounded.
+    Stage 3 tries the lower heights of the paths that are not grounded (every path was
+    tried in stage 2: its plan length's tolerance is kept). Stage 2 passes over the
+    pieces no higher than both top ends (they block no top line)."""
+    sa = samples[0]
+    sb = samples[1]
+    plan_samples(a, ux, uy, x, y, shape, half_length, half_width, forward, sa)
+    plan_samples(b, vx, vy, x, y, shape, half_length, half_width, forward, sb)
+    z_lo = min(za[0], zb[0])
+    for w in _ROUNDS:
+        pa = _PATH_A[w]
+        pb = _PATH_B[w]
+        blocked_w = False
+        ground_w = False
+        px = sa[pa, 0]
+        py = sa[pa, 1]
+        qx = sb[pb, 0]
+        qy = sb[pb, 1]
+        dx = qx - px
+        dy = qy - py
+        dz = zb[0] - za[0]
+        length3 = math.sqrt(dx * dx + dy * dy + dz * dz)
+        tol = 1e-12 * math.hypot(dx, dy)
+        tols[w] = tol
+        for rnd in range(2):  # the centre line's blockers first, then the rest
+            if blocked_w:
+                break
+            first = rnd == 0
+            for e in range(s0, s1):
+                t = terr[e]
+                # a piece whose top is at or below both ends blocks no top line
+                # (``_blocked``'s height range is empty: rounding keeps the order)
+                if (hit[e] != first) | (top[t] <= z_lo):
+                    continue
+                if _blocked(px, py, za[0], qx, qy, dx, dy, dz, length3, tol, t, base, top,
+                            bounds, enx, eny, ec, ecount):
+                    blocked_w = True
+                    if base[t] <= low + 1e-9:
+                        ground_w = True
+                        break
+        grounded[w] = ground_w
+        if not blocked_w:  # a clear path: visible (no other path is needed)
+            return True
+    for w in range(8):
+        if grounded[w]:
+            continue
+        pa = _PATH_A[w]
+        pb = _PATH_B[w]
+        for h in range(8):
+            if _line_clear(sa[pa, 0], sa[pa, 1], za[_LOWER_A[h]], sb[pb, 0], sb[pb, 1],
+                           zb[_LOWER_B[h]], tols[w], s0, s1, terr, base, top, bounds, enx,
+                           eny, ec, ecount):
+                return True
+    return False
 
-    First, a pair is hidden at once when a terrain that blocked its centre line stands
-    at or below both bottoms (grounded), rises above both tops, and cuts the corridor
-    of the two bodies' samples (``crosses_corridor``): it then blocks each plan path's
-    top line, in the first round, and grounds it; every path grounded, stages 2 and 3
-    would find no clear line. One test instead of eight lines and the samples.
-    Stage 2 passes over the pieces no higher than both top ends (they block no top line).
+
+@njit(cache=True, nogil=True, error_model="numpy")
+def sight(i: IntArray, j: IntArray, pk: IntArray, terr: IntArray, x: FloatArray,
+          y: FloatArray, shape: IntArray, half_length: FloatArray, half_width: FloatArray,
+          forward: FloatArray, elevation: FloatArray, body_top: FloatArray,
+          base: FloatArray, top: FloatArray, bounds: FloatArray, enx: FloatArray,
+          eny: FloatArray, ec: FloatArray, ecount: IntArray, vx_t: FloatArray,
+          vy_t: FloatArray) -> tuple[BoolArray, IntArray, IntArray]:
+    """``sight.sight_pairs`` of the pairs (i[k], j[k]) from their candidates (pair
+    ``pk``, ordered by pair, and terrain ``terr``), in one pass over each pair: its
+    visibility, and the (pair, terrain) rows of the candidates blocking its top-centre
+    line, in candidate order (``pk[hit]``, ``terr[hit]``).
+
+    Stage 1 tests the top-centre line against each candidate, passing over the pieces
+    no higher than both of its ends (``_blocked``'s height range is empty there:
+    rounding keeps the order, so they would not block). A pair whose centre line is
+    clear is visible. A pair is hidden at once when a terrain that blocks its centre
+    line stands at or below both bottoms (grounded), cuts the corridor of the two
+    bodies' samples and rises above every top line where it crosses them
+    (``hides_pair``): it then blocks each plan path's top line, in the first round, and
+    grounds it; every path grounded, stages 2 and 3 would find no clear line. One test
+    instead of eight lines and the samples. The other pairs are decided by
+    ``_samples_clear`` while their candidates are at hand.
     """
-    out = np.zeros(len(rows), dtype=np.bool_)
+    m = len(i)
+    n = len(terr)
+    visible = np.ones(m, dtype=np.bool_)
+    hit = np.zeros(n, dtype=np.bool_)
+    bp = np.empty(n, dtype=np.intp)
+    bt = np.empty(n, dtype=np.intp)
+    nb = 0
     grounded = np.zeros(8, dtype=np.bool_)
-    sa = np.empty((4, 2))
-    sb = np.empty((4, 2))
+    tols = np.empty(8)
+    samples = np.empty((2, 4, 2))  # a's and b's
     za = np.empty(3)
     zb = np.empty(3)
-    for r in range(len(rows)):
-        k = rows[r]
+    s1 = 0
+    while s1 < n:
+        s0 = s1
+        k = pk[s0]
+        while s1 < n and pk[s1] == k:
+            s1 += 1
         a = i[k]
         b = j[k]
-        s0 = starts[k]
-        s1 = starts[k + 1]
+        dx = x[b] - x[a]
+        dy = y[b] - y[a]
+        dz = body_top[b] - body_top[a]
+        length3 = math.sqrt(dx * dx + dy * dy + dz * dz)
+        dist = math.hypot(dx, dy)
+        tol = 1e-12 * dist
+        z_min = min(body_top[a], body_top[b])
+        first = nb
+        for e in range(s0, s1):
+            t = terr[e]
+            if top[t] <= z_min:
+                continue
+            # (written without a branch on the answer, whose outcome the processor
+            # guesses badly: the row is kept by counting it)
+            blocks = _blocked(x[a], y[a], body_top[a], x[b], y[b], dx, dy, dz, length3, tol,
+                              t, base, top, bounds, enx, eny, ec, ecount)
+            hit[e] = blocks
+            bp[nb] = k
+            bt[nb] = t
+            nb += blocks
+        if nb == first:  # the centre line is clear: visible
+            continue
         for h in range(3):  # sight._heights
             za[h] = elevation[a] + _HEIGHTS[h] * (body_top[a] - elevation[a])
             zb[h] = elevation[b] + _HEIGHTS[h] * (body_top[b] - elevation[b])
         low = min(elevation[a], elevation[b])
-        z_lo = min(za[0], zb[0])
-        z_hi = max(za[0], zb[0])
-        z_deep = 1e-6 * (1.0 + abs(z_lo) + abs(z_hi))  # the heights' margin
-        hidden = False
+        # sight.towards both ways: from b, x[a] - x[b] is -(x[b] - x[a]) exactly and the
+        # distance the same, so the direction is this one negated
+        apart = dist > 0
+        ux = dx / dist if apart else 1.0
+        uy = dy / dist if apart else 0.0
         ra = _reach(a, shape, half_length, half_width)
         rb = _reach(b, shape, half_length, half_width)
-        for e in range(s0, s1):
-            t = terr[e]
-            # (one branch: the processor guesses the others' outcomes badly)
-            tall = (hit[e] & (base[t] <= low + 1e-9) & (base[t] < z_lo - z_deep)
-                    & (top[t] > z_hi + z_deep))
-            if tall and crosses_corridor(x[a], y[a], x[b], y[b], ra, rb, t, enx, eny, ec,
-                                         ecount):
+        hidden = False
+        for r in range(first, nb):  # the pieces blocking the centre line
+            if hides_pair(x[a], y[a], x[b], y[b], dist, ux, uy, ra, rb, za[0], zb[0], low,
+                          bt[r], base, top, vx_t, vy_t, enx, eny, ec, ecount):
                 hidden = True
                 break
         if hidden:
-            continue  # (out[r] is False)
-        plan_samples(a, b, x, y, shape, half_length, half_width, forward, sa)
-        plan_samples(b, a, x, y, shape, half_length, half_width, forward, sb)
-        clear = False
-        for w in _ROUNDS:
-            pa = _PATH_A[w]
-            pb = _PATH_B[w]
-            blocked_w = False
-            ground_w = False
-            px = sa[pa, 0]
-            py = sa[pa, 1]
-            qx = sb[pb, 0]
-            qy = sb[pb, 1]
-            dx = qx - px
-            dy = qy - py
-            dz = zb[0] - za[0]
-            length3 = math.sqrt(dx * dx + dy * dy + dz * dz)
-            tol = 1e-12 * math.hypot(dx, dy)
-            for rnd in range(2):  # the centre line's blockers first, then the rest
-                if blocked_w:
-                    break
-                first = rnd == 0
-                for e in range(s0, s1):
-                    t = terr[e]
-                    # a piece whose top is at or below both ends blocks no top line
-                    # (``_blocked``'s height range is empty: rounding keeps the order)
-                    if (hit[e] != first) | (top[t] <= z_lo):
-                        continue
-                    if _blocked(px, py, za[0], qx, qy, dx, dy, dz, length3, tol, t, base,
-                                top, bounds, enx, eny, ec, ecount):
-                        blocked_w = True
-                        if base[t] <= low + 1e-9:
-                            ground_w = True
-                            break
-            grounded[w] = ground_w
-            if not blocked_w:  # a clear path: visible (no other path is needed)
-                clear = True
-                break
-        if not clear:
-            for w in range(8):
-                if grounded[w]:
-                    continue
-                for h in range(8):
-                    if _line_clear(sa, sb, za[_LOWER_A[h]], zb[_LOWER_B[h]], _PATH_A[w],
-                                   _PATH_B[w], s0, s1, terr, base, top, bounds, enx, eny,
-                                   ec, ecount):
-                        clear = True
-                        break
-                if clear:
-                    break
-        out[r] = clear
-    return out
+            visible[k] = False
+            continue
+        vx = -ux if apart else 1.0
+        vy = -uy if apart else 0.0
+        visible[k] = _samples_clear(a, b, s0, s1, ux, uy, vx, vy, terr, hit, x, y, shape,
+                                    half_length, half_width, forward, za, zb, low, base,
+                                    top, bounds, enx, eny, ec, ecount, samples, grounded,
+                                    tols)
+    return visible, bp[:nb].copy(), bt[:nb].copy()
 
 
 @njit(cache=True, nogil=True, error_model="numpy", inline="always")
@@ -1214,7 +1324,6 @@ def warm() -> None:
     loads a loop's compiled code from its cache at its first call (tens of milliseconds
     each), so ``jit`` does it here, with the import, rather than in the first computation."""
     none = np.zeros(0, dtype=np.intp)
-    one = np.zeros(1, dtype=np.intp)
     f = np.zeros(0)
     b = np.zeros(0, dtype=np.bool_)
     f2 = np.zeros((0, 2))
@@ -1224,9 +1333,8 @@ def warm() -> None:
     cover_rows(none, none, b, b, none, none, none, f, 3.0, True)
     cover_hits(none, none, none, none, f2, f2, f, b, b, f, f, none, f, f, f2, b, bounds, e, e,
                e, none)
-    sight_centre(none, none, one, none, f, f, f, f, f, bounds, e, e, e, none)
-    sight_samples(none, none, none, one, none, b, f, f, none, f, f, f2, f, f, f, f, bounds, e,
-                  e, e, none)
+    sight(none, none, none, none, f, f, none, f, f, f2, f, f, f, f, bounds, e, e, e, none, e,
+          e)
     corridor(none, none, none, none, f, f, f, bounds, e, e, 128, 1e-6)
     round_gaps(none, none, f, f, f, b, none, f, f, f2)
     oval_gaps(none, none, f2, f2, f, f, none, f, f, f2)

@@ -25,14 +25,20 @@ only the other paths are tried at the 8 other height pairs.
 empty when the models cannot see each other).
 
 Where numba is installed (``jit``), the pairs whose candidates are all convex polygons of
-the padded edge arrays are answered by compiled loops that follow the same order pair by
-pair and stop at a pair's first clear path (``jit_kernels.sight_centre`` and
-``sight_samples``): the same answers, without arrays of every candidate line. There, a
-pair whose centre line is blocked by a piece standing at or below both bottoms and
-rising above both tops that cuts the corridor of the samples (every sample lies within
-its body's reach of its centre: a rectangle's half diagonal, an oval's larger half axis)
-is hidden at once: that piece blocks and grounds every plan path, as a proof shows
-(``jit_kernels.crosses_corridor``), so the eight paths need not be tried.
+the padded edge arrays are answered by one compiled loop that follows the same order pair
+by pair and stops at a pair's first clear path (``jit_kernels.sight``): each pair's
+centre line against its candidates (passing over pieces no higher than both of its ends,
+which cannot block it), then, while those candidates are at hand, its samples; the same
+answers and blocker rows, without arrays of every candidate line or numpy steps between
+two loops. There, a pair whose centre line is blocked by a piece standing at or below
+both bottoms that cuts the corridor of the samples (every sample lies within its body's
+reach of its centre: a rectangle's half diagonal, an oval's larger half axis; the
+corridor is the convex hull of the two discs of those reaches, narrower towards the
+smaller body) and rises above every top line where they cross it (above both tops, or
+above the highest a line can be over the piece's extent along the centres' line) is
+hidden at once: that piece blocks and grounds every plan path, as a proof shows
+(``jit_kernels.hides_pair``, ``crosses_corridor``), so the eight paths need not be
+tried.
 """
 
 from __future__ import annotations
@@ -288,26 +294,16 @@ def _compiled_or_split(kernels: ModuleType, ba: BodyArrays, ts: TerrainSet, i: I
 
 def _sight_compiled(kernels: ModuleType, ba: BodyArrays, ts: TerrainSet, i: IntArray,
                     j: IntArray, pk: IntArray, tk: IntArray) -> SightResult:
-    """``_sight_numpy`` by the compiled loops; every candidate convex and not large, the
-    candidates ordered by pair."""
-    m = len(i)
-    starts = np.zeros(m + 1, dtype=np.intp)
-    np.cumsum(np.bincount(pk, minlength=m), out=starts[1:])
+    """``_sight_numpy`` by the compiled loop (``jit_kernels.sight``: each pair's centre
+    line, then its samples while its candidates are at hand, and the blocker rows); every
+    candidate convex and not large, the candidates ordered by pair."""
     edges = (ts.base, ts.top, ts.bounds, ts.edge_nx_t, ts.edge_ny_t, ts.edge_c_t,
              ts.edge_count)
-    tk = np.ascontiguousarray(tk, dtype=np.intp)
-    ii = np.ascontiguousarray(i, dtype=np.intp)
-    jj = np.ascontiguousarray(j, dtype=np.intp)
-    hit = kernels.sight_centre(ii, jj, starts, tk, ba.x, ba.y, ba.top, *edges)
-    blocker_pair, blocker_terrain = pk[hit], tk[hit]
-    visible = np.ones(m, dtype=bool)
-    pending = np.zeros(m, dtype=bool)
-    pending[blocker_pair] = True
-    rows = np.flatnonzero(pending).astype(np.intp)
-    if len(rows):
-        visible[rows] = kernels.sight_samples(
-            ii, jj, rows, starts, tk, hit, ba.x, ba.y, ba.shape, ba.half_length,
-            ba.half_width, ba.forward, ba.elevation, ba.top, *edges)
+    visible, blocker_pair, blocker_terrain = kernels.sight(
+        np.ascontiguousarray(i, dtype=np.intp), np.ascontiguousarray(j, dtype=np.intp),
+        np.ascontiguousarray(pk, dtype=np.intp), np.ascontiguousarray(tk, dtype=np.intp),
+        ba.x, ba.y, ba.shape, ba.half_length, ba.half_width, ba.forward, ba.elevation,
+        ba.top, *edges, ts.vertex_x, ts.vertex_y)
     return SightResult(visible, blocker_pair, blocker_terrain)
 
 
