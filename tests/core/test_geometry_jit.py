@@ -20,7 +20,11 @@ from tabletop_gui.bench.battlefields import synthetic_board
 from tabletop_gui.geometry import jit, outline, segments
 from tabletop_gui.geometry.board import Board, Terrain
 from tabletop_gui.geometry.bodies import BodyArrays
-from tabletop_gui.geometry.corridor import corridor_candidates
+from tabletop_gui.geometry.corridor import (
+    corridor_and_sight,
+    corridor_candidates,
+    sight_blockers,
+)
 from tabletop_gui.geometry.cover import CoverRule, cover_both_ways
 from tabletop_gui.geometry.gaps import gaps
 from tabletop_gui.geometry.pairs import PairTable, opposing_pairs
@@ -70,7 +74,8 @@ def with_odd_pieces(b: Board) -> Board:
 
 def assert_same_candidates(b: Board) -> None:
     """On every opposing pair, and on one body's row as a drag step takes it (pairs in
-    board order: the body first in some, second in others; shuffled too)."""
+    board order: the body first in some, second in others; shuffled too); the candidates
+    that may block sight too (``corridor_and_sight``, found by the same loop)."""
     ba, ts, i, j = arrays(b)
     k = len(ba) // 2
     others = np.flatnonzero(ba.side != ba.side[k]).astype(np.intp)
@@ -80,6 +85,11 @@ def assert_same_candidates(b: Board) -> None:
         fast = corridor_candidates(ba, ts, ii, jj)
         slow = corridor_candidates(ba, ts, ii, jj, angular=False)
         assert np.array_equal(fast[0], slow[0]) and np.array_equal(fast[1], slow[1])
+        both, sight = corridor_and_sight(ba, ts, ii, jj)
+        slow_sight = sight_blockers(ba, ts, ii, jj, *slow)
+        assert np.array_equal(both[0], slow[0]) and np.array_equal(both[1], slow[1])
+        assert np.array_equal(sight[0], slow_sight[0])
+        assert np.array_equal(sight[1], slow_sight[1])
 
 
 def assert_same_sight(b: Board) -> int:
