@@ -649,22 +649,24 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
     tests. A piece beyond the other end of the longest pair from the apex is binned
     nowhere (no angles computed): every pair's test would drop it.
 
-    No piece passing the full tests is dropped, although the angles are not computed with
-    trigonometry: with C the piece's box centre, v = C - apex (length ``far``), R its
-    reach and u the pair's unit direction from the apex (length L), a piece passing the
-    circle test is within r + rad + 1e-9 of the segment (r: the pair's circumradius, rad:
-    the box's half diagonal), so (1) within that of the line through the apex along u:
-    |u x v| <= rad + r + ``margin``; (2) no farther than L + rad + r + ``margin`` from
-    the apex; (3) if not near, the direction u lies in the cone from the apex tangent to
-    the circle of radius R about C (half angle asin(R / far) < 90 degrees): between the
-    two tangent directions v rotated by -/+ that angle, (v_x q +/- v_y R, v_y q -/+ v_x R)
-    with q = sqrt(far^2 - R^2) (the length far^2, the same for both, does not matter to a
-    pseudo-angle). The pseudo-angle grows with the angle, so u's lies between theirs, and
-    the bin of u (floor of pseudo-angle x bins / 4, a power of two times it when
-    ``bins`` is a multiple of 4) is one of the piece's bins. ``margin`` (1e-6 of the
-    coordinates at least: ``corridor._MARGIN``) and the pseudo-angles' margin
-    ``_PSEUDO_MARGIN`` (1e-9, at least 5e-10 radians) are far above the rounding of these
-    few operations (parts in 10^15 of the coordinates and of a turn)."""
+    No piece passing the full tests is dropped, although no angle is computed with
+    trigonometry. With C the piece's box centre, v = C - apex (length ``far``), R its
+    reach and u the pair's unit direction from the apex (length L): a piece passing the
+    circle test has C within r + rad + 1e-9 of the segment (r: the pair's circumradius,
+    rad: the box's half diagonal), so (1) within that of the line through the apex along
+    u: |u x v| <= rad + r + ``margin``, the first test of the bin's pieces; (2) no
+    farther than L + rad + r + ``margin`` from the apex, the second; (3) if the piece is
+    not near (far > R), u lies in the cone from the apex tangent to the circle of radius
+    R about C, of half angle asin(R / far) < 90 degrees: between its two edges, v turned
+    by -/+ that angle, (v_x q + v_y R, v_y q - v_x R) and (v_x q - v_y R, v_y q + v_x R)
+    with q = sqrt(far^2 - R^2) (both of length far^2, which no pseudo-angle depends on).
+    The pseudo-angle grows with the angle, and floor(pseudo-angle x bins / 4) with it, so
+    the bin of u lies between the bins of the two edges: the piece's bins (the range
+    passes 4 = 0 when the cone holds the x axis's direction). ``margin`` (1e-6 of the
+    coordinates at least: ``corridor._MARGIN``) and the pseudo-angles' ``_PSEUDO_MARGIN``
+    (1e-9 of a quarter turn, more than 5e-10 radians) are far above the rounding of these
+    few operations (a few parts in 10^16 of the coordinates and of a turn), and of ``far``
+    from a square root rather than ``hypot``."""
     m = len(i)
     k_all = bounds.shape[0]
     rmax = 0.0
@@ -682,14 +684,18 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
         grow[t] = rad[t] + margin
         reach[t] = rad[t] + rmax + margin
     per = bins / 4.0
-    far = np.empty(k_all)
-    vx_a = np.empty(k_all)  # box centres from the apex
+    far = np.empty(k_all)  # box centres from the apex: distance, x and y
+    vx_a = np.empty(k_all)
     vy_a = np.empty(k_all)
     lo_bin = np.empty(k_all, dtype=np.intp)
     n_bin = np.empty(k_all, dtype=np.intp)
     bin_start = np.empty(bins + 1, dtype=np.intp)
     bin_fill = np.empty(bins, dtype=np.intp)
     bin_items = np.empty(k_all * bins, dtype=np.intp)
+    bin_vx = np.empty(k_all * bins)  # the pieces' vx_a, vy_a, far and grow, bin by bin (a
+    bin_vy = np.empty(k_all * bins)  # pair reads its bin's in one sweep)
+    bin_far = np.empty(k_all * bins)
+    bin_grow = np.empty(k_all * bins)
     near = np.empty(k_all, dtype=np.intp)
     found = np.empty(k_all, dtype=np.intp)
     maybe = np.empty(k_all, dtype=np.intp)  # a pair's pieces passing the bin's two tests
@@ -732,7 +738,7 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
             vy = cy[t] - y[a]
             vx_a[t] = vx
             vy_a[t] = vy
-            f = math.hypot(vx, vy)
+            f = math.sqrt(vx * vx + vy * vy)  # (a pre-filter: no need of hypot's last bit)
             far[t] = f
             n_bin[t] = 0
             if f <= reach[t]:
@@ -762,8 +768,13 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
             first = lo_bin[t]
             for c in range(first, first + n_bin[t]):
                 e = c - bins if c >= bins else c
-                bin_items[bin_fill[e]] = t
-                bin_fill[e] += 1
+                w = bin_fill[e]
+                bin_items[w] = t
+                bin_vx[w] = vx_a[t]
+                bin_vy[w] = vy_a[t]
+                bin_far[w] = far[t]
+                bin_grow[w] = grow[t]
+                bin_fill[e] = w + 1
         for h in range(g, g_end):
             p = order[h]
             length = length_h[h]
@@ -786,11 +797,10 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
             n_found = 0
             n_maybe = 0  # the bin's pieces kept without a branch (a branch would be
             for q in range(bin_start[e], bin_start[e + 1]):  # mispredicted)
-                t = bin_items[q]
-                limit = grow[t] + r
-                maybe[n_maybe] = t
-                n_maybe += ((abs(uxa * vy_a[t] - uya * vx_a[t]) <= limit)
-                            & (far[t] <= length + limit))
+                limit = bin_grow[q] + r
+                maybe[n_maybe] = bin_items[q]
+                n_maybe += ((abs(uxa * bin_vy[q] - uya * bin_vx[q]) <= limit)
+                            & (bin_far[q] <= length + limit))
             for q in range(n_maybe):
                 t = maybe[q]
                 found[n_found] = t
