@@ -16,8 +16,10 @@ angles are binned (``BINS`` bins around each first body), so a pair looks only a
 pieces of its direction's bin (and at the pieces around its first body), then applies
 the same tests as above: the candidates are exactly the same, found in a time that grows
 with the pieces near each line rather than with all of them. Where numba is installed
-(``jit``) the same bins are walked by a compiled loop, one apex at a time
-(``jit_kernels.corridor``), with the same answer.
+(``jit``) a compiled loop does the same one apex at a time (``jit_kernels.corridor``),
+its bins those of pseudo-angles (no trigonometry), with the same answer; it also lists
+the candidates that may block sight (``sight_blockers``) as it goes, so that a pair
+table's sight needs no pass over its millions of candidates (``corridor_and_sight``).
 """
 
 from __future__ import annotations
