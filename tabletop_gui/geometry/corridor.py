@@ -16,13 +16,16 @@ angles are binned (``BINS`` bins around each first body), so a pair looks only a
 pieces of its direction's bin (and at the pieces around its first body), then applies
 the same tests as above: the candidates are exactly the same, found in a time that grows
 with the pieces near each line rather than with all of them. Where numba is installed
-(``jit``) the same bins are walked by a compiled loop, one apex at a time
-(``jit_kernels.corridor``), with the same answer.
+(``jit``) a compiled loop does the same one apex at a time (``jit_kernels.corridor``),
+its bins those of pseudo-angles (no trigonometry), with the same answer; it also lists
+the candidates that may block sight (``sight_blockers``) as it goes, so that a pair
+table's sight needs no pass over its millions of candidates (``corridor_and_sight``).
 """
 
 from __future__ import annotations
 
 import weakref
+from types import ModuleType
 
 import numpy as np
 from numpy.typing import NDArray
@@ -45,23 +48,61 @@ def corridor_candidates(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray
                         angular: bool | None = None) -> tuple[IntArray, IntArray]:
     """(pair index, terrain index) of every terrain that may touch pair k's corridor,
     ordered by pair then terrain. ``angular``: use the angular bins (default: from
-    ``ANGULAR_AFTER`` pairs x pieces on, or the compiled grid walk, ``jit_kernels``,
+    ``ANGULAR_AFTER`` pairs x pieces on, or the compiled loop, ``jit_kernels``,
     when numba is there); the answer is the same either way."""
     if len(ts) == 0 or len(i) == 0:
         return np.zeros(0, np.intp), np.zeros(0, np.intp)
     kernels = jit.kernels(len(i)) if angular is None else None
     if kernels is not None:
-        ii = np.ascontiguousarray(i, dtype=np.intp)
-        jj = np.ascontiguousarray(j, dtype=np.intp)
-        seen = np.bincount(np.concatenate([ii, jj]), minlength=len(ba))
-        apex = np.where(seen[ii] >= seen[jj], ii, jj)  # the end found in more pairs
-        order = (np.arange(len(ii), dtype=np.intp) if (apex[1:] >= apex[:-1]).all()
-                 else np.argsort(apex, kind="stable"))
-        scale = 1.0 + float(np.max(np.abs(ts.bounds), initial=0.0))
-        found: tuple[IntArray, IntArray] = kernels.corridor(
-            ii, jj, apex, order, ba.x, ba.y, ba.circumradius, ts.bounds, ts.vertex_x,
-            ts.vertex_y, BINS, _MARGIN * scale)
-        return found
+        return _compiled(kernels, ba, ts, i, j)[0]
+    return _numpy_candidates(ba, ts, i, j, angular)
+
+
+def corridor_and_sight(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray
+                       ) -> tuple[tuple[IntArray, IntArray], tuple[IntArray, IntArray]]:
+    """``corridor_candidates`` and those of them that may block sight
+    (``sight_blockers``), both ordered by pair then terrain: found together by the
+    compiled loop when numba is there."""
+    if len(ts) == 0 or len(i) == 0:
+        none = np.zeros(0, np.intp), np.zeros(0, np.intp)
+        return none, none
+    kernels = jit.kernels(len(i))
+    if kernels is not None:
+        return _compiled(kernels, ba, ts, i, j)
+    pk, tk = _numpy_candidates(ba, ts, i, j, None)
+    return (pk, tk), sight_blockers(ba, ts, i, j, pk, tk)
+
+
+def sight_blockers(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
+                   pk: IntArray, tk: IntArray) -> tuple[IntArray, IntArray]:
+    """The (pair, terrain) candidates that block sight and can reach the lines' heights:
+    terrain whose top is at or below both bottoms, or whose base is above both tops,
+    cannot block any sample line (``sight.sight_candidates``)."""
+    low = np.minimum(ba.elevation[i], ba.elevation[j])[pk]
+    high = np.maximum(ba.top[i], ba.top[j])[pk]
+    keep = ts.blocks_sight[tk] & (ts.top[tk] > low + 1e-9) & (ts.base[tk] <= high)
+    return pk[keep], tk[keep]
+
+
+def _compiled(kernels: ModuleType, ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray
+              ) -> tuple[tuple[IntArray, IntArray], tuple[IntArray, IntArray]]:
+    """``corridor_and_sight`` by ``jit_kernels.corridor``."""
+    ii = np.ascontiguousarray(i, dtype=np.intp)
+    jj = np.ascontiguousarray(j, dtype=np.intp)
+    seen = np.bincount(np.concatenate([ii, jj]), minlength=len(ba))
+    apex = np.where(seen[ii] >= seen[jj], ii, jj)  # the end found in more pairs
+    order = (np.arange(len(ii), dtype=np.intp) if (apex[1:] >= apex[:-1]).all()
+             else np.argsort(apex, kind="stable"))
+    scale = 1.0 + float(np.max(np.abs(ts.bounds), initial=0.0))
+    pk, tk, spk, stk = kernels.corridor(
+        ii, jj, apex, order, ba.x, ba.y, ba.circumradius, ba.elevation, ba.top, ts.bounds,
+        ts.vertex_x, ts.vertex_y, ts.blocks_sight, ts.base, ts.top, BINS, _MARGIN * scale)
+    return (pk, tk), (spk, stk)
+
+
+def _numpy_candidates(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
+                      angular: bool | None) -> tuple[IntArray, IntArray]:
+    """``corridor_candidates`` in numpy (``angular`` as there)."""
     r = np.maximum(ba.circumradius[i], ba.circumradius[j])
     x0, y0, x1, y1 = ba.x[i], ba.y[i], ba.x[j], ba.y[j]
     lox, hix = np.minimum(x0, x1) - r, np.maximum(x0, x1) + r

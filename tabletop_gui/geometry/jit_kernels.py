@@ -815,23 +815,62 @@ def _in_corridor(t: int, x0: float, y0: float, dx: float, dy: float, dd: float,
     return bool(box & ring & (not apart))
 
 
+@njit(cache=True, nogil=True, error_model="numpy", inline="always")
+def _pseudo_angle(x: float, y: float) -> float:
+    """The direction of (x, y) as a number in [0, 4] growing with its angle (counter-
+    clockwise from the x axis, 1 a quarter turn): y / (|x| + |y|), shifted by quadrant.
+    No trigonometry; it changes between half and once as fast as the angle (the
+    derivative in the first quadrant is 1 / (cos + sin)^2), the same for any length
+    of (x, y); 0 for (0, 0)."""
+    s = abs(x) + abs(y)
+    if not s > 0:
+        return 0.0
+    p = y / s
+    if x < 0:
+        return 2.0 - p
+    if y < 0:
+        return 4.0 + p
+    return p
+
+
 @njit(cache=True, nogil=True, error_model="numpy")
 def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: FloatArray,
-             y: FloatArray, circ: FloatArray, bounds: FloatArray, vx_t: FloatArray,
-             vy_t: FloatArray, bins: int, margin: float) -> tuple[IntArray, IntArray]:
+             y: FloatArray, circ: FloatArray, elevation: FloatArray, body_top: FloatArray,
+             bounds: FloatArray, vx_t: FloatArray, vy_t: FloatArray, blocks: BoolArray,
+             base: FloatArray, top: FloatArray, bins: int, margin: float
+             ) -> tuple[IntArray, IntArray, IntArray, IntArray]:
     """``corridor.corridor_candidates``: (pair, piece) of every piece passing the box, the
-    circle and the two separating-axis tests of its pair, ordered by pair then piece.
+    circle and the two separating-axis tests of its pair, ordered by pair then piece; and
+    those of them ``sight.sight_candidates`` keeps (they block sight and reach the
+    heights of the pair's lines), in the same order.
 
     The pairs are taken by apex (``apex[k]``: i[k] or j[k]; ``order`` groups the pairs of
-    each apex): around each apex the pieces are binned by the angle their circle, grown by
-    the largest circumradius and ``margin``, subtends (every bin for a piece whose grown
-    circle holds the apex), and a pair tests the pieces of its direction's bin that are
-    not beyond its other end (``corridor._angular``, one apex at a time), and whose angle
-    holds the pair's direction (the bin's width is coarser; outside that angle the pair's
-    line passes farther than the grown circle's radius from the piece's centre, which the
-    circle test would reject). A piece beyond the other end of the longest pair from the
-    apex is binned nowhere (no angles computed): every pair's test would drop it.
-    """
+    each apex). Around each apex a piece's circle, grown by the largest circumradius and
+    ``margin`` (its *reach*), subtends an angle; the pieces are binned by that angle in
+    ``bins`` bins of pseudo-angle (``_pseudo_angle``: 4 / ``bins`` each), every bin for
+    a piece whose grown circle holds the apex (the *near* pieces, tested by every pair).
+    A pair tests the pieces of its direction's bin that pass two tests, then the full
+    tests. A piece beyond the other end of the longest pair from the apex is binned
+    nowhere (no angles computed): every pair's test would drop it.
+
+    No piece passing the full tests is dropped, although no angle is computed with
+    trigonometry. With C the piece's box centre, v = C - apex (length ``far``), R its
+    reach and u the pair's unit direction from the apex (length L): a piece passing the
+    circle test has C within r + rad + 1e-9 of the segment (r: the pair's circumradius,
+    rad: the box's half diagonal), so (1) within that of the line through the apex along
+    u: |u x v| <= rad + r + ``margin``, the first test of the bin's pieces; (2) no
+    farther than L + rad + r + ``margin`` from the apex, the second; (3) if the piece is
+    not near (far > R), u lies in the cone from the apex tangent to the circle of radius
+    R about C, of half angle asin(R / far) < 90 degrees: between its two edges, v turned
+    by -/+ that angle, (v_x q + v_y R, v_y q - v_x R) and (v_x q - v_y R, v_y q + v_x R)
+    with q = sqrt(far^2 - R^2) (both of length far^2, which no pseudo-angle depends on).
+    The pseudo-angle grows with the angle, and floor(pseudo-angle x bins / 4) with it, so
+    the bin of u lies between the bins of the two edges: the piece's bins (the range
+    passes 4 = 0 when the cone holds the x axis's direction). ``margin`` (1e-6 of the
+    coordinates at least: ``corridor._MARGIN``) and the pseudo-angles' ``_PSEUDO_MARGIN``
+    (1e-9 of a quarter turn, more than 5e-10 radians) are far above the rounding of these
+    few operations (a few parts in 10^16 of the coordinates and of a turn), and of ``far``
+    from a square root rather than ``hypot``."""
     m = len(i)
     k_all = bounds.shape[0]
     rmax = 0.0
@@ -841,25 +880,33 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
     cy = np.empty(k_all)
     rad = np.empty(k_all)
     reach = np.empty(k_all)
+    grow = np.empty(k_all)  # rad + margin: a pair's reach less its circumradius
     for t in range(k_all):
         cx[t] = 0.5 * (bounds[t, 0] + bounds[t, 2])
         cy[t] = 0.5 * (bounds[t, 1] + bounds[t, 3])
         rad[t] = 0.5 * math.hypot(bounds[t, 2] - bounds[t, 0], bounds[t, 3] - bounds[t, 1])
+        grow[t] = rad[t] + margin
         reach[t] = rad[t] + rmax + margin
-    width = 2.0 * math.pi / bins
-    far = np.empty(k_all)
-    phi_t = np.empty(k_all)
-    half_t = np.empty(k_all)
+    per = bins / 4.0
+    far = np.empty(k_all)  # box centres from the apex: distance, x and y
+    vx_a = np.empty(k_all)
+    vy_a = np.empty(k_all)
     lo_bin = np.empty(k_all, dtype=np.intp)
     n_bin = np.empty(k_all, dtype=np.intp)
     bin_start = np.empty(bins + 1, dtype=np.intp)
     bin_fill = np.empty(bins, dtype=np.intp)
     bin_items = np.empty(k_all * bins, dtype=np.intp)
+    bin_vx = np.empty(k_all * bins)  # the pieces' vx_a, vy_a, far and grow, bin by bin (a
+    bin_vy = np.empty(k_all * bins)  # pair reads its bin's in one sweep)
+    bin_far = np.empty(k_all * bins)
+    bin_grow = np.empty(k_all * bins)
     near = np.empty(k_all, dtype=np.intp)
     found = np.empty(k_all, dtype=np.intp)
     maybe = np.empty(k_all, dtype=np.intp)  # a pair's pieces passing the bin's two tests
     length_h = np.empty(m)  # each pair's length and direction from its apex, by position
-    theta_h = np.empty(m)  # in ``order``
+    ux_h = np.empty(m)  # in ``order``
+    uy_h = np.empty(m)
+    bin_h = np.empty(m, dtype=np.intp)
     cap = max(16, 4 * m)
     tmp = np.empty(cap, dtype=np.intp)
     off = np.zeros(m, dtype=np.intp)
@@ -875,9 +922,17 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
             b = j[p] if i[p] == a else i[p]
             ddx = x[b] - x[a]
             ddy = y[b] - y[a]
-            length_h[g_end] = math.hypot(ddx, ddy)
-            theta_h[g_end] = math.atan2(ddy, ddx)
-            lmax = max(lmax, length_h[g_end])
+            length = math.hypot(ddx, ddy)
+            length_h[g_end] = length
+            if length > 0:
+                ux_h[g_end] = ddx / length
+                uy_h[g_end] = ddy / length
+            else:  # only near pieces can be candidates (any direction will do)
+                ux_h[g_end] = 1.0
+                uy_h[g_end] = 0.0
+            e = int(_pseudo_angle(ddx, ddy) * per)
+            bin_h[g_end] = e - bins if e >= bins else e
+            lmax = max(lmax, length)
             g_end += 1
         # the bins around apex a
         n_near = 0
@@ -885,38 +940,51 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
         for t in range(k_all):
             vx = cx[t] - x[a]
             vy = cy[t] - y[a]
-            far[t] = math.hypot(vx, vy)
-            if far[t] <= reach[t]:
+            vx_a[t] = vx
+            vy_a[t] = vy
+            f = math.sqrt(vx * vx + vy * vy)  # (a pre-filter: no need of hypot's last bit)
+            far[t] = f
+            n_bin[t] = 0
+            if f <= reach[t]:
                 near[n_near] = t
                 n_near += 1
-                n_bin[t] = 0
                 continue
-            if far[t] > lmax + reach[t]:  # beyond the other end of every pair from a
-                n_bin[t] = 0  # (the test below, with the longest length: no angles)
-                continue
-            half = math.asin(min(1.0, reach[t] / far[t])) + margin
-            phi = math.atan2(vy, vx)
-            half_t[t] = half
-            phi_t[t] = phi
-            lo = int(math.floor((phi - half + math.pi) / width))
-            hi = int(math.floor((phi + half + math.pi) / width))
-            lo_bin[t] = lo
-            n_bin[t] = min(hi - lo + 1, bins)
-            for c in range(n_bin[t]):
-                bin_start[(lo + c) % bins + 1] += 1
+            if f > lmax + reach[t]:  # beyond the other end of every pair from a
+                continue  # (the test below, with the longest length: no angles)
+            rr = reach[t]
+            q = math.sqrt((f - rr) * (f + rr))
+            lo = _pseudo_angle(vx * q + vy * rr, vy * q - vx * rr) - _PSEUDO_MARGIN
+            hi = _pseudo_angle(vx * q - vy * rr, vy * q + vx * rr) + _PSEUDO_MARGIN
+            if hi < lo:  # the cone spans the direction of the x axis
+                hi += 4.0
+            first = int(math.floor(lo * per))
+            n = min(int(math.floor(hi * per)) - first + 1, bins)
+            if first < 0:
+                first += bins
+            lo_bin[t] = first
+            n_bin[t] = n
+            for c in range(first, first + n):
+                bin_start[(c - bins if c >= bins else c) + 1] += 1
         for c in range(bins):
             bin_start[c + 1] += bin_start[c]
         bin_fill[:] = bin_start[:bins]
         for t in range(k_all):  # pieces ascend within each bin
-            for c in range(n_bin[t]):
-                e = (lo_bin[t] + c) % bins
-                bin_items[bin_fill[e]] = t
-                bin_fill[e] += 1
+            first = lo_bin[t]
+            for c in range(first, first + n_bin[t]):
+                e = c - bins if c >= bins else c
+                w = bin_fill[e]
+                bin_items[w] = t
+                bin_vx[w] = vx_a[t]
+                bin_vy[w] = vy_a[t]
+                bin_far[w] = far[t]
+                bin_grow[w] = grow[t]
+                bin_fill[e] = w + 1
         for h in range(g, g_end):
             p = order[h]
             length = length_h[h]
-            theta = theta_h[h]
-            e = int(math.floor((theta + math.pi) / width)) % bins
+            uxa = ux_h[h]
+            uya = uy_h[h]
+            e = bin_h[h]
             x0 = x[i[p]]  # the pair as given (the tests' arithmetic)
             y0 = y[i[p]]
             dx = x[j[p]] - x0
@@ -931,13 +999,12 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
                 uy = 0.0
             r = max(circ[i[p]], circ[j[p]])
             n_found = 0
-            n_maybe = 0  # the bin's pieces kept without a branch (about 1 in 3: a branch
-            for q in range(bin_start[e], bin_start[e + 1]):  # would be mispredicted)
-                t = bin_items[q]
-                off_angle = abs(theta - phi_t[t])
-                off_angle = min(off_angle, 2.0 * math.pi - off_angle)
-                maybe[n_maybe] = t
-                n_maybe += (far[t] <= length + reach[t]) & (off_angle <= half_t[t])
+            n_maybe = 0  # the bin's pieces kept without a branch (a branch would be
+            for q in range(bin_start[e], bin_start[e + 1]):  # mispredicted)
+                limit = bin_grow[q] + r
+                maybe[n_maybe] = bin_items[q]
+                n_maybe += ((abs(uxa * bin_vy[q] - uya * bin_vx[q]) <= limit)
+                            & (bin_far[q] <= length + limit))
             for q in range(n_maybe):
                 t = maybe[q]
                 found[n_found] = t
@@ -966,13 +1033,25 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
         g = g_end
     out_p = np.empty(n_tmp, dtype=np.intp)
     out_t = np.empty(n_tmp, dtype=np.intp)
+    sight_p = np.empty(n_tmp, dtype=np.intp)
+    sight_t = np.empty(n_tmp, dtype=np.intp)
     n_out = 0
+    n_sight = 0
     for p in range(m):
+        low = min(elevation[i[p]], elevation[j[p]]) + 1e-9  # sight.sight_candidates
+        high = max(body_top[i[p]], body_top[j[p]])
         for q in range(cnt[p]):
+            t = tmp[off[p] + q]
             out_p[n_out] = p
-            out_t[n_out] = tmp[off[p] + q]
+            out_t[n_out] = t
             n_out += 1
-    return out_p, out_t
+            sight_p[n_sight] = p
+            sight_t[n_sight] = t
+            n_sight += blocks[t] & (top[t] > low) & (base[t] <= high)
+    return out_p, out_t, sight_p[:n_sight], sight_t[:n_sight]
+
+
+_PSEUDO_MARGIN = 1e-9  # pseudo-angle added either side of a piece's cone (``corridor``)
 
 
 @njit(cache=True, nogil=True, error_model="numpy", inline="always")
@@ -1335,7 +1414,7 @@ def warm() -> None:
                e, none)
     sight(none, none, none, none, f, f, none, f, f, f2, f, f, f, f, bounds, e, e, e, none, e,
           e)
-    corridor(none, none, none, none, f, f, f, bounds, e, e, 128, 1e-6)
+    corridor(none, none, none, none, f, f, f, f, f, bounds, e, e, b, f, f, 128, 1e-6)
     round_gaps(none, none, f, f, f, b, none, f, f, f2)
     oval_gaps(none, none, f2, f2, f, f, none, f, f, f2)
     counting_order(none)

@@ -40,7 +40,7 @@ from numpy.typing import NDArray
 
 from tabletop_gui.geometry import jit
 from tabletop_gui.geometry.bodies import BodyArrays
-from tabletop_gui.geometry.corridor import corridor_candidates
+from tabletop_gui.geometry.corridor import corridor_and_sight, corridor_candidates
 from tabletop_gui.geometry.cover import CoverRule, cover_rows
 from tabletop_gui.geometry.gaps import gaps
 from tabletop_gui.geometry.layered import Layered
@@ -434,8 +434,8 @@ def _pair_facts(ba: BodyArrays, ts: TerrainSet, rule: CoverRule | None, i: IntAr
     h[i, j] = h[j, i] = gap
     if d is not None:
         d[i, j] = d[j, i] = dist
-    ck, ct = corridor_candidates(ba, ts, i, j)
-    sres = sight_pairs(ba, ts, i, j, candidates=(ck, ct))
+    (ck, ct), blockers = corridor_and_sight(ba, ts, i, j)
+    sres = sight_pairs(ba, ts, i, j, blockers=blockers)
     vis[i, j] = vis[j, i] = sres.visible
     bi, bj = i[sres.blocker_pair], j[sres.blocker_pair]
     blocked = _by_columns([np.minimum(bi, bj), np.maximum(bi, bj), sres.blocker_terrain])

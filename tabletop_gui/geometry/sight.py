@@ -51,7 +51,7 @@ from numpy.typing import NDArray
 
 from tabletop_gui.geometry import jit, outline
 from tabletop_gui.geometry.bodies import BodyArrays
-from tabletop_gui.geometry.corridor import corridor_candidates
+from tabletop_gui.geometry.corridor import corridor_candidates, sight_blockers
 from tabletop_gui.geometry.segments import blocked
 from tabletop_gui.geometry.terrain import TerrainSet
 
@@ -144,15 +144,9 @@ def plan_samples(ba: BodyArrays, i: IntArray, j: IntArray) -> FloatArray:
 
 def sight_candidates(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
                      pk: IntArray, tk: IntArray) -> tuple[IntArray, IntArray]:
-    """Keep the (pair, terrain) candidates that block sight and can reach the lines' heights.
-
-    Terrain whose top is at or below both bottoms, or whose base is above both tops,
-    cannot block any sample line.
-    """
-    low = np.minimum(ba.elevation[i], ba.elevation[j])[pk]
-    high = np.maximum(ba.top[i], ba.top[j])[pk]
-    keep = ts.blocks_sight[tk] & (ts.top[tk] > low + 1e-9) & (ts.base[tk] <= high)
-    return pk[keep], tk[keep]
+    """Keep the (pair, terrain) candidates that block sight and can reach the lines' heights
+    (``corridor.sight_blockers``)."""
+    return sight_blockers(ba, ts, i, j, pk, tk)
 
 
 def all_terrain(m: int, k: int) -> tuple[IntArray, IntArray]:
@@ -162,17 +156,22 @@ def all_terrain(m: int, k: int) -> tuple[IntArray, IntArray]:
 
 def sight_pairs(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
                 exact_shapely: bool = False,
-                candidates: tuple[IntArray, IntArray] | None = None) -> SightResult:
+                candidates: tuple[IntArray, IntArray] | None = None,
+                blockers: tuple[IntArray, IntArray] | None = None) -> SightResult:
     """Line of sight for every pair (i[k], j[k]).
 
     ``candidates``: (pair, terrain) combinations that may block (``corridor``); by default
-    found with ``corridor.corridor_candidates``.
+    found with ``corridor.corridor_candidates``. ``blockers``: those of them that
+    ``sight_candidates`` keeps, if known (``corridor.corridor_and_sight``).
     """
     m = len(i)
     visible = np.ones(m, dtype=bool)
-    if candidates is None:
-        candidates = corridor_candidates(ba, ts, i, j)
-    pk, tk = sight_candidates(ba, ts, i, j, *candidates)
+    if blockers is not None:
+        pk, tk = blockers
+    else:
+        if candidates is None:
+            candidates = corridor_candidates(ba, ts, i, j)
+        pk, tk = sight_candidates(ba, ts, i, j, *candidates)
     if len(pk) == 0:
         return SightResult(visible, np.zeros(0, np.intp), np.zeros(0, np.intp))
     kernels = None if exact_shapely else jit.kernels(m)

@@ -20,7 +20,11 @@ from tabletop_gui.bench.battlefields import synthetic_board
 from tabletop_gui.geometry import jit, outline, segments
 from tabletop_gui.geometry.board import Board, Terrain
 from tabletop_gui.geometry.bodies import BodyArrays
-from tabletop_gui.geometry.corridor import corridor_candidates
+from tabletop_gui.geometry.corridor import (
+    corridor_and_sight,
+    corridor_candidates,
+    sight_blockers,
+)
 from tabletop_gui.geometry.cover import CoverRule, cover_both_ways, cover_rows
 from tabletop_gui.geometry.gaps import gaps
 from tabletop_gui.geometry.pairs import PairTable, opposing_pairs
@@ -70,7 +74,8 @@ def with_odd_pieces(b: Board) -> Board:
 
 def assert_same_candidates(b: Board) -> None:
     """On every opposing pair, and on one body's row as a drag step takes it (pairs in
-    board order: the body first in some, second in others; shuffled too)."""
+    board order: the body first in some, second in others; shuffled too); the candidates
+    that may block sight too (``corridor_and_sight``, found by the same loop)."""
     ba, ts, i, j = arrays(b)
     k = len(ba) // 2
     others = np.flatnonzero(ba.side != ba.side[k]).astype(np.intp)
@@ -80,6 +85,11 @@ def assert_same_candidates(b: Board) -> None:
         fast = corridor_candidates(ba, ts, ii, jj)
         slow = corridor_candidates(ba, ts, ii, jj, angular=False)
         assert np.array_equal(fast[0], slow[0]) and np.array_equal(fast[1], slow[1])
+        both, sight = corridor_and_sight(ba, ts, ii, jj)
+        slow_sight = sight_blockers(ba, ts, ii, jj, *slow)
+        assert np.array_equal(both[0], slow[0]) and np.array_equal(both[1], slow[1])
+        assert np.array_equal(sight[0], slow_sight[0])
+        assert np.array_equal(sight[1], slow_sight[1])
 
 
 def assert_same_sight(b: Board) -> int:
@@ -165,6 +175,81 @@ def test_compiled_corridor_of_pieces_just_beyond_the_farthest_enemy() -> None:
     bd = ts.bounds[tk]
     beyond = np.hypot(bd[:, 0] + bd[:, 2], bd[:, 1] + bd[:, 3]) / 2 > 14.5  # centres
     assert beyond.any()
+
+
+def edge_of_bins_board(seed: int, size: float) -> Board:
+    """One fighter at (30, 22) and 24 enemies around it, along the axes and the diagonals
+    (where the pseudo-angles change quadrant, and their bins wrap at the x axis) and at
+    random angles; square pieces of half side about ``size``: each a hair (1e-9 to 1e-6
+    of the distance, or 5%) inside or outside the edge of a pair's corridor (its box or
+    the circle around its box at the corridor's radius from the line), before its first
+    end or beyond its last; centred on the axes from the fighter; and with their grown
+    circle just holding the fighter or just not. Some are platforms, low, or do not block
+    sight; some enemies are ovals or rectangles."""
+    rng = np.random.default_rng(seed)
+    ax, ay = 30.0, 22.0
+    bodies = [disc("a", "x", ax, ay, 1.6)]
+    angles = [0.0, 90.0, 180.0, 270.0, 45.0, 135.0, 225.0, 315.0,
+              *rng.uniform(0.0, 360.0, 16).tolist()]
+    ends = []
+    for k, deg in enumerate(angles):
+        dist = float(rng.uniform(3.0, 20.0))
+        ex = ax + dist * math.cos(math.radians(deg))
+        ey = ay + dist * math.sin(math.radians(deg))
+        kind = k % 4
+        body = (oval(f"e{k}", "y", ex, ey, 2.4, 1.4, float(rng.uniform(0, 360))) if kind == 1
+                else rect(f"e{k}", "y", ex, ey, 2.0, 1.2, float(rng.uniform(0, 360)))
+                if kind == 2 else disc(f"e{k}", "y", ex, ey, (1.0, 2.36)[k % 2]))
+        bodies.append(body)
+        ends.append((ex, ey))
+    ba = BodyArrays.build(tuple(bodies), TerrainSet.build(()))
+    rmax = float(ba.circumradius.max())
+    hairs = (-1e-6, -1e-9, 0.0, 1e-9, 1e-6, 0.05, -0.05)
+    pieces = []
+    for k in range(30):
+        w = size * float(rng.uniform(0.2, 1.5))
+        hair = 1.0 + hairs[int(rng.integers(len(hairs)))]
+        what = k % 3
+        if what == 0:  # at the edge of the corridor of the fighter and enemy e
+            e = int(rng.integers(len(ends)))
+            ex, ey = ends[e]
+            r = max(float(ba.circumradius[0]), float(ba.circumradius[e + 1]))
+            length = math.hypot(ex - ax, ey - ay)
+            nx, ny = -(ey - ay) / length, (ex - ax) / length
+            along = float(rng.choice([-0.1, 0.0, 0.3, 0.7, 1.0, 1.1]))
+            off = (r + w * float(rng.choice([1.0, math.sqrt(2.0)]))) * hair
+            side = float(rng.choice([-1.0, 1.0]))
+            px = ax + along * (ex - ax) + side * off * nx
+            py = ay + along * (ey - ay) + side * off * ny
+        elif what == 1:  # on an axis from the fighter
+            deg = 90.0 * int(rng.integers(4))
+            dist = float(rng.uniform(2.0, 22.0))
+            px = ax + dist * math.cos(math.radians(deg))
+            py = ay + dist * math.sin(math.radians(deg))
+        else:  # its circle grown by the largest circumradius about to hold the fighter
+            deg = float(rng.uniform(0.0, 360.0))
+            dist = (w * math.sqrt(2.0) + rmax) * hair
+            px = ax + dist * math.cos(math.radians(deg))
+            py = ay + dist * math.sin(math.radians(deg))
+        kind = "platform" if rng.random() < 0.15 else "obstacle"
+        height = float(rng.choice([0.2, 1.0, 2.5, 6.0]))
+        pieces.append(box(f"w{k}", px - w, py - w, px + w, py + w, height, kind=kind,
+                          blocks_sight=bool(rng.random() < 0.85)))
+    return Board(60.0, 44.0, tuple(bodies), tuple(pieces))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from([0.05, 0.4, 1.5]))
+def test_compiled_corridor_at_the_edges_of_its_bins(seed: int, size: float) -> None:
+    """The compiled loop's pre-filters (pseudo-angle bins, the distance of a piece's
+    centre from a pair's line) drop no piece the full tests keep, and its list of the
+    pieces that may block sight is ``sight_blockers``': pieces at the very edge of the
+    corridors, on the axes, about to hold the fighter (``edge_of_bins_board``)."""
+    b = edge_of_bins_board(seed, size)
+    assert_same_candidates(b)
+    ba, ts, i, j = arrays(b)
+    pk, _ = corridor_candidates(ba, ts, i, j, angular=False)
+    assert 0 < len(pk) < len(i) * len(ts)  # some pieces in, some out
 
 
 @pytest.mark.parametrize("ex, ey", [(3.0, 4.0), (1e-3, 2e-3), (7.25, 0.0), (0.0, 0.0),
