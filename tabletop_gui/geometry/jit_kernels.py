@@ -1398,6 +1398,19 @@ def counting_order(col: IntArray) -> tuple[IntArray, IntArray, bool]:
     return order, ordered, True
 
 
+@njit(cache=True, nogil=True, error_model="numpy")
+def counted_scatter(col: IntArray, start: IntArray, order: IntArray, first: int) -> None:
+    """One block's part of ``counting_order`` of a column made of blocks: the rows of
+    ``col`` (rows ``first`` .. of the whole column) put in ``order`` after the earlier
+    blocks' rows of each value (``start[v]``: where this block's rows of value v begin;
+    advanced). Blocks written so, in any order and by any thread, give the whole column's
+    stable order (``pairs._ordered_rows``)."""
+    for r in range(len(col)):
+        v = col[r]
+        order[start[v]] = first + r
+        start[v] += 1
+
+
 def warm() -> None:
     """Call every loop once on empty arrays of the types the computations pass: numba
     loads a loop's compiled code from its cache at its first call (tens of milliseconds
@@ -1418,6 +1431,7 @@ def warm() -> None:
     round_gaps(none, none, f, f, f, b, none, f, f, f2)
     oval_gaps(none, none, f2, f2, f, f, none, f, f, f2)
     counting_order(none)
+    counted_scatter(none, none, none, 0)
     warm_shapes()
 
 

@@ -128,21 +128,28 @@ class PairTable:
         vis = np.zeros((n, n), dtype=bool)
         cov = np.zeros((n, n), dtype=bool)
 
-        def block(s: int, e: int) -> tuple[IntArray, IntArray]:
+        shared = _shared(len(i))
+
+        def block(s: int, e: int) -> tuple[IntArray, IntArray, IntArray | None]:
             ii, jj = i[s:e], j[s:e]
             at = _Flat.places(ii, jj, n)  # where the block's entries land, found once
-            return _pair_facts(ba, ts, rule, ii, jj, _Flat(h, at), _Flat(vis, at),
-                               _Flat(cov, at), _Flat(d, at))
+            blocked, covers = _pair_facts(ba, ts, rule, ii, jj, _Flat(h, at), _Flat(vis, at),
+                                          _Flat(cov, at), _Flat(d, at))
+            # shared: the cover rows' attackers counted here, for ``_ordered_rows``
+            return blocked, covers, np.bincount(covers[:, 0], minlength=n) if shared else None
 
         parts = _in_blocks(len(i), block)
-        # the cover rows (the most: 4 million at 2,000 fighters) joined and ordered on the
-        # second thread meanwhile, if it computed blocks
-        covers = [c for _, c in parts]
-        cover_by = _helper().submit(_rows, covers) if _shared(len(i)) else None
-        blocked_by, near = _rows([b for b, _ in parts]), _near(d)
+        blocked = [b for b, _, _ in parts]
+        covers = [c for _, c, _ in parts]
+        if shared:  # the tail on both threads: the cover rows placed block by block
+            found: list[Any] = []
+            cover_by = _ordered_rows(covers, [k for _, _, k in parts], n,
+                                     lambda: found.extend([_rows(blocked), _near(d)]))
+            blocked_by, near = found
+        else:
+            blocked_by, near, cover_by = _rows(blocked), _near(d), _rows(covers)
         return PairTable(rule, Layered(h), ba.elevation, Layered(d), Layered(vis), Layered(cov),
-                         blocked_by, _rows(covers) if cover_by is None else cover_by.result(),
-                         near, ba.side, ba.active, len(ba.sides))
+                         blocked_by, cover_by, near, ba.side, ba.active, len(ba.sides))
 
     def with_rule(self, ba: BodyArrays, ts: TerrainSet, rule: CoverRule) -> PairTable:
         """The same facts with cover under another rule (distances and sight shared, not
@@ -329,17 +336,75 @@ def body_pairs(ba: BodyArrays, k: int, among: IntArray | None = None
 def _in_blocks(m: int, facts: Callable[[int, int], _T]) -> list[_T]:
     """``facts(start, end)`` of consecutive blocks of ``PAIR_CHUNK`` of the m pairs, in
     order. A table of several blocks, with the compiled loops loaded (which release the
-    interpreter), shares them with a second thread (``_helper``): odd blocks there, even
-    ones here. The blocks are those of one thread (an oval's gap is refined by the batch
-    it is in: the last bits could depend on it), and each writes only its own pairs'
-    entries, so the answers are those of one thread."""
+    interpreter), shares them with a second thread (``_both``: each thread takes the next
+    block not yet taken, so neither waits long for the other at the end). The blocks are
+    those of one thread (an oval's gap is refined by the batch it is in: the last bits
+    could depend on it), and each writes only its own pairs' entries, so the answers are
+    those of one thread."""
     starts = list(range(0, m, PAIR_CHUNK))
+
+    def one(k: int) -> _T:
+        return facts(starts[k], min(starts[k] + PAIR_CHUNK, m))
+
     if not _shared(m):
-        return [facts(s, min(s + PAIR_CHUNK, m)) for s in starts]
-    there = [_helper().submit(facts, s, min(s + PAIR_CHUNK, m)) for s in starts[1::2]]
-    here = [facts(s, min(s + PAIR_CHUNK, m)) for s in starts[0::2]]
-    done = [f.result() for f in there]
-    return [(here if k % 2 == 0 else done)[k // 2] for k in range(len(starts))]
+        return [one(k) for k in range(len(starts))]
+    return _both(len(starts), one)
+
+
+def _both(count: int, task: Callable[[int], _T],
+          first: Callable[[], object] | None = None) -> list[_T]:
+    """``[task(0), .., task(count - 1)]``, computed by this thread and the second one
+    (``_helper``), each taking the next task not yet taken (this one after ``first()``,
+    when given). The tasks must write nothing another reads."""
+    done: list[Any] = [None] * count
+    taken = [0]
+    lock = threading.Lock()
+
+    def work() -> None:
+        while True:
+            with lock:
+                k = taken[0]
+                taken[0] += 1
+            if k >= count:
+                return
+            done[k] = task(k)
+
+    there = _helper().submit(work)
+    try:
+        if first is not None:
+            first()
+        work()
+    finally:
+        there.result()
+    return done
+
+
+def _ordered_rows(parts: list[IntArray], counts: list[IntArray | None], n: int,
+                  first: Callable[[], object]) -> Triples:
+    """``_rows(parts)`` computed on both threads (``_both``, after ``first()`` here): the
+    blocks' rows whose first columns hold ``counts`` (``np.bincount``, n bodies) of each
+    body. Where each block's rows of each body go in the order by that column is known
+    from the counts (a prefix sum), so every block is copied into the whole and placed
+    in the order (``jit_kernels.counted_scatter``) on its own, in any order: the order is
+    ``np.argsort(kind="stable")``'s, as ``Triples.build`` makes it."""
+    kernels = jit.loaded()
+    assert kernels is not None  # shared blocks only run with the compiled loops
+    per_block = np.array(counts, dtype=np.intp).reshape(len(parts), n)
+    total = per_block.sum(axis=0)
+    begin = np.cumsum(total) - total  # where each body's rows begin in the order
+    starts = begin[None, :] + (np.cumsum(per_block, axis=0) - per_block)
+    sizes = np.array([len(p) for p in parts], dtype=np.intp)
+    firsts = np.cumsum(sizes) - sizes
+    columns = np.empty((3, int(sizes.sum())), dtype=np.intp)  # laid out as ``_rows``'s
+    order = np.empty(columns.shape[1], dtype=np.intp)
+
+    def place(b: int) -> None:
+        part, at = parts[b], int(firsts[b])
+        columns[:, at:at + len(part)] = part.T
+        kernels.counted_scatter(np.ascontiguousarray(part[:, 0]), starts[b], order, at)
+
+    _both(len(parts), place, first)
+    return Triples(columns.T, order, np.repeat(np.arange(n, dtype=np.intp), total))
 
 
 def _rows(parts: list[IntArray]) -> Triples:
