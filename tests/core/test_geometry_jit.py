@@ -569,45 +569,112 @@ def test_a_big_table_loads_the_kernels_for_its_blocks(monkeypatch: pytest.Monkey
 
 
 def block_threads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """The names of the threads that compute the blocks of the next tables, one per block."""
+    """The names of the threads that compute the blocks of the next tables, one per block.
+    The blocks are taken by whichever thread is free (``pairs._both``): this thread's
+    first block waits (up to 60 s) until the helper has taken one, so both take some."""
     import threading
 
     from tabletop_gui.geometry import pairs
 
     calls: list[str] = []
     facts = pairs._pair_facts
+    helper_started = threading.Event()
+    here = threading.current_thread().name
 
     def spy(*args, **kw):  # type: ignore[no-untyped-def]
-        calls.append(threading.current_thread().name)
+        name = threading.current_thread().name
+        calls.append(name)
+        if name != here:
+            helper_started.set()
+        elif calls.count(here) == 1:
+            helper_started.wait(60)
         return facts(*args, **kw)
 
     monkeypatch.setattr(pairs, "_pair_facts", spy)
     return calls
 
 
-@pytest.mark.parametrize("seed", [0, 7])
+def assert_same_rows(x: Triples, y: Triples) -> None:
+    """The very same rows, in the same order, and ordered the same ways."""
+    for name in ("base", "by_a", "a_sorted", "by_t", "t_sorted"):
+        assert np.array_equal(getattr(x, name), getattr(y, name)), name
+
+
+@pytest.mark.parametrize(("seed", "blocks"), [(0, 5), (7, 5), (3, 7), (11, 2)])
 def test_a_table_shared_between_two_threads_equals_one_threads(
-        monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
-    """With several blocks and the kernels loaded, ``PairTable.build`` gives every second
-    block to a helper thread: every matrix, and the blocker and cover rows in their
-    order, are those of the table computed in one thread (blocks of the same size)."""
+        monkeypatch: pytest.MonkeyPatch, seed: int, blocks: int) -> None:
+    """With several blocks and the kernels loaded, ``PairTable.build`` shares the blocks
+    with a helper thread (each takes the next block not yet taken) and orders the cover
+    rows on both threads from per-block counts (``pairs._ordered_rows``): every matrix,
+    the near pairs, and the blocker and cover rows in their order and their orders by
+    attacker and by target, are those of the table computed in one thread (blocks of the
+    same size)."""
     from tabletop_gui.geometry import pairs
 
-    ba, ts, i, _ = arrays(synthetic_board(120, seed=seed))
-    monkeypatch.setattr(pairs, "PAIR_CHUNK", len(i) // 5 + 1)  # 5 blocks: 3 here, 2 there
+    b = synthetic_board(120, seed=seed)
+    ba, ts, i, _ = arrays(b)
+    monkeypatch.setattr(pairs, "PAIR_CHUNK", len(i) // blocks + 1)
     monkeypatch.setattr(pairs, "THREADS", 1)
     one = PairTable.build(ba, ts, RULE)
     monkeypatch.setattr(pairs, "THREADS", 2)
     monkeypatch.setattr(pairs, "spare_core", lambda: True)
     calls = block_threads(monkeypatch)
+    ordered = []
+    rows = pairs._ordered_rows
+    monkeypatch.setattr(pairs, "_ordered_rows", lambda *a: ordered.append(1) or rows(*a))
     two = PairTable.build(ba, ts, RULE)
-    assert len(calls) == 5 and len(set(calls)) == 2
+    assert len(calls) == blocks and len(set(calls)) == 2 and ordered == [1]
     assert_same_tables(one, two)
     for name in ("horizontal", "distance", "visible", "cover"):
         assert np.array_equal(getattr(one, name), getattr(two, name), equal_nan=name in (
             "horizontal", "distance"))
-    assert np.array_equal(one.blocked_by.base, two.blocked_by.base)
-    assert np.array_equal(one.cover_by.base, two.cover_by.base)
+    assert np.array_equal(one.near[0], two.near[0]) and np.array_equal(one.near[1], two.near[1])
+    assert len(one.cover_by.base) > 100
+    assert_same_rows(one.blocked_by, two.blocked_by)
+    assert_same_rows(one.cover_by, two.cover_by)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.lists(st.integers(0, 29), max_size=60), min_size=1, max_size=6),
+       st.booleans())
+def test_rows_ordered_on_two_threads_are_those_of_one(parts: list[list[int]],
+                                                       reverse: bool) -> None:
+    """``pairs._ordered_rows`` (blocks copied and placed in the order by attacker from
+    per-block counts, ``jit_kernels.counted_scatter``, on two threads, blocks taken in
+    any order) gives ``pairs._rows``'s rows and stable order, for any blocks (empty ones,
+    one value, values repeated across blocks)."""
+    from tabletop_gui.geometry import pairs
+
+    n = 30
+    rng = np.random.default_rng(len(parts))
+    blocks = []
+    for p in parts:
+        cols = [np.array(p, dtype=np.intp), rng.integers(0, n, len(p)), np.arange(len(p))]
+        blocks.append(pairs._by_columns(cols))
+    counts = [np.bincount(b[:, 0], minlength=n) for b in blocks]
+    got = pairs._ordered_rows(blocks, counts, n, lambda: None)
+    want = pairs._rows(blocks)
+    assert_same_rows(got, want)
+    col = np.concatenate([np.array(p, dtype=np.intp) for p in parts])
+    assert np.array_equal(got.by_a, np.argsort(col, kind="stable"))
+
+
+def test_both_threads_give_every_task_in_order() -> None:
+    """``pairs._both``: each task's result at its place, whichever thread computed it,
+    with ``first`` run here before this thread takes tasks."""
+    import threading
+
+    from tabletop_gui.geometry import pairs
+
+    seen: list[str] = []
+    first_done = threading.Event()
+
+    def task(k: int) -> int:
+        seen.append(threading.current_thread().name)
+        return k * k
+
+    assert pairs._both(9, task, first_done.set) == [k * k for k in range(9)]
+    assert first_done.is_set() and len(seen) == 9
 
 
 def test_the_second_thread_waits_for_a_core_to_spare(monkeypatch: pytest.MonkeyPatch) -> None:
