@@ -896,10 +896,8 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
     bin_start = np.empty(bins + 1, dtype=np.intp)
     bin_fill = np.empty(bins, dtype=np.intp)
     bin_items = np.empty(k_all * bins, dtype=np.intp)
-    bin_vx = np.empty(k_all * bins)  # the pieces' vx_a, vy_a, far and grow, bin by bin (a
-    bin_vy = np.empty(k_all * bins)  # pair reads its bin's in one sweep)
-    bin_far = np.empty(k_all * bins)
-    bin_grow = np.empty(k_all * bins)
+    bin_data = np.empty((k_all * bins, 4))  # the pieces' vx_a, vy_a, far and grow, bin
+    # by bin, side by side (a pair reads its bin's in one sweep)
     near = np.empty(k_all, dtype=np.intp)
     found = np.empty(k_all, dtype=np.intp)
     maybe = np.empty(k_all, dtype=np.intp)  # a pair's pieces passing the bin's two tests
@@ -974,10 +972,10 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
                 e = c - bins if c >= bins else c
                 w = bin_fill[e]
                 bin_items[w] = t
-                bin_vx[w] = vx_a[t]
-                bin_vy[w] = vy_a[t]
-                bin_far[w] = far[t]
-                bin_grow[w] = grow[t]
+                bin_data[w, 0] = vx_a[t]
+                bin_data[w, 1] = vy_a[t]
+                bin_data[w, 2] = far[t]
+                bin_data[w, 3] = grow[t]
                 bin_fill[e] = w + 1
         for h in range(g, g_end):
             p = order[h]
@@ -1001,10 +999,10 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
             n_found = 0
             n_maybe = 0  # the bin's pieces kept without a branch (a branch would be
             for q in range(bin_start[e], bin_start[e + 1]):  # mispredicted)
-                limit = bin_grow[q] + r
+                limit = bin_data[q, 3] + r
                 maybe[n_maybe] = bin_items[q]
-                n_maybe += ((abs(uxa * bin_vy[q] - uya * bin_vx[q]) <= limit)
-                            & (bin_far[q] <= length + limit))
+                n_maybe += ((abs(uxa * bin_data[q, 1] - uya * bin_data[q, 0]) <= limit)
+                            & (bin_data[q, 2] <= length + limit))
             for q in range(n_maybe):
                 t = maybe[q]
                 found[n_found] = t
