@@ -782,29 +782,31 @@ def _within_hypot(ex: float, ey: float, limit: float) -> bool:
 
 @njit(cache=True, nogil=True, error_model="numpy", inline="always")
 def _in_corridor(t: int, x0: float, y0: float, dx: float, dy: float, dd: float,
-                 length: float, ux: float, uy: float, r: float, bounds: FloatArray,
-                 cx: FloatArray, cy: FloatArray, rad: FloatArray, vx_t: FloatArray,
-                 vy_t: FloatArray) -> bool:
+                 length: float, ux: float, uy: float, r: float, piece: FloatArray
+                 ) -> bool:
     """The box, circle and separating-axis tests of ``corridor.corridor_candidates`` for
-    piece t (its box's centre and half diagonal cx, cy, rad) and the pair whose first centre
-    is (x0, y0), the other (x0 + dx, y0 + dy): dd = dx^2 + dy^2, its length and unit
-    direction (ux, uy) as the numpy tests compute them."""
+    piece t and the pair whose first centre is (x0, y0), the other (x0 + dx, y0 + dy):
+    dd = dx^2 + dy^2, its length and unit direction (ux, uy) as the numpy tests compute
+    them. piece[t]: its bounds, its box's centre and half diagonal, then its vertices'
+    x and y, one vertex after the other (all of a piece's data side by side)."""
     x1 = x0 + dx
     y1 = y0 + dy
-    box = ((min(x0, x1) - r <= bounds[t, 2]) & (max(x0, x1) + r >= bounds[t, 0])
-           & (min(y0, y1) - r <= bounds[t, 3]) & (max(y0, y1) + r >= bounds[t, 1]))
-    u = ((cx[t] - x0) * dx + (cy[t] - y0) * dy) / (dd if dd > 0 else 1.0)  # _circle_hit
+    box = ((min(x0, x1) - r <= piece[t, 2]) & (max(x0, x1) + r >= piece[t, 0])
+           & (min(y0, y1) - r <= piece[t, 3]) & (max(y0, y1) + r >= piece[t, 1]))
+    cx = piece[t, 4]
+    cy = piece[t, 5]
+    u = ((cx - x0) * dx + (cy - y0) * dy) / (dd if dd > 0 else 1.0)  # _circle_hit
     u = min(max(u, 0.0), 1.0)
-    ring = _within_hypot(x0 + u * dx - cx[t], y0 + u * dy - cy[t], r + rad[t] + 1e-9)
+    ring = _within_hypot(x0 + u * dx - cx, y0 + u * dy - cy, r + piece[t, 6] + 1e-9)
     ax = -uy  # corridor._across_and_along
     ay = ux
     a_min = np.inf
     a_max = -np.inf
     b_min = np.inf
     b_max = -np.inf
-    for v in range(vx_t.shape[0]):
-        vx = vx_t[v, t] - x0
-        vy = vy_t[v, t] - y0
+    for v in range(7, piece.shape[1], 2):
+        vx = piece[t, v] - x0
+        vy = piece[t, v + 1] - y0
         across = vx * ax + vy * ay
         along = vx * ux + vy * uy
         a_min = min(a_min, across)
@@ -880,6 +882,7 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
     cy = np.empty(k_all)
     rad = np.empty(k_all)
     reach = np.empty(k_all)
+    piece = np.empty((k_all, 7 + 2 * vx_t.shape[0]))  # _in_corridor's data of each piece
     grow = np.empty(k_all)  # rad + margin: a pair's reach less its circumradius
     for t in range(k_all):
         cx[t] = 0.5 * (bounds[t, 0] + bounds[t, 2])
@@ -887,6 +890,13 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
         rad[t] = 0.5 * math.hypot(bounds[t, 2] - bounds[t, 0], bounds[t, 3] - bounds[t, 1])
         grow[t] = rad[t] + margin
         reach[t] = rad[t] + rmax + margin
+        piece[t, :4] = bounds[t]
+        piece[t, 4] = cx[t]
+        piece[t, 5] = cy[t]
+        piece[t, 6] = rad[t]
+        for v in range(vx_t.shape[0]):
+            piece[t, 7 + 2 * v] = vx_t[v, t]
+            piece[t, 8 + 2 * v] = vy_t[v, t]
     per = bins / 4.0
     far = np.empty(k_all)  # box centres from the apex: distance, x and y
     vx_a = np.empty(k_all)
@@ -896,10 +906,8 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
     bin_start = np.empty(bins + 1, dtype=np.intp)
     bin_fill = np.empty(bins, dtype=np.intp)
     bin_items = np.empty(k_all * bins, dtype=np.intp)
-    bin_vx = np.empty(k_all * bins)  # the pieces' vx_a, vy_a, far and grow, bin by bin (a
-    bin_vy = np.empty(k_all * bins)  # pair reads its bin's in one sweep)
-    bin_far = np.empty(k_all * bins)
-    bin_grow = np.empty(k_all * bins)
+    bin_data = np.empty((k_all * bins, 4))  # the pieces' vx_a, vy_a, far and grow, bin
+    # by bin, side by side (a pair reads its bin's in one sweep)
     near = np.empty(k_all, dtype=np.intp)
     found = np.empty(k_all, dtype=np.intp)
     maybe = np.empty(k_all, dtype=np.intp)  # a pair's pieces passing the bin's two tests
@@ -974,10 +982,10 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
                 e = c - bins if c >= bins else c
                 w = bin_fill[e]
                 bin_items[w] = t
-                bin_vx[w] = vx_a[t]
-                bin_vy[w] = vy_a[t]
-                bin_far[w] = far[t]
-                bin_grow[w] = grow[t]
+                bin_data[w, 0] = vx_a[t]
+                bin_data[w, 1] = vy_a[t]
+                bin_data[w, 2] = far[t]
+                bin_data[w, 3] = grow[t]
                 bin_fill[e] = w + 1
         for h in range(g, g_end):
             p = order[h]
@@ -1001,20 +1009,20 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
             n_found = 0
             n_maybe = 0  # the bin's pieces kept without a branch (a branch would be
             for q in range(bin_start[e], bin_start[e + 1]):  # mispredicted)
-                limit = bin_grow[q] + r
+                limit = bin_data[q, 3] + r
                 maybe[n_maybe] = bin_items[q]
-                n_maybe += ((abs(uxa * bin_vy[q] - uya * bin_vx[q]) <= limit)
-                            & (bin_far[q] <= length + limit))
+                n_maybe += ((abs(uxa * bin_data[q, 1] - uya * bin_data[q, 0]) <= limit)
+                            & (bin_data[q, 2] <= length + limit))
             for q in range(n_maybe):
                 t = maybe[q]
                 found[n_found] = t
-                n_found += _in_corridor(t, x0, y0, dx, dy, dd, span, ux, uy, r, bounds, cx,
-                                        cy, rad, vx_t, vy_t)
+                n_found += _in_corridor(t, x0, y0, dx, dy, dd, span, ux, uy, r,
+                                        piece)
             for q in range(n_near):
                 t = near[q]
                 found[n_found] = t
-                n_found += _in_corridor(t, x0, y0, dx, dy, dd, span, ux, uy, r, bounds, cx,
-                                        cy, rad, vx_t, vy_t)
+                n_found += _in_corridor(t, x0, y0, dx, dy, dd, span, ux, uy, r,
+                                        piece)
             if n_tmp + n_found > cap:
                 cap = max(2 * cap, n_tmp + n_found)
                 grown = np.empty(cap, dtype=np.intp)
