@@ -77,7 +77,7 @@ def sight_blockers(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
                    pk: IntArray, tk: IntArray) -> tuple[IntArray, IntArray]:
     """The (pair, terrain) candidates that block sight and can reach the lines' heights:
     terrain whose top is at or below both bottoms, or whose base is above both tops,
-    cannot block any sample line (``sight.sight_candidates``)."""
+    cannot block any sample line."""
     low = np.minimum(ba.elevation[i], ba.elevation[j])[pk]
     high = np.maximum(ba.top[i], ba.top[j])[pk]
     keep = ts.blocks_sight[tk] & (ts.top[tk] > low + 1e-9) & (ts.base[tk] <= high)

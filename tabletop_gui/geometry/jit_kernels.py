@@ -843,7 +843,7 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
              ) -> tuple[IntArray, IntArray, IntArray, IntArray]:
     """``corridor.corridor_candidates``: (pair, piece) of every piece passing the box, the
     circle and the two separating-axis tests of its pair, ordered by pair then piece; and
-    those of them ``sight.sight_candidates`` keeps (they block sight and reach the
+    those of them ``corridor.sight_blockers`` keeps (they block sight and reach the
     heights of the pair's lines), in the same order.
 
     The pairs are taken by apex (``apex[k]``: i[k] or j[k]; ``order`` groups the pairs of
@@ -1046,7 +1046,7 @@ def corridor(i: IntArray, j: IntArray, apex: IntArray, order: IntArray, x: Float
     n_out = 0
     n_sight = 0
     for p in range(m):
-        low = min(elevation[i[p]], elevation[j[p]]) + 1e-9  # sight.sight_candidates
+        low = min(elevation[i[p]], elevation[j[p]]) + 1e-9  # corridor.sight_blockers
         high = max(body_top[i[p]], body_top[j[p]])
         for q in range(cnt[p]):
             t = tmp[off[p] + q]

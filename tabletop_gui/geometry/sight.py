@@ -142,13 +142,6 @@ def plan_samples(ba: BodyArrays, i: IntArray, j: IntArray) -> FloatArray:
     return out
 
 
-def sight_candidates(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
-                     pk: IntArray, tk: IntArray) -> tuple[IntArray, IntArray]:
-    """Keep the (pair, terrain) candidates that block sight and can reach the lines' heights
-    (``corridor.sight_blockers``)."""
-    return sight_blockers(ba, ts, i, j, pk, tk)
-
-
 def all_terrain(m: int, k: int) -> tuple[IntArray, IntArray]:
     """Every (pair, terrain) combination: no index (the reference path)."""
     return (np.repeat(np.arange(m, dtype=np.intp), k), np.tile(np.arange(k, dtype=np.intp), m))
@@ -162,7 +155,7 @@ def sight_pairs(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
 
     ``candidates``: (pair, terrain) combinations that may block (``corridor``); by default
     found with ``corridor.corridor_candidates``. ``blockers``: those of them that
-    ``sight_candidates`` keeps, if known (``corridor.corridor_and_sight``).
+    ``corridor.sight_blockers`` keeps, if known (``corridor.corridor_and_sight``).
     """
     m = len(i)
     visible = np.ones(m, dtype=bool)
@@ -171,7 +164,7 @@ def sight_pairs(ba: BodyArrays, ts: TerrainSet, i: IntArray, j: IntArray,
     else:
         if candidates is None:
             candidates = corridor_candidates(ba, ts, i, j)
-        pk, tk = sight_candidates(ba, ts, i, j, *candidates)
+        pk, tk = sight_blockers(ba, ts, i, j, *candidates)
     if len(pk) == 0:
         return SightResult(visible, np.zeros(0, np.intp), np.zeros(0, np.intp))
     kernels = None if exact_shapely else jit.kernels(m)

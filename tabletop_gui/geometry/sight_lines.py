@@ -28,6 +28,7 @@ from numpy.typing import NDArray
 from tabletop_gui.geometry import outline
 from tabletop_gui.geometry.board import Body, Footprint
 from tabletop_gui.geometry.bodies import BodyArrays
+from tabletop_gui.geometry.corridor import sight_blockers
 from tabletop_gui.geometry.segments import blocked
 from tabletop_gui.geometry.sight import (
     HEIGHTS,
@@ -36,7 +37,6 @@ from tabletop_gui.geometry.sight import (
     PATH_B,
     all_terrain,
     plan_samples,
-    sight_candidates,
     sight_pairs,
 )
 
@@ -102,7 +102,7 @@ def sight_lines(g: BoardGeometry, attacker: str, target: str) -> tuple[SightLine
     p = np.array([[*samples[0, PATH_A[w]], z_lo[ha]] for w, ha, _ in keys])
     q = np.array([[*samples[1, PATH_B[w]], z_hi[hb]] for w, _, hb in keys])
     pk, tk = all_terrain(1, len(ts))
-    _, tk = sight_candidates(ba, ts, np.array([lo]), np.array([hi]), pk, tk)
+    _, tk = sight_blockers(ba, ts, np.array([lo]), np.array([hi]), pk, tk)
     line = np.repeat(np.arange(len(keys)), len(tk))
     terr = np.tile(tk, len(keys)).astype(np.intp)
     hit = blocked(p[line], q[line], terr, ts)
